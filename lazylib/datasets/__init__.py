@@ -1,0 +1,34 @@
+"""The vendored UCI data sets and their loader.
+
+The files in ``lazylib/datasets/uci/`` are byte-for-byte copies of the staged UCI files (one CSV with the class
+last and one ``.schema.json`` per file, plus ``MANIFEST.md`` with every file's origin and sha256). They ship with
+the package, so nothing is downloaded or cached anywhere else.
+
+>>> from lazylib import datasets
+>>> ds = datasets.load("iris")
+>>> ds.X.shape, list(ds.y.cat.categories)
+((150, 4), ['Iris-setosa', 'Iris-versicolor', 'Iris-virginica'])
+"""
+
+from lazylib.datasets._loader import (
+    ChecksumError,
+    Dataset,
+    UnknownDatasetError,
+    list_datasets,
+    load,
+    manifest,
+    summary_table,
+)
+from lazylib.datasets._papers import PAPER_DATASETS, papers_using
+
+__all__ = [
+    "ChecksumError",
+    "Dataset",
+    "PAPER_DATASETS",
+    "UnknownDatasetError",
+    "list_datasets",
+    "load",
+    "manifest",
+    "papers_using",
+    "summary_table",
+]
