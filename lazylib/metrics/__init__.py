@@ -1,0 +1,87 @@
+"""Every distance function of the five papers, as fitted objects with ``fit(X, y)`` and ``pairwise(A, B)``.
+
+>>> from lazylib.metrics import make_metric
+>>> from lazylib import datasets
+>>> iris = datasets.load("iris")
+>>> m = make_metric("ivdm").fit(iris.X, iris.y)
+>>> m.pairwise(iris.X.iloc[:2], iris.X.iloc[:3]).shape
+(2, 3)
+
+Rows of ``pairwise`` are queries and columns stored instances; this matters for the asymmetric VDM. Inputs
+are DataFrames as :func:`lazylib.datasets.load` gives them (Categorical = nominal, float = linear, NaN =
+missing), or arrays with ``types=[...]``. ``weights=`` (one vector, or one per class of the stored instance)
+applies to every attribute-wise metric.
+"""
+
+from __future__ import annotations
+
+from lazylib.metrics._base import AttributeMetric, Metric, NotFittedError
+from lazylib.metrics._encode import encode
+from lazylib.metrics._probabilities import (
+    Discretizer,
+    minimum_value_weight,
+    value_weight,
+    vdm_delta,
+)
+from lazylib.metrics.heterogeneous import HEOM, HVDM
+from lazylib.metrics.interpolated import DVDM, IVDM, WVDM
+from lazylib.metrics.minkowski import Euclidean, Manhattan, Minkowski
+from lazylib.metrics.overlap import Overlap, WeightedOverlap
+from lazylib.metrics.statistical import Camberra, Chebychev, ChiSquare, Correlation, Kendall, Mahalanobis, Quadratic
+from lazylib.metrics.vdm import MVDM, OMVW, VDM, value_weights
+
+#: Metric names (the papers' own) -> classes.
+REGISTRY: dict[str, type[Metric]] = {
+    "overlap": Overlap,
+    "wom": WeightedOverlap,
+    "omvw": OMVW,
+    "mvdm": MVDM,
+    "vdm": VDM,
+    "minkowski": Minkowski,
+    "euclidean": Euclidean,
+    "manhattan": Manhattan,
+    "heom": HEOM,
+    "hoem": HEOM,
+    "hvdm": HVDM,
+    "dvdm": DVDM,
+    "ivdm": IVDM,
+    "wvdm": WVDM,
+    "chebychev": Chebychev,
+    "camberra": Camberra,
+    "mahalanobis": Mahalanobis,
+    "quadratic": Quadratic,
+    "correlation": Correlation,
+    "chisquare": ChiSquare,
+    "kendall": Kendall,
+}
+
+
+def available() -> list[str]:
+    """Names accepted by :func:`make_metric`, sorted."""
+    return sorted(REGISTRY)
+
+
+def make_metric(name: str, **params) -> Metric:
+    """An unfitted metric by name, e.g. ``make_metric("hvdm", normalization="N2")``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (listing the available ones) or a parameter the metric does not take.
+    """
+    try:
+        cls = REGISTRY[name.lower()]
+    except (KeyError, AttributeError):
+        raise ValueError(f"unknown metric {name!r}; available: {', '.join(available())}") from None
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        raise ValueError(f"metric {name!r} does not take parameters {sorted(params)}: {exc}") from None
+
+
+__all__ = [
+    "AttributeMetric", "Camberra", "Chebychev", "ChiSquare", "Correlation", "DVDM", "Discretizer", "Euclidean",
+    "HEOM", "HVDM", "IVDM", "Kendall", "MVDM", "Mahalanobis", "Manhattan", "Metric", "Minkowski",
+    "NotFittedError", "OMVW", "Overlap", "Quadratic", "REGISTRY", "VDM", "WVDM", "WeightedOverlap", "available",
+    "encode", "make_metric", "minimum_value_weight", "value_weight", "value_weights", "vdm_delta",
+]

@@ -1,0 +1,191 @@
+"""Attribute terms: what one attribute contributes to a distance, in the bilinear form of ``_base``.
+
+Each class describes one fitted attribute. ``pair(xq, xs)`` returns :class:`Terms` for a column of queries and a
+column of stored values; ``direct(xq, xs)`` (for the non-bilinear ones) returns the (nq, ns) term matrix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lazylib.metrics._probabilities import ValueTable, value_weight
+
+
+@dataclass
+class Terms:
+    """``t(x, y) = alpha_q[x] + beta_s[y] + psi_q[x] . chi_s[y]``; ``miss_*`` mark the distance-one unknowns."""
+
+    alpha_q: np.ndarray
+    psi_q: np.ndarray
+    beta_s: np.ndarray
+    chi_s: np.ndarray
+    miss_q: np.ndarray
+    miss_s: np.ndarray
+
+
+def _onehot(rows: np.ndarray, width: int) -> np.ndarray:
+    out = np.zeros((len(rows), width))
+    out[np.arange(len(rows)), rows] = 1.0
+    return out
+
+
+def _squared_difference(phi_q, phi_s, miss_q, miss_s) -> Terms:
+    """``||phi(x) - phi(y)||^2`` with rows of unknown values zeroed (their term is handled by the masks)."""
+    phi_q = np.where(miss_q[:, None], 0.0, phi_q)
+    phi_s = np.where(miss_s[:, None], 0.0, phi_s)
+    return Terms((phi_q**2).sum(1), -2.0 * phi_q, (phi_s**2).sum(1), phi_s, miss_q, miss_s)
+
+
+class OverlapAttribute:
+    """Overlap (Eq. 2 of Payne & Edwards, Eq. 4 of Wilson & Martinez): 0 for equal values, 1 otherwise.
+
+    ``missing="value"``: an unknown value is one more value (two unknowns are equal); ``"one"``: an unknown value
+    is at distance 1 from everything (HEOM).
+    """
+
+    bilinear = True
+
+    def __init__(self, missing: str = "value"):
+        self.missing = missing
+
+    def pair(self, xq, xs) -> Terms:
+        both = np.concatenate([xq, xs])
+        values = np.unique(both[~np.isnan(both)])
+        table = ValueTable(values)
+        rq, rs = table.rows(xq), table.rows(xs)  # every value is known here: rows < len(values), NaN -> missing
+        width = table.size
+        mq, ms = np.isnan(xq), np.isnan(xs)
+        if self.missing == "value":
+            return Terms(np.ones(len(xq)), -_onehot(rq, width), np.zeros(len(xs)), _onehot(rs, width),
+                         np.zeros_like(mq), np.zeros_like(ms))
+        alpha = np.where(mq, 0.0, 1.0)
+        psi = -_onehot(rq, width)
+        psi[mq] = 0.0
+        chi = _onehot(rs, width)
+        chi[ms] = 0.0
+        return Terms(alpha, psi, np.zeros(len(xs)), chi, mq, ms)
+
+
+class ProbabilityAttribute:
+    """A value difference over class-conditional probabilities of a nominal (or discretised) attribute.
+
+    Parameters
+    ----------
+    table, P : ValueTable and its probability rows (known values, unseen, missing).
+    form : str
+        ``"sq"``: ``scale * sum_c (P_xc - P_yc)^2`` (bilinear); ``"l1"``: ``sum_c |P_xc - P_yc|``;
+        ``"l1sq"``: its square; ``"sqsq"``: ``(sum_c (P_xc - P_yc)^2)^2``. The last three are table lookups.
+    missing : str
+        ``"value"``: unknown is a value with its own probabilities; ``"one"``: distance 1 (HVDM).
+    transform : callable, optional
+        Applied to the raw column before the table lookup (the discretisation of DVDM).
+    """
+
+    bilinear = True
+
+    def __init__(self, table: ValueTable, P: np.ndarray, form: str = "sq", missing: str = "value",
+                 scale: float = 1.0, transform=None):
+        self.table, self.P, self.form, self.missing, self.scale = table, P, form, missing, scale
+        self.transform = transform
+        if form != "sq":
+            diff = np.abs(P[:, None, :] - P[None, :, :])
+            self.T = {
+                "l1": diff.sum(-1),
+                "l1sq": diff.sum(-1) ** 2,
+                "sqsq": ((diff**2).sum(-1)) ** 2,
+            }[form]
+
+    def rows(self, x):
+        return self.table.rows(x if self.transform is None else self.transform(x))
+
+    def probabilities(self, x) -> np.ndarray:
+        """Class-probability vector of every value of ``x`` (unknown: the missing row)."""
+        return self.P[self.rows(x)]
+
+    def query_weights(self, xq) -> np.ndarray:
+        """VDM value weight ``w(x)`` of each query value (Eq. 5 of Payne & Edwards)."""
+        return value_weight(self.probabilities(xq))
+
+    def pair(self, xq, xs) -> Terms:
+        rq, rs = self.rows(xq), self.rows(xs)
+        if self.missing == "one":
+            mq, ms = np.isnan(xq), np.isnan(xs)
+        else:
+            mq, ms = np.zeros(len(xq), bool), np.zeros(len(xs), bool)
+        if self.form == "sq":
+            root = np.sqrt(self.scale)
+            return _squared_difference(root * self.P[rq], root * self.P[rs], mq, ms)
+        psi = self.T[rq]
+        chi = _onehot(rs, self.table.size)
+        psi[mq] = 0.0
+        chi[ms] = 0.0
+        return Terms(np.zeros(len(xq)), psi, np.zeros(len(xs)), chi, mq, ms)
+
+
+class LinearAttribute:
+    """``((x - y) / scale)^2`` for a linear attribute; unknown values at distance 1 (``missing="one"``)."""
+
+    bilinear = True
+
+    def __init__(self, center: float, scale: float):
+        self.center = center
+        self.scale = scale
+
+    def pair(self, xq, xs) -> Terms:
+        mq, ms = np.isnan(xq), np.isnan(xs)
+        if self.scale == 0:  # constant in training: carries no information
+            z = np.zeros
+            return Terms(z(len(xq)), z((len(xq), 1)), z(len(xs)), z((len(xs), 1)), mq, ms)
+        phi_q = ((xq - self.center) / self.scale)[:, None]
+        phi_s = ((xs - self.center) / self.scale)[:, None]
+        return _squared_difference(phi_q, phi_s, mq, ms)
+
+
+class CurveAttribute:
+    """Continuous attribute compared through interpolated class probabilities (IVDM, WVDM).
+
+    ``curve(x)`` gives the probability vectors of non-missing values; unknown values use ``P_missing`` (the
+    distribution of training rows with the value unknown: "another discrete value"). ``form="sq"`` is the
+    erratum's squared Euclidean difference (bilinear); ``"sqsq"`` the printed equations' squared sum of squares.
+    """
+
+    def __init__(self, curve, P_missing: np.ndarray, form: str = "sq"):
+        self.curve, self.P_missing, self.form = curve, P_missing, form
+        self.bilinear = form == "sq"
+
+    def probabilities(self, x) -> np.ndarray:
+        out = np.tile(self.P_missing, (len(x), 1))
+        present = ~np.isnan(x)
+        if present.any():
+            out[present] = self.curve(x[present])
+        return out
+
+    def pair(self, xq, xs) -> Terms:
+        none_q, none_s = np.zeros(len(xq), bool), np.zeros(len(xs), bool)
+        return _squared_difference(self.probabilities(xq), self.probabilities(xs), none_q, none_s)
+
+    def direct(self, xq, xs) -> np.ndarray:
+        pq, ps = self.probabilities(xq), self.probabilities(xs)
+        sq = (pq**2).sum(1)[:, None] + (ps**2).sum(1)[None, :] - 2.0 * pq @ ps.T
+        np.maximum(sq, 0.0, out=sq)
+        return sq * sq
+
+
+class PowerAttribute:
+    """``|x - y|^r / scale^r`` for a linear attribute (Minkowski with any ``r``); unknown values at distance 1."""
+
+    bilinear = False
+
+    def __init__(self, r: float, center: float = 0.0, scale: float = 1.0):
+        self.r, self.center, self.scale = r, center, scale
+
+    def direct(self, xq, xs) -> np.ndarray:
+        if self.scale == 0:
+            term = np.zeros((len(xq), len(xs)))
+        else:
+            term = np.abs((xq[:, None] - xs[None, :]) / self.scale) ** self.r
+        unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
+        term[unknown] = 1.0
+        return term

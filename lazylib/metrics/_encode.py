@@ -1,0 +1,158 @@
+"""The one place where input data become the numeric form every metric works on.
+
+Mixed data are held as a float64 matrix: nominal values as numbers (the category codes of a pandas
+``Categorical``, or whatever numbers an array holds), linear values as themselves, missing values as NaN, plus
+a tuple naming each column's type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+NOMINAL = "nominal"
+LINEAR_TYPES = ("continuous", "integer")
+TYPES = (NOMINAL, *LINEAR_TYPES)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Numeric form of a data matrix: ``values`` (n, m) float64 with NaN for missing, one type per column."""
+
+    values: np.ndarray
+    columns: tuple[str, ...]
+    kinds: tuple[str, ...]
+    categories: tuple[tuple | None, ...]
+    from_frame: bool
+
+    @property
+    def nominal(self) -> np.ndarray:
+        return np.array([k == NOMINAL for k in self.kinds], dtype=bool)
+
+
+def encode(X, types=None) -> Encoded:
+    """Convert ``X`` (DataFrame or 2-D array) to :class:`Encoded`.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or array-like of shape (n, m)
+        DataFrame columns that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous");
+        arrays need ``types``.
+    types : sequence or dict, optional
+        Attribute types, ``"nominal"``, ``"continuous"`` or ``"integer"``: one per column (a dict keyed by column
+        name for DataFrames, e.g. ``Dataset.types``). Required for arrays.
+
+    Raises
+    ------
+    ValueError
+        On an empty or non-2-D input, an unknown type, a type list of the wrong length, a nominal DataFrame
+        column that is not categorical, or a text column.
+    """
+    if isinstance(X, pd.DataFrame):
+        return _encode_frame(X, types)
+    values = np.asarray(X)
+    if values.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional (instances x attributes), got shape {values.shape}")
+    if values.shape[0] == 0 or values.shape[1] == 0:
+        raise ValueError(f"X is empty: shape {values.shape}")
+    if types is None:
+        raise ValueError("X is an array: pass types=[...] with one of 'nominal', 'continuous', 'integer' per column")
+    if isinstance(types, dict):
+        raise ValueError("types must be a sequence for an array X (a dict is only meaningful for a DataFrame)")
+    types = tuple(types)
+    if len(types) != values.shape[1]:
+        raise ValueError(f"types has {len(types)} entries but X has {values.shape[1]} columns")
+    _check_types(types, [str(i) for i in range(len(types))])
+    try:
+        numeric = values.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError("X must hold numbers (nominal values as numeric codes, missing as NaN)") from exc
+    columns = tuple(str(i) for i in range(values.shape[1]))
+    return Encoded(numeric, columns, types, (None,) * len(types), from_frame=False)
+
+
+def _encode_frame(X: pd.DataFrame, types) -> Encoded:
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"X is empty: shape {X.shape}")
+    columns = tuple(str(c) for c in X.columns)
+    if len(set(columns)) != len(columns):
+        raise ValueError("X has duplicate column names")
+    if types is None:
+        kinds = tuple(_infer(X[c], str(c)) for c in X.columns)
+    elif isinstance(types, dict):
+        missing = [c for c in columns if c not in types]
+        if missing:
+            raise ValueError(f"types has no entry for columns {missing}")
+        kinds = tuple(types[c] for c in columns)
+    else:
+        kinds = tuple(types)
+        if len(kinds) != len(columns):
+            raise ValueError(f"types has {len(kinds)} entries but X has {len(columns)} columns")
+    _check_types(kinds, columns)
+    out = np.empty(X.shape, dtype=np.float64)
+    categories: list[tuple | None] = []
+    for j, (name, kind) in enumerate(zip(X.columns, kinds)):
+        col = X[name]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            codes = col.cat.codes.to_numpy().astype(np.float64)
+            codes[codes < 0] = np.nan
+            if kind != NOMINAL:
+                raise ValueError(f"column {name!r} is categorical but its type is {kind!r}")
+            out[:, j] = codes
+            categories.append(tuple(col.cat.categories))
+        elif kind == NOMINAL and pd.api.types.is_bool_dtype(col.dtype):
+            out[:, j] = col.to_numpy().astype(np.float64)
+            categories.append((False, True))
+        elif pd.api.types.is_numeric_dtype(col.dtype):
+            out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
+            categories.append(None)
+        else:
+            raise ValueError(
+                f"column {name!r} has dtype {col.dtype}; nominal columns must be pandas Categorical, "
+                "linear ones numeric"
+            )
+    return Encoded(out, columns, kinds, tuple(categories), from_frame=True)
+
+
+def _infer(col: pd.Series, name: str) -> str:
+    if isinstance(col.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(col.dtype):
+        return NOMINAL
+    if pd.api.types.is_numeric_dtype(col.dtype):
+        return "continuous"
+    raise ValueError(
+        f"column {name!r} has dtype {col.dtype}: make it a pandas Categorical (nominal) or numeric (linear)"
+    )
+
+
+def _check_types(kinds, columns) -> None:
+    for name, kind in zip(columns, kinds):
+        if kind not in TYPES:
+            raise ValueError(f"unknown attribute type {kind!r} for column {name!r}; expected one of {TYPES}")
+
+
+def encode_labels(y, n: int) -> tuple[np.ndarray, tuple]:
+    """Class labels -> (indices 0..C-1, classes in order). Categorical labels keep their category order.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is missing, has the wrong length, holds a missing label, or has fewer than two classes.
+    """
+    if y is None:
+        raise ValueError("this metric learns from class labels: call fit(X, y)")
+    series = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y))
+    if series.ndim != 1 or len(series) != n:
+        raise ValueError(f"y has {len(series)} labels but X has {n} rows")
+    if series.isna().any():
+        raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        present = set(series.unique())
+        classes = tuple(c for c in series.cat.categories if c in present)
+    else:
+        classes = tuple(np.unique(series.to_numpy()))
+    if len(classes) < 2:
+        raise ValueError(f"y has a single class {classes!r}; class-conditional probabilities need at least two")
+    lookup = {c: i for i, c in enumerate(classes)}
+    return np.array([lookup[v] for v in series.to_numpy()], dtype=np.intp), classes
