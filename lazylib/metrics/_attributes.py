@@ -23,6 +23,7 @@ class Terms:
     chi_s: np.ndarray
     miss_q: np.ndarray
     miss_s: np.ndarray
+    squared: bool = False  # psi_q = -2 phi(x), chi_s = phi(y): recomputed as a direct difference near zero
 
 
 def _onehot(rows: np.ndarray, width: int) -> np.ndarray:
@@ -35,7 +36,7 @@ def _squared_difference(phi_q, phi_s, miss_q, miss_s) -> Terms:
     """``||phi(x) - phi(y)||^2`` with rows of unknown values zeroed (their term is handled by the masks)."""
     phi_q = np.where(miss_q[:, None], 0.0, phi_q)
     phi_s = np.where(miss_s[:, None], 0.0, phi_s)
-    return Terms((phi_q**2).sum(1), -2.0 * phi_q, (phi_s**2).sum(1), phi_s, miss_q, miss_s)
+    return Terms((phi_q**2).sum(1), -2.0 * phi_q, (phi_s**2).sum(1), phi_s, miss_q, miss_s, squared=True)
 
 
 class OverlapAttribute:

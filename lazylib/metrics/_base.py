@@ -29,6 +29,11 @@ from lazylib.metrics._encode import Encoded, encode, encode_labels
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
 WORKING_MEMORY = 64
 
+#: Sums below this fraction of the size of their cancelling terms are recomputed pair by pair from direct
+#: differences: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root
+#: would turn a rounding error of 1e-16 into a distance of 1e-8 between identical instances.
+CANCELLATION = 1e-3
+
 
 class NotFittedError(RuntimeError):
     """A metric was used before ``fit``."""
@@ -47,6 +52,7 @@ class Bilinear:
     psi: np.ndarray
     block: np.ndarray
     missing_one: np.ndarray | None = None
+    squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
 
 
 class Metric:
@@ -245,10 +251,22 @@ class Metric:
             width = 0
         step = self._chunk_rows(len(Zs), width)
         direct = list(self._direct_attributes())
-        U = self._query_weights(Zq) if direct else None
+        U = self._query_weights(Zq) if (direct or pair is not None) else None
+        if pair is not None:
+            # size of the terms that cancel in alpha + beta - 2 phi.phi: entries far below it are recomputed
+            u_max = 1.0 if U is None else U.max(initial=0.0)
+            v_max = 1.0 if V is None else V.max(initial=0.0)
+            scale_q = pair[0].alpha.sum(1) * u_max * v_max
+            scale_s = pair[1].alpha.sum(1) * u_max * v_max
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
-            S = left[start:stop] @ right.T if left is not None else np.zeros((stop - start, len(Zs)))
+            if left is not None:
+                S = left[start:stop] @ right.T
+                near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
+                if len(near[0]):
+                    S[near] = _exact_pairs(pair, near[0] + start, near[1], U, V)
+            else:
+                S = np.zeros((stop - start, len(Zs)))
             for a, term in self._direct_terms(Zq[start:stop], Zs):
                 if U is not None:
                     term *= U[start:stop, a][:, None]
@@ -326,15 +344,16 @@ class AttributeMetric(Metric):
         nq, ns = len(Zq), len(Zs)
         aq, as_ = np.zeros((nq, m)), np.zeros((ns, m))
         mq, ms = np.zeros((nq, m), bool), np.zeros((ns, m), bool)
-        psi, chi, block = [], [], []
+        psi, chi, block, squared = [], [], [], []
         for a in idx:
             t = self.attributes_[a].pair(Zq[:, a], Zs[:, a])
             aq[:, a], as_[:, a], mq[:, a], ms[:, a] = t.alpha_q, t.beta_s, t.miss_q, t.miss_s
             psi.append(t.psi_q)
             chi.append(t.chi_s)
             block.append(np.full(t.psi_q.shape[1], a))
-        block = np.concatenate(block)
-        return Bilinear(aq, np.hstack(psi), block, mq), Bilinear(as_, np.hstack(chi), block, ms)
+            squared.append(np.full(t.psi_q.shape[1], t.squared))
+        block, squared = np.concatenate(block), np.concatenate(squared)
+        return (Bilinear(aq, np.hstack(psi), block, mq, squared), Bilinear(as_, np.hstack(chi), block, ms, squared))
 
     def _direct_attributes(self):
         return [a for a, att in enumerate(self.attributes_) if not att.bilinear]
@@ -351,3 +370,35 @@ class AttributeMetric(Metric):
             if hasattr(att, "query_weights"):
                 U[:, a] = att.query_weights(Zq[:, a])
         return U
+
+
+def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, U, V) -> np.ndarray:
+    """The weighted sum ``S`` for the pairs ``(I[k], J[k])`` only, squared differences taken directly."""
+    q, s = pair
+    out = np.empty(len(I))
+    m = q.alpha.shape[1]
+    sq = q.squared
+    step = max(1, 2**22 // max(q.psi.shape[1], 1))
+    for lo in range(0, len(I), step):
+        i, j = I[lo:lo + step], J[lo:lo + step]
+        psi, chi = q.psi[i], s.psi[j]
+        cols = np.where(sq, (psi / -2.0 - chi) ** 2, psi * chi)
+        per_attribute = np.zeros((len(i), m))
+        np.add.at(per_attribute.T, q.block, cols.T)  # sum each attribute's block of columns
+        alpha_beta = np.where(sq_attributes(q, m), 0.0, q.alpha[i] + s.alpha[j])
+        t = per_attribute + alpha_beta
+        if q.missing_one is not None:
+            t = np.where(q.missing_one[i] | s.missing_one[j], 1.0, t)
+        if U is not None:
+            t = t * U[i]
+        if V is not None:
+            t = t * V[j]
+        out[lo:lo + step] = t.sum(1)
+    return out
+
+
+def sq_attributes(q: Bilinear, m: int) -> np.ndarray:
+    """(m,) True for the attributes whose term is a squared difference."""
+    flags = np.zeros(m, dtype=bool)
+    flags[q.block[q.squared]] = True
+    return flags

@@ -1,0 +1,69 @@
+"""Payne & Edwards (1998): the worked example of Table 1 / Figure 1 and the value-weight bounds (Eqs. 3-6)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib.metrics import make_metric, minimum_value_weight, value_weight, value_weights, vdm_delta
+
+# Table 1: P(c | value) for the symbols 'X', 'Y', 'Z' and classes c1, c2, c3
+TABLE1 = {"X": [0.7, 0.0, 0.3], "Y": [0.4, 0.5, 0.1], "Z": [0.6, 0.1, 0.3]}
+
+
+def table1_data():
+    """Ten instances per symbol with exactly Table 1's class proportions."""
+    values, labels = [], []
+    for symbol, p in TABLE1.items():
+        for c, share in enumerate(p):
+            k = round(share * 10)
+            values += [symbol] * k
+            labels += [f"c{c + 1}"] * k
+    return pd.DataFrame({"a": pd.Categorical(values, categories=list(TABLE1))}), pd.Series(labels)
+
+
+def test_eq4_delta_x_y_is_0_38():
+    assert vdm_delta(TABLE1["X"], TABLE1["Y"]) == pytest.approx(0.38, abs=1e-12)
+
+
+def test_eq4_other_pairs():
+    assert vdm_delta(TABLE1["X"], TABLE1["Z"]) == pytest.approx(0.02, abs=1e-12)
+    assert vdm_delta(TABLE1["Y"], TABLE1["Z"]) == pytest.approx(0.24, abs=1e-12)
+
+
+def test_fitted_mvdm_reproduces_table1_distances():
+    X, y = table1_data()
+    m = make_metric("mvdm").fit(X, y)
+    probs = m.probabilities("a")
+    np.testing.assert_allclose(probs.loc[["X", "Y", "Z"]].to_numpy(), np.array(list(TABLE1.values())))
+    q = pd.DataFrame({"a": pd.Categorical(["X", "Y", "Z"], categories=list(TABLE1))})
+    D = m.pairwise(q, q)
+    np.testing.assert_allclose(D, [[0, 0.38, 0.02], [0.38, 0, 0.24], [0.02, 0.24, 0]], atol=1e-12)
+
+
+def test_vdm_is_weighted_by_the_query_value_so_not_symmetric():
+    X, y = table1_data()
+    q = pd.DataFrame({"a": pd.Categorical(["X", "Y"], categories=list(TABLE1))})
+    D = make_metric("vdm").fit(X, y).pairwise(q, q)
+    assert D[0, 1] == pytest.approx(0.38 * value_weight(TABLE1["X"]))
+    assert D[1, 0] == pytest.approx(0.38 * value_weight(TABLE1["Y"]))
+    assert D[0, 1] != pytest.approx(D[1, 0])
+
+
+def test_eq6_minimum_weight_and_bounds():
+    assert minimum_value_weight(3) == pytest.approx(3**-0.5)
+    assert value_weight([1 / 3] * 3) == pytest.approx(minimum_value_weight(3))
+    assert value_weight([0.0, 1.0, 0.0]) == pytest.approx(1.0)
+    rng = np.random.default_rng(0)
+    p = rng.dirichlet(np.ones(4), size=1000)
+    w = value_weight(p)
+    assert (w >= minimum_value_weight(4) - 1e-12).all() and (w <= 1 + 1e-12).all()
+
+
+def test_value_weights_helper_on_table1():
+    X, y = table1_data()
+    weights, lowest = value_weights(X, y)
+    assert lowest == pytest.approx(3**-0.5)
+    for symbol, p in TABLE1.items():
+        assert weights["a"][symbol] == pytest.approx(value_weight(p))
