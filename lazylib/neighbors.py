@@ -92,20 +92,20 @@ class KNeighborsClassifier:
         if k > len(self.y_):
             raise ValueError(f"n_neighbors={k} is larger than the training set ({len(self.y_)} instances)")
         dist, idx = [], []
-        for _, _, D in self.metric_.pairwise_chunks(X):
+        for _, _, D in self.metric_.pairwise_chunks(X, reduced=True):
             part = np.argpartition(D, k - 1, axis=1)[:, :k] if k < D.shape[1] else np.tile(np.arange(D.shape[1]), (len(D), 1))
             d = np.take_along_axis(D, part, axis=1)
             order = np.lexsort((part, d), axis=1)
             idx.append(np.take_along_axis(part, order, axis=1))
             dist.append(np.take_along_axis(d, order, axis=1))
         idx = np.vstack(idx)
-        return (np.vstack(dist), idx) if return_distance else idx
+        return (self.metric_.from_reduced(np.vstack(dist)), idx) if return_distance else idx
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels."""
         self._check()
         out = [vote(D, self.y_, self.n_neighbors, self.priority_, self.ties, self.tie_tolerance)
-               for _, _, D in self.metric_.pairwise_chunks(X)]
+               for _, _, D in self.metric_.pairwise_chunks(X, reduced=True)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
     def score(self, X, y) -> float:
@@ -128,11 +128,11 @@ def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str =
     """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring)."""
     C = len(priority)
     if ties == "all":
-        kth = np.partition(D, k - 1, axis=1)[:, k - 1]
+        kth = D.min(axis=1) if k == 1 else np.partition(D, k - 1, axis=1)[:, k - 1]
         voters = D <= (kth + tie_tolerance * np.maximum(1.0, np.abs(kth)))[:, None]
-        onehot = np.zeros((len(y), C))
+        onehot = np.zeros((len(y), C), dtype=np.float32)
         onehot[np.arange(len(y)), y] = 1.0
-        votes = voters.astype(np.float64) @ onehot
+        votes = voters.astype(np.float32) @ onehot
         return np.argmax(votes + priority, axis=1)
     if ties == "first":
         idx = np.argsort(D, axis=1, kind="stable")[:, :k]
@@ -161,7 +161,7 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
         raise ValueError(f"every k must be between 1 and n - 1 = {n - 1} for leave-one-out, got {ks}")
     clf = KNeighborsClassifier(1, metric, metric_params, ties, tie_tolerance).fit(X, y, types=types)
     correct = np.zeros(len(ks))
-    for start, stop, D in clf.metric_.pairwise_chunks(X):
+    for start, stop, D in clf.metric_.pairwise_chunks(X, reduced=True):
         D[np.arange(stop - start), np.arange(start, stop)] = np.inf
         for i, k in enumerate(ks):
             pred = vote(D, clf.y_, k, clf.priority_, ties, tie_tolerance)

@@ -131,11 +131,19 @@ class Metric:
             out[start:stop] = block
         return out
 
-    def pairwise_chunks(self, A, B=None, *, y_B=None):
+    def pairwise_chunks(self, A, B=None, *, y_B=None, reduced: bool = False):
         """Yield ``(start, stop, D[start:stop])`` over row chunks of ``A``; memory stays bounded by
-        ``working_memory`` whatever ``len(A)``."""
+        ``working_memory`` whatever ``len(A)``.
+
+        With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root)``,
+        see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
+        """
         Zq, Zs, cls = self._prepare(A, B, y_B)
-        yield from self._chunks(Zq, Zs, cls)
+        yield from self._chunks(Zq, Zs, cls, reduced=reduced)
+
+    def from_reduced(self, S: np.ndarray) -> np.ndarray:
+        """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
+        return self._finish(np.array(S, dtype=np.float64))
 
     # ------------------------------------------------------------------ for subclasses
     def _fit(self, Z: np.ndarray, y: np.ndarray | None) -> None:
@@ -240,7 +248,7 @@ class Metric:
         per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
         return max(1, int(self.working_memory * 2**20 // max(per_row, 1)))
 
-    def _chunks(self, Zq, Zs, cls):
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False):
         V = self._stored_weights(len(Zs), cls)
         pair = self._bilinear(Zq, Zs)
         if pair is not None:
@@ -252,7 +260,9 @@ class Metric:
         step = self._chunk_rows(len(Zs), width)
         direct = list(self._direct_attributes())
         U = self._query_weights(Zq) if (direct or pair is not None) else None
-        if pair is not None:
+        # only a root amplifies the rounding of near-zero sums
+        exact_near_zero = pair is not None and self.root != 1.0 and not reduced
+        if exact_near_zero:
             # size of the terms that cancel in alpha + beta - 2 phi.phi: entries far below it are recomputed
             u_max = 1.0 if U is None else U.max(initial=0.0)
             v_max = 1.0 if V is None else V.max(initial=0.0)
@@ -262,9 +272,10 @@ class Metric:
             stop = min(start + step, len(Zq))
             if left is not None:
                 S = left[start:stop] @ right.T
-                near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
-                if len(near[0]):
-                    S[near] = _exact_pairs(pair, near[0] + start, near[1], U, V)
+                if exact_near_zero:
+                    near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
+                    if len(near[0]):
+                        S[near] = _exact_pairs(pair, near[0] + start, near[1], U, V)
             else:
                 S = np.zeros((stop - start, len(Zs)))
             for a, term in self._direct_terms(Zq[start:stop], Zs):
@@ -273,7 +284,7 @@ class Metric:
                 if V is not None:
                     term *= V[:, a][None, :]
                 S += term
-            yield start, stop, self._finish(S)
+            yield start, stop, (S if reduced else self._finish(S))
 
     def _direct_attributes(self):
         return ()
