@@ -1,0 +1,82 @@
+"""Folds, paired t-tests and reproduction bands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from lazylib import evaluation
+from lazylib.datasets import load
+from lazylib.neighbors import KNeighborsClassifier
+
+
+@pytest.mark.parametrize("n_splits", [2, 5, 10])
+def test_folds_disjoint_cover_and_stratified(n_splits):
+    y = load("lymphography").y.to_numpy()
+    folds = evaluation.stratified_kfold(y, n_splits, random_state=0)
+    tests = np.concatenate([t for _, t in folds])
+    assert sorted(tests.tolist()) == list(range(len(y)))
+    for train, test in folds:
+        assert not set(train) & set(test) and len(train) + len(test) == len(y)
+    for cls in np.unique(y):
+        per_fold = [np.sum(y[t] == cls) for _, t in folds]
+        assert max(per_fold) - min(per_fold) <= 1
+    plain = evaluation.kfold(len(y), n_splits, random_state=0)
+    assert sorted(np.concatenate([t for _, t in plain]).tolist()) == list(range(len(y)))
+
+
+def test_folds_are_reproducible_from_seed():
+    y = np.arange(50) % 3
+    a = evaluation.stratified_kfold(y, 5, random_state=7)
+    b = evaluation.stratified_kfold(y, 5, random_state=7)
+    c = evaluation.stratified_kfold(y, 5, random_state=8)
+    assert all((x[1] == z[1]).all() for x, z in zip(a, b))
+    assert not all((x[1] == z[1]).all() for x, z in zip(a, c))
+    reps = evaluation.repeated(evaluation.stratified_kfold, 3, y, 5, random_state=1)
+    assert len(reps) == 3 and len(reps[0]) == 5
+
+
+def test_leave_one_out_and_fixed_split():
+    folds = evaluation.leave_one_out(4)
+    assert [t.tolist() for _, t in folds] == [[0], [1], [2], [3]]
+    ds = load("monks-1")
+    (train, test), = evaluation.fixed_split(ds.split)
+    assert len(train) == 124 and len(test) == 432
+
+
+def test_paired_ttest_matches_scipy():
+    rng = np.random.default_rng(0)
+    a, b = rng.random(10), rng.random(10)
+    for alt in ("two-sided", "greater", "less"):
+        assert evaluation.paired_ttest(a, b, alt) == pytest.approx(stats.ttest_rel(a, b, alternative=alt).pvalue)
+    assert evaluation.paired_ttest(a, a) == 1.0
+
+
+def test_significance_marks():
+    base = np.array([0.70, 0.72, 0.71, 0.69, 0.70])
+    better = base + np.array([0.05, 0.06, 0.04, 0.05, 0.07])
+    assert evaluation.significance_mark(better, base) == "bold"
+    assert evaluation.significance_mark(base, better) == "italic"
+    assert evaluation.significance_mark(base, base) == ""
+    assert evaluation.significance_mark(better, base, style="arrow") == "↑"
+    assert evaluation.significance_mark(base, better, style="star", tails=2, alpha=0.1) == "<"
+
+
+def test_cross_validate_and_band():
+    ds = load("zoo")
+
+    def run(seed):
+        folds = evaluation.stratified_kfold(ds.y, 5, random_state=seed)
+        acc = {m: evaluation.cross_validate(lambda m=m: KNeighborsClassifier(1, m), ds.X, ds.y, folds).mean()
+               for m in ("overlap", "mvdm")}
+        return pd.Series(acc)
+
+    band = evaluation.reproduction_band(run, seeds=[0, 1, 2])
+    assert list(band.columns) == ["mean", "std", "min", "max", "runs"]
+    assert (band["min"] <= band["mean"]).all() and (band["mean"] <= band["max"]).all()
+    assert (band["mean"] > 0.85).all()
+    table = evaluation.compare_with_published(pd.Series({"overlap": 96.09 / 100, "mvdm": 0.10}), band)
+    assert table.loc["mvdm", "inside band"] == False  # noqa: E712
+    assert table["difference"].notna().all()

@@ -1,0 +1,78 @@
+"""The generators reproduce their defining statistics, and identical seeds give identical data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lazylib import synthetic
+
+
+def test_led_flip_rate_balance_and_irrelevant():
+    X, y = synthetic.led(40000, noise=0.10, n_irrelevant=17, random_state=0)
+    assert X.shape == (40000, 24)
+    digits = y.cat.codes.to_numpy()
+    segments = X.iloc[:, :7].apply(lambda c: c.cat.codes).to_numpy()
+    flips = segments != synthetic.LED_SEGMENTS[digits]
+    assert flips.mean() == pytest.approx(0.10, abs=0.003)
+    assert np.bincount(digits, minlength=10) / 40000 == pytest.approx(np.full(10, 0.1), abs=0.006)
+    extra = X.iloc[:, 7:].apply(lambda c: c.cat.codes).to_numpy()
+    assert extra.mean() == pytest.approx(0.5, abs=0.005)
+    # irrelevant attributes are independent of the class
+    for d in range(10):
+        assert extra[digits == d].mean() == pytest.approx(0.5, abs=0.02)
+
+
+def test_led_is_deterministic_and_noise_free_when_asked():
+    a = synthetic.led(50, random_state=3)
+    b = synthetic.led(50, random_state=3)
+    assert a[0].equals(b[0]) and a[1].equals(b[1])
+    X, y = synthetic.led(200, noise=0.0, random_state=1)
+    codes = X.apply(lambda c: c.cat.codes).to_numpy()
+    np.testing.assert_array_equal(codes, synthetic.LED_SEGMENTS[y.cat.codes.to_numpy()])
+
+
+def test_waveform_means_and_noise_attributes():
+    X, y = synthetic.waveform(30000, n_noise=19, random_state=0)
+    assert X.shape == (30000, 40)
+    cls = y.cat.codes.to_numpy()
+    for k, (i, j) in enumerate(synthetic.WAVE_PAIRS):
+        expected = 0.5 * synthetic.WAVES[i] + 0.5 * synthetic.WAVES[j]
+        np.testing.assert_allclose(X.iloc[:, :21].to_numpy()[cls == k].mean(0), expected, atol=0.06)
+    noise = X.iloc[:, 21:].to_numpy()
+    assert noise.mean() == pytest.approx(0, abs=0.01) and noise.std() == pytest.approx(1, abs=0.01)
+    assert np.bincount(cls) / 30000 == pytest.approx(np.full(3, 1 / 3), abs=0.01)
+
+
+def test_r_n_regions_have_equal_volume_and_counts():
+    for n in range(1, 7):
+        X, y = synthetic.r_n(n, random_state=n)
+        assert X.shape == (100, n)
+        side = X.sum(axis=1).to_numpy() < n / 2
+        np.testing.assert_array_equal(side, y.cat.codes.to_numpy() == 0)
+        assert ((X >= 0) & (X <= 1)).all().all()
+    big = np.random.default_rng(0).random((200000, 4))
+    assert (big.sum(1) < 2).mean() == pytest.approx(0.5, abs=0.005)  # the cut halves the cube
+
+
+def test_payne_problems():
+    X, y = synthetic.payne_separable(random_state=0)
+    assert len(X) == 100 and ((X["x1"] < 0.5) == (y == "0")).all()
+    X, y = synthetic.payne_inseparable(random_state=0)
+    xor = (X["x1"] >= 0.5) ^ (X["x2"] >= 0.5)
+    assert len(X) == 100 and (xor == (y == "1")).all() and y.value_counts().tolist() == [50, 50]
+
+
+def test_irrelevant_and_redundant_attributes():
+    X, y = synthetic.payne_separable(random_state=0)
+    wide = synthetic.add_irrelevant(X, 5, kind="uniform", random_state=1)
+    assert wide.shape == (100, 7) and wide.iloc[:, :2].equals(X)
+    nom = synthetic.add_irrelevant(X, 3, kind="nominal", n_values=4, random_state=1)
+    assert list(nom.iloc[:, 2].cat.categories) == ["0", "1", "2", "3"]
+    red = synthetic.add_redundant(X, 6, delta=0.05, random_state=2)
+    np.testing.assert_allclose(red["copy1_x1"], X["x1"])
+    np.testing.assert_allclose(red["inverted2_x1"], 1 - X["x1"])
+    ratio = red["perturbed3_x1"] / X["x1"]
+    assert ((ratio > 0.95) & (ratio < 1.05)).all() and not np.allclose(ratio, 1)
+    with pytest.raises(ValueError, match="kind"):
+        synthetic.add_irrelevant(X, 1, kind="gaussian")
