@@ -11,7 +11,25 @@ from lazylib.metrics._encode import encode, encode_labels
 from lazylib.metrics._probabilities import minimum_value_weight, probability_table, value_weight
 
 
-class MVDM(AttributeMetric):
+class _ProbabilityMetric(AttributeMetric):
+    """Shared fitting of the Payne & Edwards metrics that learn ``P(c|v)`` per attribute value."""
+
+    root = 1.0
+    needs_labels = True
+
+    def __init__(self, *, unseen: str = "zero", weights=None, working_memory: float = WORKING_MEMORY):
+        super().__init__(weights=weights, working_memory=working_memory)
+        self.unseen = unseen
+
+    def _fit(self, Z, y):
+        C = len(self.classes_)
+        self.attributes_ = [self._attribute(*probability_table(Z[:, a], y, C, self.unseen)) for a in range(Z.shape[1])]
+
+    def _attribute(self, table, P):
+        raise NotImplementedError
+
+
+class MVDM(_ProbabilityMetric):
     """Modified value difference metric: ``D(i, j) = sum_a delta(i_a, j_a)`` with
     ``delta(i_a, j_a) = sum_c (P(c|i_a) - P(c|j_a))^2`` (Eqs. 3-4 of Payne & Edwards without the weight).
 
@@ -46,19 +64,8 @@ class MVDM(AttributeMetric):
     array([[0.38, 0.02]])
     """
 
-    root = 1.0
-    needs_labels = True
-
-    def __init__(self, *, unseen: str = "zero", weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(weights=weights, working_memory=working_memory)
-        self.unseen = unseen
-
-    def _fit(self, Z, y):
-        C = len(self.classes_)
-        self.attributes_ = []
-        for a in range(Z.shape[1]):
-            table, P = probability_table(Z[:, a], y, C, self.unseen)
-            self.attributes_.append(ProbabilityAttribute(table, P, form="sq", missing="value"))
+    def _attribute(self, table, P):
+        return ProbabilityAttribute(table, P, form="sq", missing="value")
 
     def probabilities(self, column) -> pd.DataFrame:
         """Fitted ``P(c|v)`` of one attribute: a DataFrame indexed by value (plus ``<unseen>``, ``<missing>``)."""
@@ -92,7 +99,7 @@ class VDM(MVDM):
     query_weighted = True
 
 
-class OMVW(AttributeMetric):
+class OMVW(_ProbabilityMetric):
     """Overlap metric with value weights: ``D(i, j) = sum_a overlap(i_a, j_a) * w(i_a)`` (Payne & Edwards,
     section 4), with the VDM value weight ``w`` of the query's value (Eq. 5).
 
@@ -115,20 +122,10 @@ class OMVW(AttributeMetric):
            [0.7071, 0.    ]])
     """
 
-    root = 1.0
-    needs_labels = True
     query_weighted = True
 
-    def __init__(self, *, unseen: str = "zero", weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(weights=weights, working_memory=working_memory)
-        self.unseen = unseen
-
-    def _fit(self, Z, y):
-        C = len(self.classes_)
-        self.attributes_ = []
-        for a in range(Z.shape[1]):
-            table, P = probability_table(Z[:, a], y, C, self.unseen)
-            self.attributes_.append(_ValueWeightedOverlap(ProbabilityAttribute(table, P)))
+    def _attribute(self, table, P):
+        return _ValueWeightedOverlap(ProbabilityAttribute(table, P))
 
 
 class _ValueWeightedOverlap(OverlapAttribute):
