@@ -250,16 +250,15 @@ class Metric:
 
     def _chunks(self, Zq, Zs, cls, reduced: bool = False):
         V = self._stored_weights(len(Zs), cls)
+        U = self._query_weights(Zq)
         pair = self._bilinear(Zq, Zs)
         if pair is not None:
-            left, right = _assemble(pair[0], pair[1], self._query_weights(Zq), V)
+            left, right = _assemble(pair[0], pair[1], U, V)
             width = left.shape[1]
         else:
             left = right = None
             width = 0
         step = self._chunk_rows(len(Zs), width)
-        direct = list(self._direct_attributes())
-        U = self._query_weights(Zq) if (direct or pair is not None) else None
         # only a root amplifies the rounding of near-zero sums
         exact_near_zero = pair is not None and self.root != 1.0 and not reduced
         if exact_near_zero:
