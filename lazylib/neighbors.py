@@ -128,18 +128,32 @@ def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str =
     """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring)."""
     C = len(priority)
     if ties == "all":
-        kth = D.min(axis=1) if k == 1 else np.partition(D, k - 1, axis=1)[:, k - 1]
+        rows = np.arange(len(D))
+        if k == 1:
+            nearest = D.argmin(axis=1)
+            kth = D[rows, nearest]
+        else:
+            kth = np.partition(D, k - 1, axis=1)[:, k - 1]
         voters = D <= (kth + tie_tolerance * np.maximum(1.0, np.abs(kth)))[:, None]
-        onehot = np.zeros((len(y), C), dtype=np.float32)
-        onehot[np.arange(len(y)), y] = 1.0
-        votes = voters.astype(np.float32) @ onehot
-        return np.argmax(votes + priority, axis=1)
+        if k == 1:  # most rows have a single nearest neighbour: vote only where several tie
+            winner = y[nearest]
+            tied = np.flatnonzero(np.count_nonzero(voters, axis=1) > 1)
+            if len(tied):
+                winner[tied] = _count_votes(voters[tied], y, priority)
+            return winner
+        return _count_votes(voters, y, priority)
     if ties == "first":
         idx = np.argsort(D, axis=1, kind="stable")[:, :k]
         votes = np.zeros((len(D), C))
         np.add.at(votes, (np.repeat(np.arange(len(D)), k), y[idx].ravel()), 1.0)
         return np.argmax(votes, axis=1)  # argmax takes the lowest index among equal counts
     raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
+
+
+def _count_votes(voters: np.ndarray, y: np.ndarray, priority: np.ndarray) -> np.ndarray:
+    onehot = np.zeros((len(y), len(priority)), dtype=np.float32)
+    onehot[np.arange(len(y)), y] = 1.0
+    return np.argmax(voters.astype(np.float32) @ onehot + priority, axis=1)
 
 
 def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None, ties: str = "all",

@@ -259,6 +259,10 @@ class Metric:
             left = right = None
             width = 0
         step = self._chunk_rows(len(Zs), width)
+        unknown_queries = None
+        if pair is not None and pair[0].missing_one is not None and pair[0].missing_one.any():
+            unknown_queries = pair[0].missing_one
+            fill = np.asfortranarray(_unknown_row_fill(pair[1], V))  # columns contiguous: one per attribute
         # only a root amplifies the rounding of near-zero sums
         exact_near_zero = pair is not None and self.root != 1.0 and not reduced
         if exact_near_zero:
@@ -271,6 +275,8 @@ class Metric:
             stop = min(start + step, len(Zq))
             if left is not None:
                 S = left[start:stop] @ right.T
+                if unknown_queries is not None and unknown_queries[start:stop].any():
+                    _add_unknown_rows(S, unknown_queries[start:stop], fill, None if U is None else U[start:stop])
                 if exact_near_zero:
                     near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
                     if len(near[0]):
@@ -327,14 +333,29 @@ def _assemble(q: Bilinear, s: Bilinear, U, V):
     else:
         left.append(U)
         right.append(s.alpha if V is None else V * s.alpha)
-    # unknown values under the "distance one" rule: each such attribute contributes u * v * 1
-    if q.missing_one is not None and (q.missing_one.any() or s.missing_one.any()):
-        Mq, Ms = q.missing_one.astype(float), s.missing_one.astype(float)
-        Vs = np.ones((ns, m)) if V is None else V
-        # i missing (j present): 1 - beta_j; j missing (i present): 1 - alpha_i; both: 1
-        left += [Uq * Mq, Uq * (1.0 - Mq) * (1.0 - q.alpha)]
-        right += [Vs * ((1.0 - Ms) * (1.0 - s.alpha) + Ms), Vs * Ms]
+    # stored unknowns under the "distance one" rule: with j's embedding zeroed the product holds alpha_i where
+    # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see _add_unknown_rows)
+    if s.missing_one is not None:
+        stored = np.flatnonzero(s.missing_one.any(axis=0))
+        if len(stored):
+            Mq = q.missing_one[:, stored]
+            left.append(Uq[:, stored] * (~Mq) * (1.0 - q.alpha[:, stored]))
+            Ms = s.missing_one[:, stored].astype(np.float64)
+            right.append(Ms if V is None else Ms * V[:, stored])
     return np.ascontiguousarray(np.hstack(left)), np.ascontiguousarray(np.hstack(right))
+
+
+def _unknown_row_fill(s: Bilinear, V) -> np.ndarray:
+    """(ns, m): what a query whose value of attribute a is unknown adds to its row under the "distance one"
+    rule, with the query's embedding zeroed: ``1 - beta_j`` for known j, 1 for unknown j (times ``v_j``)."""
+    fill = np.where(s.missing_one, 1.0, 1.0 - s.alpha)
+    return fill if V is None else fill * V
+
+
+def _add_unknown_rows(S, Mq: np.ndarray, fill: np.ndarray, Uc) -> None:
+    """Add, in place, the "distance one" terms of the chunk's queries with unknown values (few rows)."""
+    for r, a in zip(*np.nonzero(Mq)):
+        S[r] += fill[:, a] if Uc is None else Uc[r, a] * fill[:, a]
 
 
 class AttributeMetric(Metric):
