@@ -77,6 +77,40 @@ def test_cross_validate_and_band():
     assert list(band.columns) == ["mean", "std", "min", "max", "runs"]
     assert (band["min"] <= band["mean"]).all() and (band["mean"] <= band["max"]).all()
     assert (band["mean"] > 0.85).all()
-    table = evaluation.compare_with_published(pd.Series({"overlap": 96.09 / 100, "mvdm": 0.10}), band)
+    table = evaluation.compare_with_published(pd.Series({"overlap": 96.09 / 100, "mvdm": 0.10}), band,
+                                              published_marks=pd.Series({"mvdm": "bold"}),
+                                              reproduced_marks=pd.Series({"overlap": "italic"}))
+    assert table["paper mark"].tolist() == ["", "bold"] and table["our mark"].tolist() == ["italic", ""]
     assert table.loc["mvdm", "inside band"] == False  # noqa: E712
     assert table["difference"].notna().all()
+
+
+def test_n_jobs_gives_identical_results():
+    ds = load("house-votes-84")
+    folds = evaluation.stratified_kfold(ds.y, 10, random_state=3)
+    one = evaluation.cross_validate(lambda: KNeighborsClassifier(1, "vdm"), ds.X, ds.y, folds, n_jobs=1)
+    two = evaluation.cross_validate(lambda: KNeighborsClassifier(1, "vdm"), ds.X, ds.y, folds, n_jobs=2)
+    np.testing.assert_array_equal(one, two)
+
+
+def test_learning_curve_uses_fractions_of_each_training_fold():
+    ds = load("iris")
+    folds = evaluation.stratified_kfold(ds.y, 5, random_state=0)
+    curve = evaluation.learning_curve(lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds,
+                                      [0.05, 0.5, 1.0], random_state=0)
+    assert curve["n_train"].tolist() == [6.0, 60.0, 120.0]
+    full = evaluation.cross_validate(lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds).mean()
+    assert curve.loc[1.0, "mean"] == pytest.approx(full)
+    again = evaluation.learning_curve(lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds,
+                                      [0.05, 0.5, 1.0], random_state=0)
+    pd.testing.assert_frame_equal(curve, again)
+
+
+def test_progress_is_silent_under_pytest(capsys):
+    from lazylib._progress import Progress, interactive
+
+    assert not interactive()
+    with Progress(3, "x") as bar:
+        for _ in range(3):
+            bar.update()
+    assert capsys.readouterr().err == ""
