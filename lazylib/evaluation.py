@@ -205,7 +205,14 @@ def significance_mark(a, b, *, alpha: float = 0.05, tails: int = 1, style: str =
     significantly lower, else ``""``; ``"arrow"`` gives ``"↑"``/``"↓"``; ``"star"`` gives ``"*"`` when
     significantly higher and ``"<"`` when significantly lower (Wilson & Martinez). ``tails=1`` tests each
     direction one-tailed at ``alpha``; ``tails=2`` uses the two-tailed p-value.
+
+    ``style="dagger"`` (Payne & Edwards 2000, Table 2): ``"†"`` for a difference significant at 5% and ``"‡"``
+    at 10% (one-tailed, in either direction; ``alpha`` is ignored).
     """
+    if style == "dagger":
+        p = min(paired_ttest(a, b, "greater"), paired_ttest(a, b, "less")) if tails == 1 else \
+            paired_ttest(a, b, "two-sided")
+        return "†" if p < 0.05 else "‡" if p < 0.10 else ""
     if tails == 1:
         higher = paired_ttest(a, b, "greater") < alpha
         lower = paired_ttest(a, b, "less") < alpha

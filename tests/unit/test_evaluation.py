@@ -62,6 +62,12 @@ def test_significance_marks():
     assert evaluation.significance_mark(base, base) == ""
     assert evaluation.significance_mark(better, base, style="arrow") == "↑"
     assert evaluation.significance_mark(base, better, style="star", tails=2, alpha=0.1) == "<"
+    assert evaluation.significance_mark(better, base, style="dagger") == "†"
+    assert evaluation.significance_mark(base, base, style="dagger") == ""
+    # a difference significant at 10% but not at 5% (one-tailed p between the two)
+    a, b = np.array([0.79, 0.68, 0.61, 0.6, 0.84]), np.array([0.75, 0.6, 0.54, 0.6, 0.86])
+    p = stats.ttest_rel(a, b, alternative="greater").pvalue
+    assert 0.05 <= p < 0.10 and evaluation.significance_mark(a, b, style="dagger") == "‡"
 
 
 def test_cross_validate_and_band():
