@@ -1,0 +1,56 @@
+"""One figure style for the whole book, and the few plots the chapters share."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+#: Colours by role: published numbers are drawn grey, ours in colour.
+PUBLISHED = "#8c8c8c"
+PALETTE = ["#1b6ca8", "#d1495b", "#edae49", "#00798c", "#66a182", "#30638e", "#8d5a97"]
+
+STYLE = {
+    "figure.dpi": 110,
+    "figure.figsize": (7.0, 3.2),
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.prop_cycle": plt.cycler(color=PALETTE),
+    "font.size": 9,
+    "legend.frameon": False,
+}
+
+
+def use_style() -> None:
+    """Apply the book's matplotlib style (call once, in a chapter's first cell)."""
+    plt.rcParams.update(STYLE)
+
+
+def class_distribution_bars(probabilities: pd.DataFrame, *, title: str = "", axes=None):
+    """One bar chart per row of ``probabilities`` (values x classes), as the top of Payne & Edwards' Figure 1.
+
+    Returns the figure.
+    """
+    n = len(probabilities)
+    if axes is None:
+        fig, axes = plt.subplots(1, n, sharey=True, figsize=(2.2 * n, 2.2))
+    else:
+        fig = np.atleast_1d(axes)[0].figure
+    for ax, (value, row) in zip(np.atleast_1d(axes), probabilities.iterrows()):
+        ax.bar(range(len(row)), row.to_numpy(), color=PALETTE[: len(row)])
+        ax.set_xticks(range(len(row)), list(row.index))
+        ax.set_title(f"{title}{value}")
+        ax.set_ylim(0, 1)
+    return fig
+
+
+def difference_bars(p: pd.Series, q: pd.Series, *, ax, label: str = "") -> None:
+    """Per-class differences ``p - q`` of two class distributions (bottom of Payne & Edwards' Figure 1)."""
+    diff = (p - q).to_numpy()
+    ax.bar(range(len(diff)), diff, color=PALETTE[: len(diff)])
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(range(len(diff)), list(p.index))
+    ax.set_ylim(-1, 1)
+    ax.set_title(label)
