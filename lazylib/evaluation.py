@@ -261,3 +261,12 @@ def compare_with_published(published: pd.Series, band: pd.DataFrame, *, toleranc
     if reproduced_marks is not None:
         out["our mark"] = reproduced_marks.reindex(out.index).fillna("")
     return out
+
+
+def compare(makers: dict, X, y, folds, *, types=None, n_jobs: int = 1) -> pd.DataFrame:
+    """Fold accuracies of several classifiers on the very same folds: DataFrame (fold x name).
+
+    ``makers`` maps a name to a function returning a fresh unfitted classifier.
+    """
+    return pd.DataFrame({name: cross_validate(make, X, y, folds, types=types, n_jobs=n_jobs, label=name)
+                         for name, make in makers.items()})

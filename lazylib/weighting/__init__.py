@@ -3,6 +3,6 @@
 VDM value weights are computed by :func:`lazylib.metrics.value_weights`.
 """
 
-from lazylib.weighting.wom import WOMWeights, wom_weights
+from lazylib.weighting.wom import LearnedWOM, WOMWeights, wom_weights
 
-__all__ = ["WOMWeights", "wom_weights"]
+__all__ = ["LearnedWOM", "WOMWeights", "wom_weights"]

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lazylib.metrics._base import WORKING_MEMORY
 from lazylib.metrics._encode import encode, encode_labels
+from lazylib.metrics.overlap import Overlap
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
 _UNKNOWN = -1.0
@@ -110,3 +112,33 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
     columns = list(enc.columns)
     return WOMWeights(pd.Series(hist[-1], index=columns, name="weight"),
                       pd.DataFrame(hist, columns=columns), accuracy)
+
+
+class LearnedWOM(Overlap):
+    """WOM as one metric: ``fit`` learns the attribute weights with :func:`wom_weights` on the training data,
+    then measures the weighted overlap ``sum_a w_a overlap(i_a, j_a)``.
+
+    Parameters are those of :func:`wom_weights`; the learnt result is in ``learned_``.
+
+    Examples
+    --------
+    >>> from lazylib.synthetic import led
+    >>> X, y = led(100, n_irrelevant=3, random_state=0)
+    >>> m = LearnedWOM().fit(X, y)
+    >>> m.pairwise(X.iloc[:1]).shape
+    (1, 100)
+    """
+
+    needs_labels = True
+
+    def __init__(self, *, mu: float = 0.02, n_passes: int = 1, order: str = "data", random_state=None,
+                 working_memory: float = WORKING_MEMORY):
+        super().__init__(missing="value", working_memory=working_memory)
+        self.mu, self.n_passes, self.order, self.random_state = mu, n_passes, order, random_state
+
+    def fit(self, X, y=None, *, types=None):
+        self.learned_ = wom_weights(X, y, mu=self.mu, n_passes=self.n_passes, order=self.order,
+                                    random_state=self.random_state, types=types)
+        super().fit(X, y, types=types)
+        self.weights_ = self.learned_.weights.to_numpy()
+        return self
