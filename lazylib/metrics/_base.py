@@ -311,7 +311,8 @@ def _assemble(q: Bilinear, s: Bilinear, U, V):
 
     With ``U`` (nq, m) and ``V`` (ns, m) the weights (None = ones):
     ``S = (U*alpha_q) @ V.T + U @ (V*beta_s).T + (psi_q * U[:, block]) @ (chi_s * V[:, block]).T``
-    plus, where values are missing under the "distance one" rule, the products of the masks below.
+    plus, for stored instances with values unknown under the "distance one" rule, one column per such attribute
+    adding ``1 - alpha_i`` (queries with unknown values are corrected row by row in ``_add_unknown_rows``).
     """
     m = q.alpha.shape[1]
     nq, ns = q.alpha.shape[0], s.alpha.shape[0]

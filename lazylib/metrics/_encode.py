@@ -154,5 +154,11 @@ def encode_labels(y, n: int) -> tuple[np.ndarray, tuple]:
         classes = tuple(np.unique(series.to_numpy()))
     if len(classes) < 2:
         raise ValueError(f"y has a single class {classes!r}; class-conditional probabilities need at least two")
-    lookup = {c: i for i, c in enumerate(classes)}
-    return np.array([lookup[v] for v in series.to_numpy()], dtype=np.intp), classes
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        # category codes -> positions among the classes present
+        position = np.full(len(series.cat.categories), -1, dtype=np.intp)
+        present_codes = [i for i, c in enumerate(series.cat.categories) if c in present]
+        position[present_codes] = np.arange(len(present_codes))
+        return position[series.cat.codes.to_numpy()], classes
+    _, index = np.unique(series.to_numpy(), return_inverse=True)
+    return index.astype(np.intp).ravel(), classes

@@ -107,11 +107,13 @@ class DVDM(AttributeMetric):
     def range_probabilities(self, column) -> np.ndarray:
         """``P_a,u,c`` of a discretised attribute: array (s, C), row ``u - 1`` for range ``u`` (Figure 5)."""
         a = self.columns_.index(str(column))
-        disc = self.discretizers_[self.columns_[a]]
-        x = self.X_[:, a]
-        present = ~np.isnan(x)
-        counts = class_counts(disc.discretize(x[present]) - 1, disc.s, self.y_[present], len(self.classes_))
-        return conditional_probabilities(counts)
+        return _range_probabilities(self.discretizers_[self.columns_[a]], self.X_[:, a], self.y_, len(self.classes_))
+
+
+def _range_probabilities(disc: Discretizer, x: np.ndarray, y: np.ndarray, C: int) -> np.ndarray:
+    """``P_a,u,c`` of the ranges ``u = 1..s`` from the known training values (Figure 5), shape (s, C)."""
+    present = ~np.isnan(x)
+    return conditional_probabilities(class_counts(disc.discretize(x[present]) - 1, disc.s, y[present], C))
 
 
 def _discretize_keep_nan(disc: Discretizer, x: np.ndarray) -> np.ndarray:
@@ -160,9 +162,7 @@ class IVDM(DVDM):
     def _continuous_attribute(self, x, y, C, disc, form):
         if self.midpoints not in MIDPOINTS:
             raise ValueError(f"midpoints must be one of {MIDPOINTS}, got {self.midpoints!r}")
-        present = ~np.isnan(x)
-        counts = class_counts(disc.discretize(x[present]) - 1, disc.s, y[present], C)
-        P_ranges = conditional_probabilities(counts)
+        P_ranges = _range_probabilities(disc, x, y, C)
         convention = self.midpoints
         return CurveAttribute(lambda v: interpolate_ranges(v, disc, P_ranges, convention),
                               _missing_row(x, y, C, self.unseen), form=form)
