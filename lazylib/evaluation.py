@@ -12,6 +12,7 @@ import pandas as pd
 from scipy import stats
 
 from lazylib._progress import Progress
+from lazylib.metrics._encode import Encoded, encode
 
 
 def _rng(random_state) -> np.random.Generator:
@@ -77,7 +78,8 @@ def fixed_split(split: dict):
     return [(np.asarray(split["train"]), np.asarray(split["test"]))]
 
 
-def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1, label: str = "folds"):
+def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1, label: str = "folds",
+                   encode_once: bool = True):
     """Test accuracy of ``make_classifier()`` on every fold (fitted on the fold's training part).
 
     Parameters
@@ -90,12 +92,18 @@ def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1,
         identical to ``n_jobs=1``: each fold is computed the same way, only elsewhere.
     label : str
         Text of the progress bar shown on an interactive terminal (never in the book or under pytest).
+    encode_once : bool
+        Convert a DataFrame ``X`` to lazylib's numeric form once (:func:`lazylib.metrics.encode`) and hand each
+        fold its rows in that form, which every lazylib estimator accepts; the declared category order makes
+        this identical to encoding each fold's rows. Set False for estimators that need the DataFrame.
 
     Returns
     -------
     ndarray of fold accuracies
     """
-    job = (make_classifier, X, y, folds, types)
+    if encode_once and isinstance(X, pd.DataFrame):
+        X = encode(X, types)
+    job = (make_classifier, X, y, folds, types, _labels(y))
     if n_jobs == 1 or len(folds) == 1:
         with Progress(len(folds), label) as bar:
             scores = []
@@ -126,11 +134,11 @@ def _forked_fold(i: int) -> float:
 
 
 def _fold_accuracy(job, i: int) -> float:
-    make_classifier, X, y, folds, types = job
+    make_classifier, X, y, folds, types, labels = job
     train, test = folds[i]
     y_train = y.iloc[train] if isinstance(y, pd.Series) else np.asarray(y)[train]
     clf = make_classifier().fit(_rows(X, train), y_train, types=types)
-    truth = _labels(y)[test]
+    truth = labels[test]
     return float(np.mean(clf.predict(_rows(X, test)).astype(object) == truth))
 
 
@@ -173,6 +181,8 @@ def learning_curve(make_classifier, X, y, folds, fractions, *, random_state=None
 
 
 def _rows(X, idx):
+    if isinstance(X, Encoded):
+        return X.take(idx)
     return X.iloc[idx] if isinstance(X, pd.DataFrame) else np.asarray(X)[idx]
 
 

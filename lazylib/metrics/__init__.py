@@ -16,7 +16,7 @@ applies to every attribute-wise metric.
 from __future__ import annotations
 
 from lazylib.metrics._base import AttributeMetric, Metric, NotFittedError
-from lazylib.metrics._encode import encode
+from lazylib.metrics._encode import Encoded, encode
 from lazylib.metrics._probabilities import (
     Discretizer,
     minimum_value_weight,
@@ -81,7 +81,7 @@ def make_metric(name: str, **params) -> Metric:
 
 __all__ = [
     "AttributeMetric", "Camberra", "Chebychev", "ChiSquare", "Correlation", "DVDM", "Discretizer", "Euclidean",
-    "HEOM", "HVDM", "IVDM", "Kendall", "MVDM", "Mahalanobis", "Manhattan", "Metric", "Minkowski",
+    "Encoded", "HEOM", "HVDM", "IVDM", "Kendall", "MVDM", "Mahalanobis", "Manhattan", "Metric", "Minkowski",
     "NotFittedError", "OMVW", "Overlap", "Quadratic", "REGISTRY", "VDM", "WVDM", "WeightedOverlap", "available",
     "encode", "make_metric", "minimum_value_weight", "value_weight", "value_weights", "vdm_delta",
 ]

@@ -208,6 +208,9 @@ class Metric:
                 if fitted != now:
                     raise ValueError(f"{what} column {name!r} has categories {now}, fitted with {fitted}")
             return enc.values
+        if isinstance(X, Encoded):
+            if X.columns != self.columns_ or X.categories != self.categories_:
+                raise ValueError(f"{what} was encoded with columns or categories other than the fitted ones")
         values = np.asarray(X, dtype=np.float64) if not isinstance(X, Encoded) else X.values
         if values.ndim != 2 or values.shape[1] != self.n_features_in_:
             raise ValueError(f"{what} must have shape (n, {self.n_features_in_}), got {values.shape}")

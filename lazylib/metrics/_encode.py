@@ -31,14 +31,22 @@ class Encoded:
     def nominal(self) -> np.ndarray:
         return np.array([k == NOMINAL for k in self.kinds], dtype=bool)
 
+    def __len__(self) -> int:
+        return self.values.shape[0]
+
+    def take(self, rows) -> "Encoded":
+        """The same data restricted to ``rows`` (an index array): what a protocol hands each fold after
+        encoding the whole data set once."""
+        return Encoded(self.values[np.asarray(rows)], self.columns, self.kinds, self.categories, self.from_frame)
+
 
 def encode(X, types=None) -> Encoded:
     """Convert ``X`` (DataFrame or 2-D array) to :class:`Encoded`.
 
     Parameters
     ----------
-    X : pandas.DataFrame or array-like of shape (n, m)
-        DataFrame columns that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous");
+    X : pandas.DataFrame, Encoded or array-like of shape (n, m)
+        An :class:`Encoded` input is returned as it is (after checking ``types`` against it). DataFrame columns that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous");
         arrays need ``types``.
     types : sequence or dict, optional
         Attribute types, ``"nominal"``, ``"continuous"`` or ``"integer"``: one per column (a dict keyed by column
@@ -52,6 +60,14 @@ def encode(X, types=None) -> Encoded:
     """
     if isinstance(X, pd.DataFrame):
         return _encode_frame(X, types)
+    if isinstance(X, Encoded):
+        if types is not None:
+            given = tuple(types[c] for c in X.columns) if isinstance(types, dict) else tuple(types)
+            if given != X.kinds:
+                raise ValueError(f"types {given} differ from the types the data were encoded with {X.kinds}")
+        if len(X) == 0:
+            raise ValueError(f"X is empty: shape {X.values.shape}")
+        return X
     values = np.asarray(X)
     if values.ndim != 2:
         raise ValueError(f"X must be 2-dimensional (instances x attributes), got shape {values.shape}")
@@ -96,7 +112,7 @@ def _encode_frame(X: pd.DataFrame, types) -> Encoded:
     for j, (name, kind) in enumerate(zip(X.columns, kinds)):
         col = X[name]
         if isinstance(col.dtype, pd.CategoricalDtype):
-            codes = col.cat.codes.to_numpy().astype(np.float64)
+            codes = col.array.codes.astype(np.float64)
             codes[codes < 0] = np.nan
             if kind != NOMINAL:
                 raise ValueError(f"column {name!r} is categorical but its type is {kind!r}")

@@ -99,6 +99,30 @@ def test_n_jobs_gives_identical_results():
     np.testing.assert_array_equal(one, two)
 
 
+@pytest.mark.parametrize("metric", ["hvdm", "ivdm", "overlap"])
+def test_encoding_once_gives_the_same_accuracies_as_encoding_each_fold(metric):
+    ds = load("hepatitis")  # nominal and linear attributes with missing values
+    folds = evaluation.stratified_kfold(ds.y, 5, random_state=4)
+    make = lambda: KNeighborsClassifier(3, metric)  # noqa: E731
+    once = evaluation.cross_validate(make, ds.X, ds.y, folds)
+    each = evaluation.cross_validate(make, ds.X, ds.y, folds, encode_once=False)
+    np.testing.assert_array_equal(once, each)
+
+
+def test_encoded_rows_are_checked_against_the_fit():
+    from lazylib.metrics import Encoded, encode, make_metric
+
+    zoo, votes = load("zoo"), load("house-votes-84")
+    enc = encode(zoo.X, zoo.types)
+    assert isinstance(enc.take([0, 2]), Encoded) and len(enc.take([0, 2])) == 2
+    metric = make_metric("mvdm").fit(enc.take(np.arange(50)), zoo.y.iloc[:50])
+    np.testing.assert_allclose(metric.pairwise(enc.take([60, 61])), metric.pairwise(zoo.X.iloc[[60, 61]]))
+    with pytest.raises(ValueError, match="encoded with columns or categories"):
+        metric.pairwise(encode(votes.X).take(np.arange(3)))
+    with pytest.raises(ValueError, match="differ from the types"):
+        encode(enc, ["continuous"] * len(enc.kinds))
+
+
 def test_learning_curve_uses_fractions_of_each_training_fold():
     ds = load("iris")
     folds = evaluation.stratified_kfold(ds.y, 5, random_state=0)
