@@ -7,6 +7,8 @@ All splitters return lists of ``(train_indices, test_indices)`` pairs of 0-based
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -104,33 +106,63 @@ def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1,
     if encode_once and isinstance(X, pd.DataFrame):
         X = encode(X, types)
     job = (make_classifier, X, y, folds, types, _labels(y))
-    if n_jobs == 1 or len(folds) == 1:
-        with Progress(len(folds), label) as bar:
-            scores = []
-            for i in range(len(folds)):
-                scores.append(_fold_accuracy(job, i))
-                bar.update()
-        return np.array(scores)
-    import multiprocessing
-
-    global _JOB
-    _JOB = job  # inherited by the forked workers: nothing is pickled but fold numbers and scores
-    try:
-        with multiprocessing.get_context("fork").Pool(n_jobs) as pool, Progress(len(folds), label) as bar:
-            scores = []
-            for score in pool.imap(_forked_fold, range(len(folds))):
-                scores.append(score)
-                bar.update()
-    finally:
-        _JOB = None
+    scores = parallel_map(lambda i: _fold_accuracy(job, i), range(len(folds)), n_jobs=n_jobs, label=label)
     return np.array(scores)
 
 
-_JOB = None
+def parallel_map(func, items, *, n_jobs: int = 1, label: str = "jobs") -> list:
+    """``[func(item) for item in items]``, optionally spread over forked worker processes.
+
+    The workers are forked from the calling process, so ``func`` may be a lambda or a closure over large
+    data: only the items and the results are pickled. Results come back in the order of ``items`` and are
+    identical to ``n_jobs=1``, since each call is computed the same way, only elsewhere. Seed inside ``func``
+    from the item (e.g. a repetition's seed), never from a generator shared across calls.
+
+    Parameters
+    ----------
+    n_jobs : int
+        Worker processes; 1 runs in this process, -1 uses every core.
+    label : str
+        Text of the progress bar shown on an interactive terminal.
+
+    Examples
+    --------
+    >>> parallel_map(lambda x: x * x, range(5), n_jobs=2)
+    [0, 1, 4, 9, 16]
+    """
+    items = list(items)
+    if n_jobs == -1:
+        n_jobs = os.cpu_count() or 1
+    if not isinstance(n_jobs, (int, np.integer)) or n_jobs < 1:
+        raise ValueError(f"n_jobs must be a positive integer or -1, got {n_jobs!r}")
+    if n_jobs == 1 or len(items) <= 1:
+        with Progress(len(items), label) as bar:
+            results = []
+            for item in items:
+                results.append(func(item))
+                bar.update()
+        return results
+    import multiprocessing
+
+    global _TASK
+    _TASK = func  # inherited by the forked workers
+    try:
+        with multiprocessing.get_context("fork").Pool(min(n_jobs, len(items))) as pool, \
+                Progress(len(items), label) as bar:
+            results = []
+            for result in pool.imap(_call_task, items):
+                results.append(result)
+                bar.update()
+    finally:
+        _TASK = None
+    return results
 
 
-def _forked_fold(i: int) -> float:
-    return _fold_accuracy(_JOB, i)
+_TASK = None
+
+
+def _call_task(item):
+    return _TASK(item)
 
 
 def _fold_accuracy(job, i: int) -> float:

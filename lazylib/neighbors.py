@@ -114,6 +114,36 @@ class KNeighborsClassifier:
         return float(np.mean(self.predict(X).astype(object) == truth))
 
 
+def knn_makers(metrics: dict, n_neighbors: int = 1, **params) -> dict:
+    """One factory of fresh :class:`KNeighborsClassifier` per entry of ``metrics``, for
+    :func:`lazylib.evaluation.compare`.
+
+    Parameters
+    ----------
+    metrics : dict
+        Display name -> a metric name of :func:`lazylib.metrics.available`, or a callable (such as a metric
+        class) returning a fresh unfitted metric, so no fitted state is shared between folds.
+    n_neighbors, **params
+        Passed to every classifier (e.g. ``ties="first"``).
+
+    Examples
+    --------
+    >>> from lazylib.weighting import LearnedWOM
+    >>> makers = knn_makers({"OM": "overlap", "WOM": LearnedWOM}, ties="first")
+    >>> clf = makers["WOM"]()
+    >>> type(clf.metric).__name__, clf.ties
+    ('LearnedWOM', 'first')
+    """
+    def factory(metric):
+        if isinstance(metric, str):
+            return lambda: KNeighborsClassifier(n_neighbors, metric, **params)
+        if callable(metric) and not isinstance(metric, Metric):
+            return lambda: KNeighborsClassifier(n_neighbors, metric(), **params)
+        raise ValueError(f"metrics values must be metric names or callables returning a metric, got {metric!r}")
+
+    return {name: factory(metric) for name, metric in metrics.items()}
+
+
 def vote_priority(class_counts: np.ndarray) -> np.ndarray:
     """Fractional tie-breaker in (0, 1): higher for classes more frequent in training, then lower index."""
     C = len(class_counts)

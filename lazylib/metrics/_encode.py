@@ -161,20 +161,24 @@ def encode_labels(y, n: int) -> tuple[np.ndarray, tuple]:
     series = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y))
     if series.ndim != 1 or len(series) != n:
         raise ValueError(f"y has {len(series)} labels but X has {n} rows")
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        # category codes -> positions among the categories present, in category order
+        codes = series.array.codes
+        if (codes < 0).any():
+            raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
+        present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
+        classes = tuple(c for c, here in zip(series.cat.categories, present) if here)
+        _check_classes(classes)
+        position = np.cumsum(present) - 1
+        return position[codes].astype(np.intp), classes
     if series.isna().any():
         raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        present = set(series.unique())
-        classes = tuple(c for c in series.cat.categories if c in present)
-    else:
-        classes = tuple(np.unique(series.to_numpy()))
+    classes_array, index = np.unique(series.to_numpy(), return_inverse=True)
+    classes = tuple(classes_array)
+    _check_classes(classes)
+    return index.astype(np.intp).ravel(), classes
+
+
+def _check_classes(classes: tuple) -> None:
     if len(classes) < 2:
         raise ValueError(f"y has a single class {classes!r}; class-conditional probabilities need at least two")
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        # category codes -> positions among the classes present
-        position = np.full(len(series.cat.categories), -1, dtype=np.intp)
-        present_codes = [i for i, c in enumerate(series.cat.categories) if c in present]
-        position[present_codes] = np.arange(len(present_codes))
-        return position[series.cat.codes.to_numpy()], classes
-    _, index = np.unique(series.to_numpy(), return_inverse=True)
-    return index.astype(np.intp).ravel(), classes

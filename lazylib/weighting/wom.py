@@ -89,7 +89,9 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
     priority = (C - rank) / (C + 1)
     rng = np.random.default_rng(random_state)
     w = np.ones(m)
-    history = [w.copy()]
+    history = np.empty((n_passes * n + 1, m))
+    history[0] = w
+    step_no = 0
     accuracy = []
     for _ in range(n_passes):
         visit = rng.permutation(n) if order == "shuffle" else np.arange(n)
@@ -99,16 +101,22 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
             d = differs @ w
             d[i] = np.inf
             nearest = np.flatnonzero(d <= d.min() * (1 + tie_tolerance) + tie_tolerance)
-            votes = np.bincount(labels[nearest], minlength=C) + priority
-            predicted = int(np.argmax(votes))
-            j = nearest[labels[nearest] == predicted][0]
-            step = mu if predicted == labels[i] else -mu
-            correct_count += predicted == labels[i]
-            w = w * np.where(differs[j], 1.0 - step, 1.0 + step)
-            history.append(w.copy())
+            if len(nearest) == 1:
+                j = nearest[0]
+                predicted = labels[j]
+            else:
+                votes = np.bincount(labels[nearest], minlength=C) + priority
+                predicted = int(np.argmax(votes))
+                j = nearest[labels[nearest] == predicted][0]
+            correct = predicted == labels[i]
+            correct_count += correct
+            # Eq. 7: w_a (1 + mu) where i_a = j_a and w_a (1 - mu) where they differ, mu negated when wrong
+            w = w * np.where(differs[j], 1.0 - mu, 1.0 + mu) if correct else \
+                w * np.where(differs[j], 1.0 + mu, 1.0 - mu)
+            step_no += 1
+            history[step_no] = w
         accuracy.append(correct_count / n)
-    hist = np.array(history)
-    hist = hist / hist.mean(axis=1, keepdims=True)
+    hist = history / history.mean(axis=1, keepdims=True)
     columns = list(enc.columns)
     return WOMWeights(pd.Series(hist[-1], index=columns, name="weight"),
                       pd.DataFrame(hist, columns=columns), accuracy)

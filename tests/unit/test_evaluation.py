@@ -99,6 +99,22 @@ def test_n_jobs_gives_identical_results():
     np.testing.assert_array_equal(one, two)
 
 
+def test_parallel_map_keeps_order_and_results():
+    ds = load("zoo")
+
+    def run(seed):
+        folds = evaluation.stratified_kfold(ds.y, 5, random_state=seed)
+        return pd.Series(evaluation.cross_validate(lambda: KNeighborsClassifier(1, "mvdm"), ds.X, ds.y, folds))
+
+    serial = evaluation.parallel_map(run, [5, 1, 3])
+    forked = evaluation.parallel_map(run, [5, 1, 3], n_jobs=2)
+    for a, b in zip(serial, forked):
+        pd.testing.assert_series_equal(a, b)
+    assert not serial[0].equals(serial[1])  # different seeds, different folds: the order is checked
+    with pytest.raises(ValueError, match="n_jobs"):
+        evaluation.parallel_map(run, [1], n_jobs=0)
+
+
 @pytest.mark.parametrize("metric", ["hvdm", "ivdm", "overlap"])
 def test_encoding_once_gives_the_same_accuracies_as_encoding_each_fold(metric):
     ds = load("hepatitis")  # nominal and linear attributes with missing values

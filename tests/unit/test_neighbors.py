@@ -97,3 +97,16 @@ def test_bounded_memory_chunks_give_same_predictions():
     a = KNeighborsClassifier(3, "vdm").fit(ds.X, ds.y).predict(ds.X)
     b = KNeighborsClassifier(3, "vdm", metric_params={"working_memory": 0.01}).fit(ds.X, ds.y).predict(ds.X)
     np.testing.assert_array_equal(a, b)
+
+
+def test_knn_makers_give_fresh_classifiers_and_reject_shared_metric_objects():
+    from lazylib.metrics import make_metric
+    from lazylib.neighbors import knn_makers
+    from lazylib.weighting import LearnedWOM
+
+    makers = knn_makers({"MVDM": "mvdm", "WOM": LearnedWOM}, n_neighbors=3, ties="first")
+    a, b = makers["WOM"](), makers["WOM"]()
+    assert a.metric is not b.metric and a.n_neighbors == 3 and a.ties == "first"
+    assert makers["MVDM"]().metric == "mvdm"
+    with pytest.raises(ValueError, match="metric names or callables"):
+        knn_makers({"MVDM": make_metric("mvdm")})
