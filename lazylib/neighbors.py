@@ -160,17 +160,23 @@ def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str =
     if ties == "all":
         rows = np.arange(len(D))
         if k == 1:
+            # most rows have a single nearest neighbour: find the rows where another column ties with it (the
+            # smallest distance once the nearest is masked), and vote only there
             nearest = D.argmin(axis=1)
             kth = D[rows, nearest]
-        else:
-            kth = np.partition(D, k - 1, axis=1)[:, k - 1]
-        voters = D <= (kth + tie_tolerance * np.maximum(1.0, np.abs(kth)))[:, None]
-        if k == 1:  # most rows have a single nearest neighbour: vote only where several tie
+            threshold = kth + tie_tolerance * np.maximum(1.0, np.abs(kth))
             winner = y[nearest]
-            tied = np.flatnonzero(np.count_nonzero(voters, axis=1) > 1)
-            if len(tied):
-                winner[tied] = _count_votes(voters[tied], y, priority)
+            if D.shape[1] > 1:
+                D[rows, nearest] = np.inf  # D is restored below
+                try:
+                    tied = np.flatnonzero(D.min(axis=1) <= threshold)
+                finally:
+                    D[rows, nearest] = kth
+                if len(tied):
+                    winner[tied] = _count_votes(D[tied] <= threshold[tied, None], y, priority)
             return winner
+        kth = np.partition(D, k - 1, axis=1)[:, k - 1]
+        voters = D <= (kth + tie_tolerance * np.maximum(1.0, np.abs(kth)))[:, None]
         return _count_votes(voters, y, priority)
     if ties == "first":
         idx = np.argsort(D, axis=1, kind="stable")[:, :k]

@@ -32,11 +32,27 @@ def _onehot(rows: np.ndarray, width: int) -> np.ndarray:
     return out
 
 
-def _squared_difference(phi_q, phi_s, miss_q, miss_s) -> Terms:
-    """``||phi(x) - phi(y)||^2`` with rows of unknown values zeroed (their term is handled by the masks)."""
-    phi_q = np.where(miss_q[:, None], 0.0, phi_q)
-    phi_s = np.where(miss_s[:, None], 0.0, phi_s)
-    return Terms((phi_q**2).sum(1), -2.0 * phi_q, (phi_s**2).sum(1), phi_s, miss_q, miss_s, squared=True)
+@dataclass
+class Half:
+    """One side of a separable bilinear term: ``alpha`` (query) or ``beta`` (stored), the embedding ``psi`` or
+    ``chi``, the distance-one unknowns ``miss``, and whether the term is a squared difference."""
+
+    alpha: np.ndarray
+    emb: np.ndarray
+    miss: np.ndarray
+    squared: bool = False
+
+
+def _squared_half(phi, miss, side: str) -> Half:
+    """Half of ``||phi(x) - phi(y)||^2``: alpha = ||phi||^2 and psi = -2 phi (query) or chi = phi (stored), with
+    the rows of distance-one unknowns zeroed."""
+    if miss.any():
+        phi = np.where(miss[:, None], 0.0, phi)
+    return Half((phi**2).sum(1), -2.0 * phi if side == "query" else phi, miss, squared=True)
+
+
+def _join(q: Half, s: Half) -> Terms:
+    return Terms(q.alpha, q.emb, s.alpha, s.emb, q.miss, s.miss, squared=q.squared)
 
 
 class OverlapAttribute:
@@ -47,6 +63,7 @@ class OverlapAttribute:
     """
 
     bilinear = True
+    separable = False  # the value table is built from both columns
 
     def __init__(self, missing: str = "value"):
         self.missing = missing
@@ -109,20 +126,21 @@ class ProbabilityAttribute:
         """VDM value weight ``w(x)`` of each query value (Eq. 5 of Payne & Edwards)."""
         return value_weight(self.probabilities(xq))
 
-    def pair(self, xq, xs) -> Terms:
-        rq, rs = self.rows(xq), self.rows(xs)
-        if self.missing == "one":
-            mq, ms = np.isnan(xq), np.isnan(xs)
-        else:
-            mq, ms = np.zeros(len(xq), bool), np.zeros(len(xs), bool)
+    separable = True
+
+    def half(self, x, side: str) -> Half:
+        """The query (``side="query"``) or stored side of the term for a column of values."""
+        r = self.rows(x)
+        miss = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
         if self.form == "sq":
-            root = np.sqrt(self.scale)
-            return _squared_difference(root * self.P[rq], root * self.P[rs], mq, ms)
-        psi = self.T[rq]
-        chi = _onehot(rs, self.table.size)
-        psi[mq] = 0.0
-        chi[ms] = 0.0
-        return Terms(np.zeros(len(xq)), psi, np.zeros(len(xs)), chi, mq, ms)
+            phi = self.P[r] if self.scale == 1.0 else np.sqrt(self.scale) * self.P[r]
+            return _squared_half(phi, miss, side)
+        emb = self.T[r] if side == "query" else _onehot(r, self.table.size)
+        emb[miss] = 0.0
+        return Half(np.zeros(len(x)), emb, miss)
+
+    def pair(self, xq, xs) -> Terms:
+        return _join(self.half(xq, "query"), self.half(xs, "stored"))
 
 
 class LinearAttribute:
@@ -134,14 +152,17 @@ class LinearAttribute:
         self.center = center
         self.scale = scale
 
-    def pair(self, xq, xs) -> Terms:
-        mq, ms = np.isnan(xq), np.isnan(xs)
+    separable = True
+
+    def half(self, x, side: str) -> Half:
+        """The query (``side="query"``) or stored side of the term for a column of values."""
+        miss = np.isnan(x)
         if self.scale == 0:  # constant in training: carries no information
-            z = np.zeros
-            return Terms(z(len(xq)), z((len(xq), 1)), z(len(xs)), z((len(xs), 1)), mq, ms)
-        phi_q = ((xq - self.center) / self.scale)[:, None]
-        phi_s = ((xs - self.center) / self.scale)[:, None]
-        return _squared_difference(phi_q, phi_s, mq, ms)
+            return Half(np.zeros(len(x)), np.zeros((len(x), 1)), miss)
+        return _squared_half(((x - self.center) / self.scale)[:, None], miss, side)
+
+    def pair(self, xq, xs) -> Terms:
+        return _join(self.half(xq, "query"), self.half(xs, "stored"))
 
 
 class CurveAttribute:
@@ -163,9 +184,14 @@ class CurveAttribute:
             out[present] = self.curve(x[present])
         return out
 
+    separable = True
+
+    def half(self, x, side: str) -> Half:
+        """The query (``side="query"``) or stored side of the term (form ``"sq"``) for a column of values."""
+        return _squared_half(self.probabilities(x), np.zeros(len(x), bool), side)
+
     def pair(self, xq, xs) -> Terms:
-        none_q, none_s = np.zeros(len(xq), bool), np.zeros(len(xs), bool)
-        return _squared_difference(self.probabilities(xq), self.probabilities(xs), none_q, none_s)
+        return _join(self.half(xq, "query"), self.half(xs, "stored"))
 
     def direct(self, xq, xs) -> np.ndarray:
         pq, ps = self.probabilities(xq), self.probabilities(xs)

@@ -109,6 +109,7 @@ class Metric:
             self.y_, self.classes_ = encode_labels(y, enc.values.shape[0])
         else:
             self.y_, self.classes_ = None, None
+        self._cache = {}
         self._fit(enc.values, self.y_)
         self.X_ = enc.values
         self.weights_ = self._check_weights(self.weights)
@@ -149,9 +150,29 @@ class Metric:
     def _fit(self, Z: np.ndarray, y: np.ndarray | None) -> None:
         """Learn per-attribute state from the encoded training matrix."""
 
-    def _bilinear(self, Zq: np.ndarray, Zs: np.ndarray) -> tuple[Bilinear, Bilinear] | None:
-        """Query-side and stored-side bilinear terms of all bilinear attributes, or None."""
+    def _bilinear(self, Zq: np.ndarray, Zs: np.ndarray, stored: Bilinear | None = None
+                  ) -> tuple[Bilinear, Bilinear] | None:
+        """Query-side and stored-side bilinear terms of all bilinear attributes, or None. ``stored``: the
+        stored side already computed (only for a separable metric, see :meth:`_separable`)."""
         return None
+
+    def _separable(self) -> bool:
+        """Whether the stored side of the bilinear terms can be computed without the queries."""
+        return False
+
+    def _stored_side(self, Zs: np.ndarray) -> Bilinear:
+        raise NotImplementedError
+
+    def _stored_cache(self, V, no_query_weights: bool) -> dict:
+        """The stored side for the training data, built once per fit (and per weights): the embedding, the
+        assembled right-hand matrix and, when first needed, the fill of queries with unknown values."""
+        key = (id(self.weights_), no_query_weights)
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache or cache[key]["weights"] is not self.weights_:
+            side = self._stored_side(self.X_)
+            right, stored = _assemble_right(side, V, no_query_weights)
+            cache[key] = {"weights": self.weights_, "side": side, "right": right, "stored": stored}
+        return cache[key]
 
     def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray):
         """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs))."""
@@ -254,18 +275,28 @@ class Metric:
     def _chunks(self, Zq, Zs, cls, reduced: bool = False):
         V = self._stored_weights(len(Zs), cls)
         U = self._query_weights(Zq)
-        pair = self._bilinear(Zq, Zs)
-        if pair is not None:
-            left, right = _assemble(pair[0], pair[1], U, V)
-            width = left.shape[1]
-        else:
+        cache = self._stored_cache(V, U is None) if Zs is self.X_ and self._separable() else None
+        pair = self._bilinear(Zq, Zs, stored=None if cache is None else cache["side"])
+        if pair is None:
             left = right = None
             width = 0
+        elif cache is not None:
+            left = _assemble_left(pair[0], U, V is None, cache["stored"])
+            right = cache["right"]
+            width = left.shape[1]
+        else:
+            left, right = _assemble(pair[0], pair[1], U, V)
+            width = left.shape[1]
         step = self._chunk_rows(len(Zs), width)
         unknown_queries = None
         if pair is not None and pair[0].missing_one is not None and pair[0].missing_one.any():
             unknown_queries = pair[0].missing_one
-            fill = np.asfortranarray(_unknown_row_fill(pair[1], V))  # columns contiguous: one per attribute
+            if cache is not None and "fill" in cache:
+                fill = cache["fill"]
+            else:
+                fill = np.asfortranarray(_unknown_row_fill(pair[1], V))  # columns contiguous: one per attribute
+                if cache is not None:
+                    cache["fill"] = fill
         # only a root amplifies the rounding of near-zero sums
         exact_near_zero = pair is not None and self.root != 1.0 and not reduced
         if exact_near_zero:
@@ -316,37 +347,40 @@ def _assemble(q: Bilinear, s: Bilinear, U, V):
     ``S = (U*alpha_q) @ V.T + U @ (V*beta_s).T + (psi_q * U[:, block]) @ (chi_s * V[:, block]).T``
     plus, for stored instances with values unknown under the "distance one" rule, one column per such attribute
     adding ``1 - alpha_i`` (queries with unknown values are corrected row by row in ``_add_unknown_rows``).
+    The stored side depends on the queries only through whether ``U`` is None, so it can be built once.
     """
-    m = q.alpha.shape[1]
-    nq, ns = q.alpha.shape[0], s.alpha.shape[0]
-    ones_q, ones_s = np.ones((nq, 1)), np.ones((ns, 1))
-    psi = q.psi if U is None else q.psi * U[:, q.block]
-    chi = s.psi if V is None else s.psi * V[:, s.block]
-    Uq = np.ones((nq, m)) if U is None else U
-    left, right = [psi], [chi]
+    right, stored = _assemble_right(s, V, U is None)
+    return _assemble_left(q, U, V is None, stored), right
+
+
+def _assemble_right(s: Bilinear, V, no_query_weights: bool):
+    """Stored side of :func:`_assemble`, and the attributes that get a column for stored unknowns."""
+    ns = s.alpha.shape[0]
+    right = [s.psi if V is None else s.psi * V[:, s.block]]
     # alpha and beta terms; collapse to one column when one side's weights are all ones
-    if V is None:
-        left.append((Uq * q.alpha).sum(axis=1, keepdims=True))
-        right.append(ones_s)
-    else:
-        left.append(Uq * q.alpha)
-        right.append(V)
-    if U is None:
-        left.append(ones_q)
-        right.append((s.alpha if V is None else V * s.alpha).sum(axis=1, keepdims=True))
-    else:
-        left.append(U)
-        right.append(s.alpha if V is None else V * s.alpha)
+    right.append(np.ones((ns, 1)) if V is None else V)
+    beta = s.alpha if V is None else V * s.alpha
+    right.append(beta.sum(axis=1, keepdims=True) if no_query_weights else beta)
     # stored unknowns under the "distance one" rule: with j's embedding zeroed the product holds alpha_i where
     # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see _add_unknown_rows)
-    if s.missing_one is not None:
-        stored = np.flatnonzero(s.missing_one.any(axis=0))
-        if len(stored):
-            Mq = q.missing_one[:, stored]
-            left.append(Uq[:, stored] * (~Mq) * (1.0 - q.alpha[:, stored]))
-            Ms = s.missing_one[:, stored].astype(np.float64)
-            right.append(Ms if V is None else Ms * V[:, stored])
-    return np.ascontiguousarray(np.hstack(left)), np.ascontiguousarray(np.hstack(right))
+    stored = np.flatnonzero(s.missing_one.any(axis=0)) if s.missing_one is not None else np.empty(0, np.intp)
+    if len(stored):
+        Ms = s.missing_one[:, stored].astype(np.float64)
+        right.append(Ms if V is None else Ms * V[:, stored])
+    return np.ascontiguousarray(np.hstack(right)), stored
+
+
+def _assemble_left(q: Bilinear, U, no_stored_weights: bool, stored: np.ndarray) -> np.ndarray:
+    """Query side of :func:`_assemble`, matching the columns of :func:`_assemble_right`."""
+    nq, m = q.alpha.shape
+    Uq = np.ones((nq, m)) if U is None else U
+    left = [q.psi if U is None else q.psi * U[:, q.block]]
+    left.append((Uq * q.alpha).sum(axis=1, keepdims=True) if no_stored_weights else Uq * q.alpha)
+    left.append(np.ones((nq, 1)) if U is None else U)
+    if len(stored):
+        Mq = q.missing_one[:, stored]
+        left.append(Uq[:, stored] * (~Mq) * (1.0 - q.alpha[:, stored]))
+    return np.ascontiguousarray(np.hstack(left))
 
 
 def _unknown_row_fill(s: Bilinear, V) -> np.ndarray:
@@ -371,10 +405,36 @@ class AttributeMetric(Metric):
 
     query_weighted: bool = False
 
-    def _bilinear(self, Zq, Zs):
-        idx = [a for a, att in enumerate(self.attributes_) if att.bilinear]
+    def _bilinear_attributes(self) -> list[int]:
+        return [a for a, att in enumerate(self.attributes_) if att.bilinear]
+
+    def _separable(self) -> bool:
+        idx = self._bilinear_attributes()
+        return bool(idx) and all(getattr(self.attributes_[a], "separable", False) for a in idx)
+
+    def _side(self, Z: np.ndarray, side: str) -> Bilinear:
+        """One side of the bilinear terms of a separable metric."""
+        idx = self._bilinear_attributes()
+        n, m = len(Z), len(self.attributes_)
+        alpha, miss = np.zeros((n, m)), np.zeros((n, m), bool)
+        emb, block, squared = [], [], []
+        for a in idx:
+            h = self.attributes_[a].half(Z[:, a], side)
+            alpha[:, a], miss[:, a] = h.alpha, h.miss
+            emb.append(h.emb)
+            block.append(np.full(h.emb.shape[1], a))
+            squared.append(np.full(h.emb.shape[1], h.squared))
+        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), miss, np.concatenate(squared))
+
+    def _stored_side(self, Zs):
+        return self._side(Zs, "stored")
+
+    def _bilinear(self, Zq, Zs, stored=None):
+        idx = self._bilinear_attributes()
         if not idx:
             return None
+        if self._separable():
+            return self._side(Zq, "query"), stored if stored is not None else self._side(Zs, "stored")
         m = len(self.attributes_)
         nq, ns = len(Zq), len(Zs)
         aq, as_ = np.zeros((nq, m)), np.zeros((ns, m))

@@ -235,6 +235,20 @@ def test_vectorised_equals_per_pair_loop(name, params, reference, seed):
     fast = metric.pairwise(Q, X)
     slow = loop_matrix(reference(X, y, types), Q, X)
     np.testing.assert_allclose(fast, slow, rtol=RTOL, atol=ATOL)
+    # against the training data itself the stored side is built once per fit and reused: same numbers
+    for _ in range(2):
+        np.testing.assert_allclose(metric.pairwise(Q), slow, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("name", ["hvdm", "ivdm", "wvdm", "vdm", "euclidean"])
+def test_refit_replaces_the_cached_stored_side(name):
+    X, y, types = random_mixed(6, n=50)
+    metric = make_metric(name)
+    first = metric.fit(X[:25], y[:25], types=types).pairwise(X[:5])
+    second = metric.fit(X[25:], y[25:], types=types).pairwise(X[:5])
+    fresh = make_metric(name).fit(X[25:], y[25:], types=types).pairwise(X[:5], X[25:])
+    np.testing.assert_allclose(second, fresh, rtol=RTOL, atol=ATOL)
+    assert not np.allclose(first, second)
 
 
 @pytest.mark.parametrize("name", ["hvdm", "ivdm", "vdm", "heom"])
