@@ -2,6 +2,8 @@
 
 Each class describes one fitted attribute. ``pair(xq, xs)`` returns :class:`Terms` for a column of queries and a
 column of stored values; ``direct(xq, xs)`` (for the non-bilinear ones) returns the (nq, ns) term matrix.
+*Separable* attributes also give each side alone, ``half(x, "query")`` and ``half(x, "stored")``, so the stored
+side can be built once for the training data.
 """
 
 from __future__ import annotations

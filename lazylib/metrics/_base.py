@@ -15,6 +15,10 @@ attributes and weighted, the whole distance matrix is then **one matrix product*
 work is done by BLAS, chunk by chunk over the queries. Attribute terms that are not bilinear (``|x - y|^r``,
 the squared VDM of the printed IVDM/WVDM equations) are added one attribute at a time, still vectorised over
 all pairs of a chunk.
+
+When the stored side of every bilinear term can be computed without the queries (all terms but the overlap,
+whose value table spans both sides), the stored matrix for the training data is built once per fit and reused
+by every later search against it.
 """
 
 from __future__ import annotations
