@@ -110,9 +110,8 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
                 j = nearest[labels[nearest] == predicted][0]
             correct = predicted == labels[i]
             correct_count += correct
-            # Eq. 7: w_a (1 + mu) where i_a = j_a and w_a (1 - mu) where they differ, mu negated when wrong
-            w = w * np.where(differs[j], 1.0 - mu, 1.0 + mu) if correct else \
-                w * np.where(differs[j], 1.0 + mu, 1.0 - mu)
+            step = mu if correct else -mu  # Eq. 7: w_a (1 + mu) where i_a = j_a, w_a (1 - mu) where they differ
+            w = w * np.where(differs[j], 1.0 - step, 1.0 + step)
             step_no += 1
             history[step_no] = w
         accuracy.append(correct_count / n)
