@@ -170,13 +170,14 @@ class Metric:
     def _stored_cache(self, V, no_query_weights: bool) -> dict:
         """The stored side for the training data, built once per fit (and per weights): the embedding, the
         assembled right-hand matrix and, when first needed, the fill of queries with unknown values."""
-        key = (id(self.weights_), no_query_weights)
         cache = self.__dict__.setdefault("_cache", {})
-        if key not in cache or cache[key]["weights"] is not self.weights_:
+        entry = cache.get(no_query_weights)
+        if entry is None or entry["weights"] is not self.weights_:  # weights set after fit (LearnedWOM) rebuild it
             side = self._stored_side(self.X_)
             right, stored = _assemble_right(side, V, no_query_weights)
-            cache[key] = {"weights": self.weights_, "side": side, "right": right, "stored": stored}
-        return cache[key]
+            entry = cache[no_query_weights] = {"weights": self.weights_, "side": side, "right": right,
+                                               "stored": stored}
+        return entry
 
     def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray):
         """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs))."""
