@@ -20,6 +20,7 @@ import numpy as np
 from lazylib.neighbors import KNeighborsClassifier
 
 METRICS = ["hvdm", "dvdm", "ivdm", "wvdm", "vdm", "mvdm"]
+REPEATS = 3
 
 
 def workload(n: int, n_queries: int = 1000, nominal_only: bool = False, seed: int = 0):
@@ -59,18 +60,25 @@ def sklearn_seconds(X, y, Xq, types) -> float:
 
     E, Eq = embed(X, X), embed(Xq, X)
     clf = SK(n_neighbors=1, algorithm="brute").fit(E, y)
-    start = time.perf_counter()
-    clf.predict(Eq)
-    return time.perf_counter() - start
+    return best_of(lambda: clf.predict(Eq))
+
+
+def best_of(func, repeats: int = REPEATS) -> float:
+    """The fastest of ``repeats`` runs: the run least disturbed by other work on the machine."""
+    best = np.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def our_seconds(name, X, y, Xq, types):
     clf = KNeighborsClassifier(1, name).fit(X, y, types=types)
-    clf.predict(Xq[:50])  # warm-up
+    clf.predict(Xq[:50])  # warm-up: builds the stored side kept with the fitted metric
+    seconds = best_of(lambda: clf.predict(Xq))
     tracemalloc.start()
-    start = time.perf_counter()
     clf.predict(Xq)
-    seconds = time.perf_counter() - start
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return seconds, peak
@@ -86,9 +94,11 @@ def main():
         "",
         f"Machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, "
         f"numpy {np.__version__}; `python benchmarks/run.py` ({time.strftime('%Y-%m-%d')}).",
-        "Fit time excluded; search includes every distance and the vote. `x sklearn`: our time divided by",
+        "Fit time excluded; search includes every distance and the vote; the fastest of "
+        f"{REPEATS} runs. `x sklearn`: our time divided by",
         "scikit-learn's brute-force Euclidean 1-NN on a one-hot + standardised embedding of the same data.",
-        "`peak MiB`: peak memory allocated by Python during the 1,000 queries (tracemalloc).",
+        "`peak MiB`: peak memory allocated by Python during the 1,000 queries (tracemalloc; the stored side",
+        "kept with the fitted metric is built before, in the warm-up).",
         "",
         "| workload | n stored | metric | s / 1k queries | x sklearn | peak MiB |",
         "|---|---|---|---|---|---|",

@@ -19,6 +19,7 @@ import pandas as pd
 
 from lazylib.metrics import Metric, make_metric
 from lazylib.metrics._encode import encode_labels
+from lazylib.metrics._search import select, tolerance
 
 TIE_RULES = ("all", "first")
 
@@ -86,26 +87,26 @@ class KNeighborsClassifier:
 
     def kneighbors(self, X, n_neighbors: int | None = None, return_distance: bool = True):
         """Indices (and distances) of the ``n_neighbors`` nearest stored instances of each query, nearest
-        first; equal distances in stored order."""
+        first; distances tied within ``tie_tolerance`` with the k-th are taken in stored order."""
         self._check()
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         if k > len(self.y_):
             raise ValueError(f"n_neighbors={k} is larger than the training set ({len(self.y_)} instances)")
         dist, idx = [], []
-        for _, _, D in self.metric_.pairwise_chunks(X, reduced=True):
-            part = np.argpartition(D, k - 1, axis=1)[:, :k] if k < D.shape[1] else np.tile(np.arange(D.shape[1]), (len(D), 1))
-            d = np.take_along_axis(D, part, axis=1)
-            order = np.lexsort((part, d), axis=1)
-            idx.append(np.take_along_axis(part, order, axis=1))
-            dist.append(np.take_along_axis(d, order, axis=1))
+        for start, stop, rows, cols, sums in self.metric_.nearest_chunks(X, k, self.tie_tolerance):
+            i, d = first_k(rows - start, cols, sums, stop - start, k, self.tie_tolerance)
+            idx.append(i)
+            dist.append(d)
         idx = np.vstack(idx)
         return (self.metric_.from_reduced(np.vstack(dist)), idx) if return_distance else idx
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels."""
         self._check()
-        out = [vote(D, self.y_, self.n_neighbors, self.priority_, self.ties, self.tie_tolerance)
-               for _, _, D in self.metric_.pairwise_chunks(X, reduced=True)]
+        k = self.n_neighbors
+        out = [vote_nearest(rows - start, cols, sums, stop - start, self.y_, k, self.priority_, self.ties,
+                            self.tie_tolerance)
+               for start, stop, rows, cols, sums in self.metric_.nearest_chunks(X, k, self.tie_tolerance)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
     def score(self, X, y) -> float:
@@ -156,40 +157,42 @@ def vote_priority(class_counts: np.ndarray) -> np.ndarray:
 def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str = "all",
          tie_tolerance: float = 1e-9) -> np.ndarray:
     """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring)."""
+    if ties not in TIE_RULES:
+        raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
+    rows, cols, sums = select(D, k, tie_tolerance)
+    return vote_nearest(rows, cols, sums, len(D), y, k, priority, ties, tie_tolerance)
+
+
+def vote_nearest(rows, cols, sums, n: int, y: np.ndarray, k: int, priority: np.ndarray, ties: str = "all",
+                 tie_tolerance: float = 1e-9) -> np.ndarray:
+    """Class indices voted for ``n`` queries from their nearest stored instances as
+    :meth:`lazylib.metrics.Metric.nearest_chunks` gives them: ``(rows, cols, sums)`` sorted by row, then sum,
+    then column, holding each row's k nearest and everything tied with the k-th."""
     C = len(priority)
     if ties == "all":
-        rows = np.arange(len(D))
-        if k == 1:
-            # most rows have a single nearest neighbour: find the rows where another column ties with it (the
-            # smallest distance once the nearest is masked), and vote only there
-            nearest = D.argmin(axis=1)
-            kth = D[rows, nearest]
-            threshold = kth + tie_tolerance * np.maximum(1.0, np.abs(kth))
-            winner = y[nearest]
-            if D.shape[1] > 1:
-                D[rows, nearest] = np.inf  # D is restored below
-                try:
-                    tied = np.flatnonzero(D.min(axis=1) <= threshold)
-                finally:
-                    D[rows, nearest] = kth
-                if len(tied):
-                    winner[tied] = _count_votes(D[tied] <= threshold[tied, None], y, priority)
-            return winner
-        kth = np.partition(D, k - 1, axis=1)[:, k - 1]
-        voters = D <= (kth + tie_tolerance * np.maximum(1.0, np.abs(kth)))[:, None]
-        return _count_votes(voters, y, priority)
+        votes = np.bincount(rows * C + y[cols], minlength=n * C).reshape(n, C)
+        return np.argmax(votes + priority, axis=1)
     if ties == "first":
-        idx = np.argsort(D, axis=1, kind="stable")[:, :k]
-        votes = np.zeros((len(D), C))
-        np.add.at(votes, (np.repeat(np.arange(len(D)), k), y[idx].ravel()), 1.0)
+        idx, _ = first_k(rows, cols, sums, n, k, tie_tolerance)
+        votes = np.zeros((n, C))
+        np.add.at(votes, (np.repeat(np.arange(n), k), y[idx].ravel()), 1.0)
         return np.argmax(votes, axis=1)  # argmax takes the lowest index among equal counts
     raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
 
 
-def _count_votes(voters: np.ndarray, y: np.ndarray, priority: np.ndarray) -> np.ndarray:
-    onehot = np.zeros((len(y), len(priority)), dtype=np.float32)
-    onehot[np.arange(len(y)), y] = 1.0
-    return np.argmax(voters.astype(np.float32) @ onehot + priority, axis=1)
+def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
+    """Exactly k neighbours per row from :func:`vote_nearest`'s candidates: those nearer than the k-th (beyond
+    the tolerance), then the lowest stored indices among those tied with it. Returns ``(idx, sums)``, each
+    (n, k), nearest first (equal sums in stored order)."""
+    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+    kth = sums[starts + k - 1]
+    tied = sums >= (kth - tolerance(kth, tie_tolerance))[rows]
+    # within a row: the nearer ones by sum, then the tied ones by stored index
+    order = np.lexsort((cols, np.where(tied, 0.0, sums), tied, rows))
+    take = order[(starts[:, None] + np.arange(k)).ravel()]
+    idx, near = cols[take].reshape(n, k), sums[take].reshape(n, k)
+    by_distance = np.lexsort((idx, near))
+    return np.take_along_axis(idx, by_distance, axis=1), np.take_along_axis(near, by_distance, axis=1)
 
 
 def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None, ties: str = "all",

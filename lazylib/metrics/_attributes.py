@@ -45,12 +45,37 @@ class Half:
     squared: bool = False
 
 
-def _squared_half(phi, miss, side: str) -> Half:
+def _squared_half(phi, miss, side: str, shift=None) -> Half:
     """Half of ``||phi(x) - phi(y)||^2``: alpha = ||phi||^2 and psi = -2 phi (query) or chi = phi (stored), with
-    the rows of distance-one unknowns zeroed."""
+    the rows of distance-one unknowns zeroed.
+
+    ``shift`` (subtracted from ``phi`` on both sides) leaves every difference as it is, but centred
+    embeddings keep the cancelling terms ``alpha + beta`` small, and with them the rounding of the product.
+    """
+    if shift is not None:
+        phi = phi - shift
     if miss.any():
         phi = np.where(miss[:, None], 0.0, phi)
     return Half((phi**2).sum(1), -2.0 * phi if side == "query" else phi, miss, squared=True)
+
+
+class _Squared:
+    """Mixin for terms ``||phi(x) - phi(y)||^2``: subclasses give ``embedding(x) -> (phi, miss)``; ``fit_shift``
+    sets the shift to the mean embedding of the training values (see :func:`_squared_half`)."""
+
+    shift = None
+
+    def fit_shift(self, x) -> Half:
+        """Set the shift from the training column ``x``, and return the stored side of that column."""
+        phi, miss = self.embedding(x)
+        if (~miss).any():
+            self.shift = phi[~miss].mean(axis=0)
+        return _squared_half(phi, miss, "stored", self.shift)
+
+    def half(self, x, side: str) -> Half:
+        """The query (``side="query"``) or stored side of the term for a column of values."""
+        phi, miss = self.embedding(x)
+        return _squared_half(phi, miss, side, self.shift)
 
 
 def _join(q: Half, s: Half) -> Terms:
@@ -88,7 +113,7 @@ class OverlapAttribute:
         return Terms(alpha, psi, np.zeros(len(xs)), chi, mq, ms)
 
 
-class ProbabilityAttribute:
+class ProbabilityAttribute(_Squared):
     """A value difference over class-conditional probabilities of a nominal (or discretised) attribute.
 
     Parameters
@@ -130,13 +155,21 @@ class ProbabilityAttribute:
 
     separable = True
 
+    def embedding(self, x):
+        """``(phi, miss)`` of form ``"sq"``: the (scaled) probability vectors and the distance-one unknowns."""
+        miss = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
+        P = self.P[self.rows(x)]
+        return (P if self.scale == 1.0 else np.sqrt(self.scale) * P), miss
+
+    def fit_shift(self, x) -> Half | None:
+        return _Squared.fit_shift(self, x) if self.form == "sq" else None
+
     def half(self, x, side: str) -> Half:
         """The query (``side="query"``) or stored side of the term for a column of values."""
+        if self.form == "sq":
+            return _Squared.half(self, x, side)
         r = self.rows(x)
         miss = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
-        if self.form == "sq":
-            phi = self.P[r] if self.scale == 1.0 else np.sqrt(self.scale) * self.P[r]
-            return _squared_half(phi, miss, side)
         emb = self.T[r] if side == "query" else _onehot(r, self.table.size)
         emb[miss] = 0.0
         return Half(np.zeros(len(x)), emb, miss)
@@ -145,29 +178,27 @@ class ProbabilityAttribute:
         return _join(self.half(xq, "query"), self.half(xs, "stored"))
 
 
-class LinearAttribute:
+class LinearAttribute(_Squared):
     """``((x - y) / scale)^2`` for a linear attribute; unknown values at distance 1 (``missing="one"``)."""
 
     bilinear = True
 
-    def __init__(self, center: float, scale: float):
-        self.center = center
+    def __init__(self, origin: float, scale: float):
+        self.origin = origin
         self.scale = scale
 
     separable = True
 
-    def half(self, x, side: str) -> Half:
-        """The query (``side="query"``) or stored side of the term for a column of values."""
-        miss = np.isnan(x)
-        if self.scale == 0:  # constant in training: carries no information
-            return Half(np.zeros(len(x)), np.zeros((len(x), 1)), miss)
-        return _squared_half(((x - self.center) / self.scale)[:, None], miss, side)
+    def embedding(self, x):
+        """``(phi, miss)``: the scaled values (all 0 for an attribute constant in training) and the unknowns."""
+        phi = np.zeros((len(x), 1)) if self.scale == 0 else ((x - self.origin) / self.scale)[:, None]
+        return phi, np.isnan(x)
 
     def pair(self, xq, xs) -> Terms:
         return _join(self.half(xq, "query"), self.half(xs, "stored"))
 
 
-class CurveAttribute:
+class CurveAttribute(_Squared):
     """Continuous attribute compared through interpolated class probabilities (IVDM, WVDM).
 
     ``curve(x)`` gives the probability vectors of non-missing values; unknown values use ``P_missing`` (the
@@ -188,9 +219,9 @@ class CurveAttribute:
 
     separable = True
 
-    def half(self, x, side: str) -> Half:
-        """The query (``side="query"``) or stored side of the term (form ``"sq"``) for a column of values."""
-        return _squared_half(self.probabilities(x), np.zeros(len(x), bool), side)
+    def embedding(self, x):
+        """``(phi, miss)`` of form ``"sq"``: the interpolated probability vectors; no distance-one unknowns."""
+        return self.probabilities(x), np.zeros(len(x), bool)
 
     def pair(self, xq, xs) -> Terms:
         return _join(self.half(xq, "query"), self.half(xs, "stored"))

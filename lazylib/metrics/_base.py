@@ -59,6 +59,40 @@ class Bilinear:
     squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
 
 
+@dataclass
+class _Plan:
+    """One search's bilinear product ``S = left @ right.T`` (None without bilinear terms), its weights ``U``
+    (queries) and ``V`` (stored), and for queries with distance-one unknowns (``unknown``, (nq, m)) the row
+    added per such attribute (``fill``, (ns, m)); ``cache`` is the fitted stored side when it was used. The
+    last ``tail`` columns of the product serve stored instances with distance-one unknowns only."""
+
+    pair: tuple[Bilinear, Bilinear] | None
+    U: np.ndarray | None
+    V: np.ndarray | None
+    cache: dict | None
+    left: np.ndarray | None = None
+    right: np.ndarray | None = None
+    tail: int = 0  # the last columns, one per attribute with stored distance-one unknowns
+    unknown: np.ndarray | None = None
+    fill: np.ndarray | None = None
+
+    def cancelling_scales(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 phi.phi``:
+        sums far below ``scale_q + scale_s`` have lost their relative precision (see ``CANCELLATION``)."""
+        u_max = 1.0 if self.U is None else self.U.max(initial=0.0)
+        v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
+        return self.pair[0].alpha.sum(1) * u_max * v_max, self.pair[1].alpha.sum(1) * u_max * v_max
+
+    def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
+        """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
+        scale_q, scale_s = self.cancelling_scales()
+        near = np.flatnonzero(sums <= CANCELLATION * (scale_q[rows] + scale_s[cols]))
+        if len(near):
+            sums = sums.copy()
+            sums[near] = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
+        return sums
+
+
 class Metric:
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
@@ -115,6 +149,7 @@ class Metric:
             self.y_, self.classes_ = None, None
         self._cache = {}
         self._fit(enc.values, self.y_)
+        self._center(enc.values)
         self.X_ = enc.values
         self.weights_ = self._check_weights(self.weights)
         self.fitted_ = True
@@ -146,6 +181,28 @@ class Metric:
         Zq, Zs, cls = self._prepare(A, B, y_B)
         yield from self._chunks(Zq, Zs, cls, reduced=reduced)
 
+    def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9):
+        """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
+        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative; absolute below 1) of the
+        query's k-th smallest, so the k nearest and every instance tied with the k-th.
+
+        Yields ``(start, stop, rows, cols, sums)``: query indices (from 0 for the first row of ``A``), training
+        indices and their sums, sorted by row, then sum, then column. Metrics made of bilinear terms only
+        search exactly through a single-precision filter (:mod:`lazylib.metrics._search`); the others scan
+        whole rows of :meth:`pairwise_chunks`.
+        """
+        from lazylib.metrics import _search
+
+        Zq, Zs, cls = self._prepare(A, None, None)
+        if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
+            raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
+        plan = self._plan(Zq, Zs, cls) if self._searchable() else None
+        if plan is not None and plan.left is not None:
+            yield from _search.search(self, plan, int(k), tie_tolerance)
+            return
+        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True):
+            yield (start, stop, *_search.select(S, int(k), tie_tolerance, start))
+
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
         return self._finish(np.array(S, dtype=np.float64))
@@ -154,11 +211,18 @@ class Metric:
     def _fit(self, Z: np.ndarray, y: np.ndarray | None) -> None:
         """Learn per-attribute state from the encoded training matrix."""
 
+    def _center(self, Z: np.ndarray) -> None:
+        """After ``_fit``: anything fitted that depends on the training values as a whole."""
+
     def _bilinear(self, Zq: np.ndarray, Zs: np.ndarray, stored: Bilinear | None = None
                   ) -> tuple[Bilinear, Bilinear] | None:
         """Query-side and stored-side bilinear terms of all bilinear attributes, or None. ``stored``: the
         stored side already computed (only for a separable metric, see :meth:`_separable`)."""
         return None
+
+    def _searchable(self) -> bool:
+        """Whether the sums are the bilinear product of :meth:`_plan` alone (for :meth:`nearest_chunks`)."""
+        return type(self)._chunks is Metric._chunks and not self._direct_attributes()
 
     def _separable(self) -> bool:
         """Whether the stored side of the bilinear terms can be computed without the queries."""
@@ -277,45 +341,45 @@ class Metric:
         per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
         return max(1, int(self.working_memory * 2**20 // max(per_row, 1)))
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False):
+    def _plan(self, Zq, Zs, cls) -> "_Plan":
+        """The bilinear product of a search, set up once: both sides, the weights and the unknown-value fills."""
         V = self._stored_weights(len(Zs), cls)
         U = self._query_weights(Zq)
         cache = self._stored_cache(V, U is None) if Zs is self.X_ and self._separable() else None
         pair = self._bilinear(Zq, Zs, stored=None if cache is None else cache["side"])
+        plan = _Plan(pair=pair, U=U, V=V, cache=cache)
         if pair is None:
-            left = right = None
-            width = 0
-        elif cache is not None:
-            left = _assemble_left(pair[0], U, V is None, cache["stored"])
-            right = cache["right"]
-            width = left.shape[1]
+            return plan
+        if cache is not None:
+            right, stored = cache["right"], cache["stored"]
         else:
-            left, right = _assemble(pair[0], pair[1], U, V)
-            width = left.shape[1]
-        step = self._chunk_rows(len(Zs), width)
-        unknown_queries = None
-        if pair is not None and pair[0].missing_one is not None and pair[0].missing_one.any():
-            unknown_queries = pair[0].missing_one
+            right, stored = _assemble_right(pair[1], V, U is None)
+        plan.left, plan.right = _assemble_left(pair[0], U, V is None, stored), right
+        plan.tail = len(stored)
+        if pair[0].missing_one is not None and pair[0].missing_one.any():
+            plan.unknown = pair[0].missing_one
             if cache is not None and "fill" in cache:
-                fill = cache["fill"]
+                plan.fill = cache["fill"]
             else:
-                fill = np.asfortranarray(_unknown_row_fill(pair[1], V))  # columns contiguous: one per attribute
+                plan.fill = np.asfortranarray(_unknown_row_fill(pair[1], V))  # columns contiguous: one per attribute
                 if cache is not None:
-                    cache["fill"] = fill
+                    cache["fill"] = plan.fill
+        return plan
+
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False):
+        plan = self._plan(Zq, Zs, cls)
+        pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
+        step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1])
         # only a root amplifies the rounding of near-zero sums
         exact_near_zero = pair is not None and self.root != 1.0 and not reduced
         if exact_near_zero:
-            # size of the terms that cancel in alpha + beta - 2 phi.phi: entries far below it are recomputed
-            u_max = 1.0 if U is None else U.max(initial=0.0)
-            v_max = 1.0 if V is None else V.max(initial=0.0)
-            scale_q = pair[0].alpha.sum(1) * u_max * v_max
-            scale_s = pair[1].alpha.sum(1) * u_max * v_max
+            scale_q, scale_s = plan.cancelling_scales()
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
             if left is not None:
                 S = left[start:stop] @ right.T
-                if unknown_queries is not None and unknown_queries[start:stop].any():
-                    _add_unknown_rows(S, unknown_queries[start:stop], fill, None if U is None else U[start:stop])
+                if plan.unknown is not None and plan.unknown[start:stop].any():
+                    _add_unknown_rows(S, plan.unknown[start:stop], plan.fill, None if U is None else U[start:stop])
                 if exact_near_zero:
                     near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
                     if len(near[0]):
@@ -345,21 +409,16 @@ class Metric:
         return {n: getattr(self, n) for n in names}
 
 
-def _assemble(q: Bilinear, s: Bilinear, U, V):
-    """Stack the bilinear terms of both sides so that ``left @ right.T`` is the weighted sum ``S``.
+def _assemble_right(s: Bilinear, V, no_query_weights: bool):
+    """Stored side of the product, and the attributes that get a column for stored unknowns.
 
-    With ``U`` (nq, m) and ``V`` (ns, m) the weights (None = ones):
+    With ``U`` (nq, m) and ``V`` (ns, m) the weights (None = ones), ``left @ right.T`` is the weighted sum
     ``S = (U*alpha_q) @ V.T + U @ (V*beta_s).T + (psi_q * U[:, block]) @ (chi_s * V[:, block]).T``
     plus, for stored instances with values unknown under the "distance one" rule, one column per such attribute
-    adding ``1 - alpha_i`` (queries with unknown values are corrected row by row in ``_add_unknown_rows``).
-    The stored side depends on the queries only through whether ``U`` is None, so it can be built once.
+    (the last ones) adding ``1 - alpha_i`` (queries with unknown values are corrected row by row in
+    ``_add_unknown_rows``). The stored side depends on the queries only through whether ``U`` is None, so it can
+    be built once.
     """
-    right, stored = _assemble_right(s, V, U is None)
-    return _assemble_left(q, U, V is None, stored), right
-
-
-def _assemble_right(s: Bilinear, V, no_query_weights: bool):
-    """Stored side of :func:`_assemble`, and the attributes that get a column for stored unknowns."""
     ns = s.alpha.shape[0]
     right = [s.psi if V is None else s.psi * V[:, s.block]]
     # alpha and beta terms; collapse to one column when one side's weights are all ones
@@ -376,7 +435,7 @@ def _assemble_right(s: Bilinear, V, no_query_weights: bool):
 
 
 def _assemble_left(q: Bilinear, U, no_stored_weights: bool, stored: np.ndarray) -> np.ndarray:
-    """Query side of :func:`_assemble`, matching the columns of :func:`_assemble_right`."""
+    """Query side of the product, matching the columns of :func:`_assemble_right`."""
     nq, m = q.alpha.shape
     Uq = np.ones((nq, m)) if U is None else U
     left = [q.psi if U is None else q.psi * U[:, q.block]]
@@ -410,6 +469,16 @@ class AttributeMetric(Metric):
 
     query_weighted: bool = False
 
+    def _center(self, Z):
+        """Center the embeddings of squared-difference terms on their training means (exact for every distance;
+        it keeps the rounding of the product small, see :func:`lazylib.metrics._attributes._squared_half`), and
+        keep the stored side of the training data that this computes."""
+        halves = {}
+        for a, att in enumerate(self.attributes_):
+            if hasattr(att, "fit_shift"):
+                halves[a] = att.fit_shift(Z[:, a])
+        self._cache["training_halves"] = halves
+
     def _bilinear_attributes(self) -> list[int]:
         return [a for a, att in enumerate(self.attributes_) if att.bilinear]
 
@@ -423,8 +492,9 @@ class AttributeMetric(Metric):
         n, m = len(Z), len(self.attributes_)
         alpha, miss = np.zeros((n, m)), np.zeros((n, m), bool)
         emb, block, squared = [], [], []
+        known = self._cache.get("training_halves", {}) if side == "stored" and Z is self.X_ else {}
         for a in idx:
-            h = self.attributes_[a].half(Z[:, a], side)
+            h = known.get(a) or self.attributes_[a].half(Z[:, a], side)
             alpha[:, a], miss[:, a] = h.alpha, h.miss
             emb.append(h.emb)
             block.append(np.full(h.emb.shape[1], a))

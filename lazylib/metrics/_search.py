@@ -1,0 +1,231 @@
+"""Exact k-nearest-neighbour search over a metric's training data.
+
+A search needs, for each query, the stored instances whose sum ``S`` (the distance before its root) lies within
+the tie tolerance of the query's k-th smallest: the k nearest and everything tied with the k-th. Computing the
+whole row of ``S`` in double precision and scanning it costs more in memory traffic than in arithmetic, so the
+bilinear metrics (``S = left @ right.T``, see :mod:`lazylib.metrics._base`) search in two steps:
+
+1. **Filter in single precision.** ``S32 = left32 @ right32.T`` for a block of queries against a tile of stored
+   instances that fits in cache. A floating-point dot product of ``w`` terms, with the rounding of its inputs,
+   is off by at most ``(w + 2) * u * sum_k |left_k| |right_k|`` to first order (``u = 2**-24``; we take 1.01
+   times that), and ``sum_k |left_k| |right_k| <= |left| . max_j |right_j|`` (column maxima over the stored
+   instances): this gives each query a bound ``B`` with ``|S32 - S| <= B`` for every stored instance. If
+   ``K32`` is the k-th smallest ``S32`` of a query, the exact k-th smallest ``K`` is within ``B`` of it, so
+   every stored instance within the tolerance of ``K`` has ``S32 <= K32 + 2B + tolerance``: only those are
+   kept. The bound is small because the embeddings are centred on their training means (the terms that
+   cancel in ``||a||^2 + ||b||^2 - 2 a.b`` stay small) and because stored instances without distance-one
+   unknowns skip the columns that only serve those (two parts, each with its own width).
+2. **Decide in double precision.** The kept pairs (a handful per query, or the tied ones) get their sums again
+   in double precision (near-zero sums from direct differences, as in ``pairwise``), and the selection is made
+   on those sums.
+
+The result is the selection :func:`select` makes on the double-precision matrix, up to the rounding of a
+double-precision sum. A training set that fits one tile is scanned in double precision directly. Data on
+scales beyond single precision, or ties so massive that the kept pairs would exceed the metric's
+``working_memory``, fall back to whole rows in double precision, so memory stays bounded either way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Unit roundoff of single precision.
+UNIT_ROUNDOFF = 2.0**-24
+#: Queries per block, and stored instances per tile: a (512, 2048) single-precision tile is 4 MiB.
+QUERY_BLOCK = 512
+STORED_BLOCK = 2048
+#: Bytes per kept pair (row, column, sum) when bounding the memory of the filter.
+PAIR_BYTES = 24
+
+
+def tolerance(kth: np.ndarray, tie_tolerance: float) -> np.ndarray:
+    """Sums within this of the k-th smallest count as tied with it (relative, absolute below 1)."""
+    return tie_tolerance * np.maximum(1.0, np.abs(kth))
+
+
+def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0):
+    """In each row of ``S``, the columns whose sum is within the tolerance of the row's k-th smallest.
+
+    Returns ``(rows, cols, sums)`` sorted by row, then sum, then column; ``rows`` start at ``row_offset``.
+    """
+    n, ns = S.shape
+    kth = S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
+    flat = np.flatnonzero(S <= (kth + tolerance(kth, tie_tolerance))[:, None])
+    rows, cols = np.divmod(flat, ns)
+    rows, cols, sums = within(rows, cols, S.reshape(-1)[flat], n, k, tie_tolerance)
+    return rows + row_offset, cols, sums
+
+
+def within(rows, cols, sums, n: int, k: int, tie_tolerance: float):
+    """From candidate pairs holding at least the k smallest sums of each of the ``n`` rows, those within the
+    tolerance of the k-th smallest; sorted by row, then sum, then column."""
+    order = np.lexsort((cols, sums, rows))
+    rows, cols, sums = rows[order], cols[order], sums[order]
+    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+    kth = sums[starts + k - 1]
+    keep = sums <= (kth + tolerance(kth, tie_tolerance))[rows]
+    return rows[keep], cols[keep], sums[keep]
+
+
+def search(metric, plan, k: int, tie_tolerance: float):
+    """Yield ``(start, stop, rows, cols, sums)`` over blocks of queries: for each query, the stored instances
+    within the tolerance of its k-th smallest sum (see :func:`select`), for a metric whose sums are the
+    bilinear product of ``plan`` alone (no direct terms)."""
+    nq, ns = plan.left.shape[0], plan.right.shape[0]
+    if ns <= STORED_BLOCK:  # a single tile: scanning it in double precision costs no more than the filter
+        step = max(1, metric._chunk_rows(ns, plan.left.shape[1]))
+        for start in range(0, nq, step):
+            stop = min(start + step, nq)
+            yield (start, stop, *select(_exact_rows(plan, start, stop), k, tie_tolerance, start))
+        return
+    single = _single_precision(plan)
+    cap = max(int(metric.working_memory * 2**20 // PAIR_BYTES), k * QUERY_BLOCK)
+    for start in range(0, nq, QUERY_BLOCK):
+        stop = min(start + QUERY_BLOCK, nq)
+        kept = _filter_block(plan, single, start, stop, k, tie_tolerance, cap) if single is not None else None
+        if kept is None:  # scales out of single precision, or too many ties: whole rows in double precision
+            step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
+            for lo in range(start, stop, step):
+                hi = min(lo + step, stop)
+                yield (lo, hi, *select(_exact_rows(plan, lo, hi), k, tie_tolerance, lo))
+            continue
+        rows, cols = kept
+        rows, cols, sums = within(rows, cols, exact_sums(plan, rows + start, cols), stop - start, k, tie_tolerance)
+        yield start, stop, rows + start, cols, sums
+
+
+def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """Double-precision sums ``S[rows[i], cols[i]]`` of the plan's product, with the unknown-value fills; sums
+    near zero are taken from direct differences, as :meth:`~lazylib.metrics.Metric.pairwise` does."""
+    out = np.empty(len(rows))
+    step = max(1, 2**20 // plan.left.shape[1])
+    for lo in range(0, len(rows), step):
+        r, c = rows[lo:lo + step], cols[lo:lo + step]
+        part = np.einsum("ij,ij->i", plan.left[r], plan.right[c])
+        if plan.unknown is not None:
+            part += np.einsum("ij,ij->i", _fill_coefficients(plan, r), plan.fill[c])
+        out[lo:lo + step] = part
+    return plan.refine(rows, cols, out)
+
+
+def _fill_coefficients(plan, rows) -> np.ndarray:
+    """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
+    M = plan.unknown[rows].astype(np.float64)
+    return M if plan.U is None else M * plan.U[rows]
+
+
+def _exact_rows(plan, lo: int, hi: int) -> np.ndarray:
+    S = plan.left[lo:hi] @ plan.right.T
+    if plan.unknown is not None:
+        S += _fill_coefficients(plan, slice(lo, hi)) @ plan.fill.T
+    return S
+
+
+def _single_precision(plan) -> list[dict] | None:
+    """The stored side in single precision, in two parts: stored instances without distance-one unknowns (their
+    last ``plan.tail`` columns are zero, so they are left out) and the others. Each part holds its columns of
+    the product (``narrow``) and, for queries with distance-one unknowns, the same with the fills appended
+    (``wide``), with the column maxima of their absolute values that the error bound needs (``*_max``). Kept
+    with the fitted stored side when there is one; None when it exceeds single precision's range."""
+    store = plan.cache.setdefault("single", {}) if plan.cache is not None else {}
+    if "parts" not in store:
+        w = plan.right.shape[1]
+        has_unknown = plan.right[:, w - plan.tail:].any(axis=1) if plan.tail else np.zeros(len(plan.right), bool)
+        store["parts"] = [{"cols": np.flatnonzero(~has_unknown), "width": w - plan.tail},
+                          {"cols": np.flatnonzero(has_unknown), "width": w}]
+        store["parts"] = [part for part in store["parts"] if len(part["cols"])]
+        for part in store["parts"]:
+            right = plan.right[part["cols"], :part["width"]]
+            part["narrow_max"] = np.abs(right).max(axis=0, initial=0.0)
+            part["narrow"] = right.astype(np.float32) if _fits(part["narrow_max"]) else None
+    if plan.unknown is not None and "wide" not in store["parts"][0]:
+        for part in store["parts"]:
+            fill = plan.fill[part["cols"]]
+            part["wide_max"] = np.concatenate([part["narrow_max"], np.abs(fill).max(axis=0, initial=0.0)])
+            fits = part["narrow"] is not None and _fits(part["wide_max"])
+            part["wide"] = np.hstack([part["narrow"], fill.astype(np.float32)]) if fits else None
+    key = "narrow" if plan.unknown is None else "wide"
+    return store["parts"] if all(part[key] is not None for part in store["parts"]) else None
+
+
+def _fits(column_max: np.ndarray) -> bool:
+    """Whether values this large leave single precision room for the sums of their products."""
+    return bool(np.all(column_max < 1e15))
+
+
+def _filter_block(plan, parts: list[dict], start: int, stop: int, k: int, tie_tolerance: float, cap: int):
+    """Step 1 of the module docstring for the queries ``start:stop``: ``(rows, cols)`` of the kept pairs (rows
+    from 0), or None when more than ``cap`` pairs would be kept. Queries with distance-one unknowns use the
+    stored side widened by the fills (their weights on the left), the others the plain one."""
+    rows = np.arange(stop - start)
+    left = plan.left[start:stop]
+    if plan.unknown is None:
+        groups = [(rows, left, None)]
+    else:
+        unknown = plan.unknown[start:stop].any(axis=1)
+        groups = [(rows[~unknown], left[~unknown], None),
+                  (rows[unknown], left[unknown], _fill_coefficients(plan, start + rows[unknown]))]
+    found_rows, found_cols = [], []
+    for group, group_left, coef in groups:
+        if not len(group):
+            continue
+        key = "narrow" if coef is None else "wide"
+        lefts = [group_left[:, :part["width"]] if coef is None else
+                 np.hstack([group_left[:, :part["width"]], coef]) for part in parts]
+        kept = _filter(lefts, [(part[key], part[key + "_max"], part["cols"]) for part in parts],
+                       k, tie_tolerance, cap)
+        if kept is None:
+            return None
+        found_rows.append(group[kept[0]])
+        found_cols.append(kept[1])
+        cap -= len(kept[0])
+    return np.concatenate(found_rows), np.concatenate(found_cols)
+
+
+def _filter(lefts: list, parts: list, k: int, tie_tolerance: float, cap: int):
+    """Kept pairs ``(rows, cols)`` of the products ``lefts[p] @ right_p.T`` over the stored parts ``parts[p] =
+    (right_p in single precision, column maxima of its absolute values, its stored indices)``, or None when
+    there would be more than ``cap``."""
+    n = len(lefts[0])
+    # |S32 - S| <= bound for every stored instance: rounding of both inputs, then of a w-term dot product, with
+    # sum_k |left_k| |right_k| <= |left| . (column maxima of |right|)
+    bound = np.zeros(n)
+    for left, (_, rmax, _) in zip(lefts, parts):
+        bound = np.maximum(bound, 1.01 * (left.shape[1] + 2) * UNIT_ROUNDOFF * (np.abs(left) @ rmax))
+    if not np.all(bound < 1e22):
+        return None
+    bound += 1e-30  # underflow
+    top = np.full((n, k), np.inf)  # the k smallest S32 so far
+    limit = np.full(n, np.inf, np.float32)  # keep S32 <= limit
+    found_rows, found_cols, found_sums, count = [], [], [], 0
+    for left, (right32, _, cols) in zip(lefts, parts):
+        left32 = left.astype(np.float32)
+        for c0 in range(0, right32.shape[0], STORED_BLOCK):
+            S = left32 @ right32[c0:c0 + STORED_BLOCK].T
+            tile_min = S.min(axis=1)
+            hit = np.flatnonzero(tile_min <= limit)  # rows with something to keep in this tile
+            if not len(hit):
+                continue
+            sub = S[hit]
+            if k == 1:
+                kth = np.minimum(top[hit, 0], tile_min[hit])
+                top[hit, 0] = kth
+            else:
+                part = sub if sub.shape[1] <= k else np.partition(sub, k - 1, axis=1)[:, :k]
+                merged = np.partition(np.hstack([top[hit], part]), k - 1, axis=1)[:, :k]
+                top[hit] = merged
+                kth = merged.max(axis=1)
+            b = bound[hit]
+            margin = kth + 2.0 * b + tolerance(np.abs(kth) + b, tie_tolerance)
+            limit[hit] = np.nextafter(margin.astype(np.float32), np.float32(np.inf))  # rounded up
+            flat = np.flatnonzero(sub <= limit[hit, None])
+            r, c = np.divmod(flat, sub.shape[1])
+            found_rows.append(hit[r])
+            found_cols.append(cols[c + c0])
+            found_sums.append(sub.reshape(-1)[flat])
+            count += len(flat)
+            if count > cap:
+                return None
+    rows, cols, sums = np.concatenate(found_rows), np.concatenate(found_cols), np.concatenate(found_sums)
+    keep = sums <= limit[rows]  # the limits only fell since each pair was found
+    return rows[keep], cols[keep]
