@@ -43,39 +43,61 @@ class Half:
     emb: np.ndarray
     miss: np.ndarray
     squared: bool = False
+    rest: np.ndarray | None = None  # squared terms: the part of alpha outside the embedding's projection
 
 
-def _squared_half(phi, miss, side: str, shift=None) -> Half:
+def _squared_half(phi, miss, side: str, shift=None, basis=None) -> Half:
     """Half of ``||phi(x) - phi(y)||^2``: alpha = ||phi||^2 and psi = -2 phi (query) or chi = phi (stored), with
     the rows of distance-one unknowns zeroed.
 
     ``shift`` (subtracted from ``phi`` on both sides) leaves every difference as it is, but centred
     embeddings keep the cancelling terms ``alpha + beta`` small, and with them the rounding of the product.
+    ``basis`` (orthonormal columns spanning the vectors of sum 0) projects the embedding: exact against stored
+    embeddings of sum 0 (centred class-probability vectors), with one column fewer. alpha keeps the whole
+    ``||phi||^2``; ``rest`` is its part outside the projection, ``(sum phi)^2 / len(phi)``.
     """
     if shift is not None:
         phi = phi - shift
     if miss.any():
         phi = np.where(miss[:, None], 0.0, phi)
-    return Half((phi**2).sum(1), -2.0 * phi if side == "query" else phi, miss, squared=True)
+    alpha, rest = (phi**2).sum(1), None
+    if basis is not None:
+        rest = phi.sum(1) ** 2 / phi.shape[1]
+        phi = phi @ basis
+    return Half(alpha, -2.0 * phi if side == "query" else phi, miss, squared=True, rest=rest)
+
+
+def _sum_zero_basis(d: int) -> np.ndarray:
+    """(d, d - 1): orthonormal columns spanning the vectors of R^d whose entries sum to 0."""
+    centring = np.eye(d) - 1.0 / d
+    return np.linalg.qr(centring[:, :-1])[0]
 
 
 class _Squared:
     """Mixin for terms ``||phi(x) - phi(y)||^2``: subclasses give ``embedding(x) -> (phi, miss)``; ``fit_shift``
-    sets the shift to the mean embedding of the training values (see :func:`_squared_half`)."""
+    sets the shift to the mean embedding of the training values (see :func:`_squared_half`), and the projection
+    basis when every centred training embedding sums to 0."""
 
     shift = None
+    basis = None
 
     def fit_shift(self, x) -> Half:
-        """Set the shift from the training column ``x``, and return the stored side of that column."""
+        """Set the shift (and basis) from the training column ``x``; return the stored side of that column,
+        projected when there is a basis (it is only ever used against the training data)."""
         phi, miss = self.embedding(x)
-        if (~miss).any():
-            self.shift = phi[~miss].mean(axis=0)
-        return _squared_half(phi, miss, "stored", self.shift)
+        known = phi[~miss]
+        if len(known):
+            self.shift = known.mean(axis=0)
+            sums = np.abs((known - self.shift).sum(axis=1))
+            if phi.shape[1] > 1 and sums.max() <= 1e-12 * max(1.0, np.abs(known).max()):
+                self.basis = _sum_zero_basis(phi.shape[1])
+        return _squared_half(phi, miss, "stored", self.shift, self.basis)
 
-    def half(self, x, side: str) -> Half:
-        """The query (``side="query"``) or stored side of the term for a column of values."""
+    def half(self, x, side: str, training: bool = False) -> Half:
+        """The query (``side="query"``) or stored side of the term for a column of values; ``training``: the
+        stored side is the training data (the projection applies)."""
         phi, miss = self.embedding(x)
-        return _squared_half(phi, miss, side, self.shift)
+        return _squared_half(phi, miss, side, self.shift, self.basis if training else None)
 
 
 def _join(q: Half, s: Half) -> Terms:
@@ -164,10 +186,11 @@ class ProbabilityAttribute(_Squared):
     def fit_shift(self, x) -> Half | None:
         return _Squared.fit_shift(self, x) if self.form == "sq" else None
 
-    def half(self, x, side: str) -> Half:
-        """The query (``side="query"``) or stored side of the term for a column of values."""
+    def half(self, x, side: str, training: bool = False) -> Half:
+        """The query (``side="query"``) or stored side of the term for a column of values (``training``: see
+        :meth:`_Squared.half`)."""
         if self.form == "sq":
-            return _Squared.half(self, x, side)
+            return _Squared.half(self, x, side, training)
         r = self.rows(x)
         miss = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
         emb = self.T[r] if side == "query" else _onehot(r, self.table.size)

@@ -57,6 +57,7 @@ class Bilinear:
     block: np.ndarray
     missing_one: np.ndarray | None = None
     squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
+    rest: np.ndarray | None = None  # (n, m) parts of alpha outside projected embeddings (Half.rest)
 
 
 @dataclass
@@ -486,30 +487,36 @@ class AttributeMetric(Metric):
         idx = self._bilinear_attributes()
         return bool(idx) and all(getattr(self.attributes_[a], "separable", False) for a in idx)
 
-    def _side(self, Z: np.ndarray, side: str) -> Bilinear:
-        """One side of the bilinear terms of a separable metric."""
+    def _side(self, Z: np.ndarray, side: str, training: bool = False) -> Bilinear:
+        """One side of the bilinear terms of a separable metric; ``training``: against the training data, whose
+        stored side was computed (and projected where it can be) in ``_center``."""
         idx = self._bilinear_attributes()
         n, m = len(Z), len(self.attributes_)
-        alpha, miss = np.zeros((n, m)), np.zeros((n, m), bool)
+        alpha, miss, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
         emb, block, squared = [], [], []
-        known = self._cache.get("training_halves", {}) if side == "stored" and Z is self.X_ else {}
+        known = self._cache.get("training_halves", {}) if training and side == "stored" else {}
         for a in idx:
-            h = known.get(a) or self.attributes_[a].half(Z[:, a], side)
+            att = self.attributes_[a]
+            h = known.get(a) or att.half(Z[:, a], side, training)
             alpha[:, a], miss[:, a] = h.alpha, h.miss
+            if h.rest is not None:
+                rest[:, a] = h.rest
             emb.append(h.emb)
             block.append(np.full(h.emb.shape[1], a))
             squared.append(np.full(h.emb.shape[1], h.squared))
-        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), miss, np.concatenate(squared))
+        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), miss, np.concatenate(squared), rest)
 
     def _stored_side(self, Zs):
-        return self._side(Zs, "stored")
+        return self._side(Zs, "stored", training=Zs is self.X_)
 
     def _bilinear(self, Zq, Zs, stored=None):
         idx = self._bilinear_attributes()
         if not idx:
             return None
         if self._separable():
-            return self._side(Zq, "query"), stored if stored is not None else self._side(Zs, "stored")
+            if stored is not None:  # the training data's, built once
+                return self._side(Zq, "query", training=True), stored
+            return self._side(Zq, "query"), self._side(Zs, "stored")
         m = len(self.attributes_)
         nq, ns = len(Zq), len(Zs)
         aq, as_ = np.zeros((nq, m)), np.zeros((ns, m))
@@ -557,6 +564,9 @@ def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, 
         np.add.at(per_attribute.T, q.block, cols.T)  # sum each attribute's block of columns
         alpha_beta = np.where(sq_attributes(q, m), 0.0, q.alpha[i] + s.alpha[j])
         t = per_attribute + alpha_beta
+        for side, rows in ((q, i), (s, j)):
+            if side.rest is not None:
+                t += side.rest[rows]
         if q.missing_one is not None:
             t = np.where(q.missing_one[i] | s.missing_one[j], 1.0, t)
         if U is not None:
