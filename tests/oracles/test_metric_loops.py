@@ -295,3 +295,27 @@ def test_euclidean_and_manhattan_match_scipy():
         np.testing.assert_allclose(m.pairwise(X[:7], X), cdist(X[:7], X, scipy_name), rtol=1e-12, atol=1e-12)
     m = make_metric("minkowski", r=3).fit(X, types=["continuous"] * 5)
     np.testing.assert_allclose(m.pairwise(X, X[:4]), cdist(X, X[:4], "minkowski", p=3), rtol=1e-12)
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+@pytest.mark.parametrize("name", ["hvdm", "vdm", "mvdm", "dvdm", "ivdm", "wvdm"])
+def test_projected_training_side_equals_the_full_embedding(name, n_classes):
+    # against the training data the class-probability embeddings lose one column (projected on the vectors of
+    # sum 0); against a copy of it (another object) they are used whole: same distances, unseen values included
+    X, y, types = random_mixed(7, n=60, n_classes=n_classes)
+    Q = X[:15].copy()
+    Q[10:, 0] = 9.0  # unseen symbol: its probability vector (all 0) is not of sum 1
+    metric = make_metric(name).fit(X, y, types=types)
+    np.testing.assert_allclose(metric.pairwise(Q), metric.pairwise(Q, X.copy()), rtol=RTOL, atol=ATOL)
+    Zq = metric._encode_like_fit(Q, "A")
+    projected = metric._plan(Zq, metric.X_, metric.y_).left.shape[1]
+    whole = metric._plan(Zq, X.copy(), metric.y_).left.shape[1]
+    assert projected < whole
+    # near zero (the unseen symbol's attribute weighted 1e-6, the rest equal) sums are recomputed from direct
+    # differences: the part of the unseen vector outside the projection must be counted there too
+    weights = np.ones(X.shape[1])
+    weights[0] = 1e-6
+    metric = make_metric(name, weights=weights).fit(X, y, types=types)
+    Q = X[:5].copy()
+    Q[:, 0] = 9.0
+    np.testing.assert_allclose(metric.pairwise(Q), metric.pairwise(Q, X.copy()), rtol=RTOL, atol=ATOL)
