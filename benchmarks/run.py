@@ -11,6 +11,7 @@ and the ratio to scikit-learn's brute-force 1-NN on a one-hot + standardised emb
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import time
 import tracemalloc
@@ -63,6 +64,17 @@ def sklearn_seconds(X, y, Xq, types) -> float:
     return best_of(lambda: clf.predict(Eq))
 
 
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "cpu"
+
+
 def best_of(func, repeats: int = REPEATS) -> float:
     """The fastest of ``repeats`` runs: the run least disturbed by other work on the machine."""
     best = np.inf
@@ -92,8 +104,9 @@ def main():
     lines = [
         "# Benchmark: 1-NN search, seconds per 1,000 queries",
         "",
-        f"Machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}, "
-        f"numpy {np.__version__}; `python benchmarks/run.py` ({time.strftime('%Y-%m-%d')}).",
+        f"Machine: {cpu_model()}, {os.cpu_count()} cores ({platform.machine()}), Python "
+        f"{platform.python_version()}, numpy {np.__version__}; `python benchmarks/run.py` "
+        f"({time.strftime('%Y-%m-%d')}).",
         "Fit time excluded; search includes every distance and the vote; the fastest of "
         f"{REPEATS} runs. `x sklearn`: our time divided by",
         "scikit-learn's brute-force Euclidean 1-NN on a one-hot + standardised embedding of the same data.",
