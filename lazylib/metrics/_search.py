@@ -73,25 +73,28 @@ def search(metric, plan, k: int, tie_tolerance: float):
     bilinear product of ``plan`` alone (no direct terms)."""
     nq, ns = plan.left.shape[0], plan.right.shape[0]
     if ns <= STORED_BLOCK:  # a single tile: scanning it in double precision costs no more than the filter
-        step = max(1, metric._chunk_rows(ns, plan.left.shape[1]))
-        for start in range(0, nq, step):
-            stop = min(start + step, nq)
-            yield (start, stop, *select(_exact_rows(plan, start, stop), k, tie_tolerance, start))
+        yield from _scan_rows(metric, plan, 0, nq, k, tie_tolerance)
         return
     single = _single_precision(plan)
     cap = max(int(metric.working_memory * 2**20 // PAIR_BYTES), k * QUERY_BLOCK)
     for start in range(0, nq, QUERY_BLOCK):
         stop = min(start + QUERY_BLOCK, nq)
         kept = _filter_block(plan, single, start, stop, k, tie_tolerance, cap) if single is not None else None
-        if kept is None:  # scales out of single precision, or too many ties: whole rows in double precision
-            step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
-            for lo in range(start, stop, step):
-                hi = min(lo + step, stop)
-                yield (lo, hi, *select(_exact_rows(plan, lo, hi), k, tie_tolerance, lo))
+        if kept is None:  # scales out of single precision, or too many ties
+            yield from _scan_rows(metric, plan, start, stop, k, tie_tolerance)
             continue
         rows, cols = kept
         rows, cols, sums = within(rows, cols, exact_sums(plan, rows + start, cols), stop - start, k, tie_tolerance)
         yield start, stop, rows + start, cols, sums
+
+
+def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float):
+    """:func:`search` for the queries ``start:stop`` by whole rows in double precision, in chunks of rows
+    bounded by the metric's ``working_memory``."""
+    step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
+    for lo in range(start, stop, step):
+        hi = min(lo + step, stop)
+        yield (lo, hi, *select(_exact_rows(plan, lo, hi), k, tie_tolerance, lo))
 
 
 def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
