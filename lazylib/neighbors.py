@@ -19,7 +19,7 @@ import pandas as pd
 
 from lazylib.metrics import Metric, make_metric
 from lazylib.metrics._encode import encode_labels
-from lazylib.metrics._search import select, tolerance
+from lazylib.metrics._search import row_starts, select, tolerance
 
 TIE_RULES = ("all", "first")
 
@@ -184,7 +184,7 @@ def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
     """Exactly k neighbours per row from :func:`vote_nearest`'s candidates: those nearer than the k-th (beyond
     the tolerance), then the lowest stored indices among those tied with it. Returns ``(idx, sums)``, each
     (n, k), nearest first (equal sums in stored order)."""
-    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+    starts = row_starts(rows, n)
     kth = sums[starts + k - 1]
     tied = sums >= (kth - tolerance(kth, tie_tolerance))[rows]
     # within a row: the nearer ones by sum, then the tied ones by stored index

@@ -84,6 +84,20 @@ class _Plan:
         v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
         return self.pair[0].alpha.sum(1) * u_max * v_max, self.pair[1].alpha.sum(1) * u_max * v_max
 
+    def fill_coefficients(self, rows) -> np.ndarray:
+        """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
+        M = self.unknown[rows].astype(np.float64)
+        return M if self.U is None else M * self.U[rows]
+
+    def add_fills(self, S: np.ndarray, lo: int, hi: int) -> None:
+        """Add, in place, the "distance one" terms of the queries ``lo:hi`` (the rows of ``S``) with unknown
+        values."""
+        if self.unknown is None:
+            return
+        rows = np.flatnonzero(self.unknown[lo:hi].any(axis=1))
+        if len(rows):
+            S[rows] += self.fill_coefficients(rows + lo) @ self.fill.T
+
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
         scale_q, scale_s = self.cancelling_scales()
@@ -379,8 +393,7 @@ class Metric:
             stop = min(start + step, len(Zq))
             if left is not None:
                 S = left[start:stop] @ right.T
-                if plan.unknown is not None and plan.unknown[start:stop].any():
-                    _add_unknown_rows(S, plan.unknown[start:stop], plan.fill, None if U is None else U[start:stop])
+                plan.add_fills(S, start, stop)
                 if exact_near_zero:
                     near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
                     if len(near[0]):
@@ -416,8 +429,8 @@ def _assemble_right(s: Bilinear, V, no_query_weights: bool):
     With ``U`` (nq, m) and ``V`` (ns, m) the weights (None = ones), ``left @ right.T`` is the weighted sum
     ``S = (U*alpha_q) @ V.T + U @ (V*beta_s).T + (psi_q * U[:, block]) @ (chi_s * V[:, block]).T``
     plus, for stored instances with values unknown under the "distance one" rule, one column per such attribute
-    (the last ones) adding ``1 - alpha_i`` (queries with unknown values are corrected row by row in
-    ``_add_unknown_rows``). The stored side depends on the queries only through whether ``U`` is None, so it can
+    (the last ones) adding ``1 - alpha_i`` (queries with unknown values are corrected in
+    ``_Plan.add_fills``). The stored side depends on the queries only through whether ``U`` is None, so it can
     be built once.
     """
     ns = s.alpha.shape[0]
@@ -427,7 +440,7 @@ def _assemble_right(s: Bilinear, V, no_query_weights: bool):
     beta = s.alpha if V is None else V * s.alpha
     right.append(beta.sum(axis=1, keepdims=True) if no_query_weights else beta)
     # stored unknowns under the "distance one" rule: with j's embedding zeroed the product holds alpha_i where
-    # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see _add_unknown_rows)
+    # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see _Plan.add_fills)
     stored = np.flatnonzero(s.missing_one.any(axis=0)) if s.missing_one is not None else np.empty(0, np.intp)
     if len(stored):
         Ms = s.missing_one[:, stored].astype(np.float64)
@@ -455,12 +468,6 @@ def _unknown_row_fill(s: Bilinear, V) -> np.ndarray:
     return fill if V is None else fill * V
 
 
-def _add_unknown_rows(S, Mq: np.ndarray, fill: np.ndarray, Uc) -> None:
-    """Add, in place, the "distance one" terms of the chunk's queries with unknown values (few rows)."""
-    for r, a in zip(*np.nonzero(Mq)):
-        S[r] += fill[:, a] if Uc is None else Uc[r, a] * fill[:, a]
-
-
 class AttributeMetric(Metric):
     """A metric made of one fitted attribute term per column (see :mod:`lazylib.metrics._attributes`).
 
@@ -476,7 +483,7 @@ class AttributeMetric(Metric):
         keep the stored side of the training data that this computes."""
         halves = {}
         for a, att in enumerate(self.attributes_):
-            if hasattr(att, "fit_shift"):
+            if att.bilinear and hasattr(att, "fit_shift"):
                 halves[a] = att.fit_shift(Z[:, a])
         self._cache["training_halves"] = halves
 

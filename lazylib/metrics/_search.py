@@ -56,12 +56,17 @@ def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0):
     return rows + row_offset, cols, sums
 
 
+def row_starts(rows: np.ndarray, n: int) -> np.ndarray:
+    """Where each of the ``n`` rows begins in sorted row indices ``rows`` (every row present)."""
+    return np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+
+
 def within(rows, cols, sums, n: int, k: int, tie_tolerance: float):
     """From candidate pairs holding at least the k smallest sums of each of the ``n`` rows, those within the
     tolerance of the k-th smallest; sorted by row, then sum, then column."""
     order = np.lexsort((cols, sums, rows))
     rows, cols, sums = rows[order], cols[order], sums[order]
-    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+    starts = row_starts(rows, n)
     kth = sums[starts + k - 1]
     keep = sums <= (kth + tolerance(kth, tie_tolerance))[rows]
     return rows[keep], cols[keep], sums[keep]
@@ -106,21 +111,14 @@ def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
         r, c = rows[lo:lo + step], cols[lo:lo + step]
         part = np.einsum("ij,ij->i", plan.left[r], plan.right[c])
         if plan.unknown is not None:
-            part += np.einsum("ij,ij->i", _fill_coefficients(plan, r), plan.fill[c])
+            part += np.einsum("ij,ij->i", plan.fill_coefficients(r), plan.fill[c])
         out[lo:lo + step] = part
     return plan.refine(rows, cols, out)
 
 
-def _fill_coefficients(plan, rows) -> np.ndarray:
-    """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
-    M = plan.unknown[rows].astype(np.float64)
-    return M if plan.U is None else M * plan.U[rows]
-
-
 def _exact_rows(plan, lo: int, hi: int) -> np.ndarray:
     S = plan.left[lo:hi] @ plan.right.T
-    if plan.unknown is not None:
-        S += _fill_coefficients(plan, slice(lo, hi)) @ plan.fill.T
+    plan.add_fills(S, lo, hi)
     return S
 
 
@@ -167,7 +165,7 @@ def _filter_block(plan, parts: list[dict], start: int, stop: int, k: int, tie_to
     else:
         unknown = plan.unknown[start:stop].any(axis=1)
         groups = [(rows[~unknown], left[~unknown], None),
-                  (rows[unknown], left[unknown], _fill_coefficients(plan, start + rows[unknown]))]
+                  (rows[unknown], left[unknown], plan.fill_coefficients(start + rows[unknown]))]
     found_rows, found_cols = [], []
     for group, group_left, coef in groups:
         if not len(group):
