@@ -6,6 +6,7 @@ the chapters only import it.
 Sub-packages
 ------------
 datasets    the vendored UCI files and their loader (:func:`lazylib.datasets.load`)
+scorecard   the replication scorecard: chapters register published numbers, ours, and verdicts
 """
 
 __version__ = "0.1.0"
