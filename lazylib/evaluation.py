@@ -14,7 +14,12 @@ import pandas as pd
 from scipy import stats
 
 from lazylib._progress import Progress
+from lazylib._validation import Choice, Integer, Real, check
 from lazylib.metrics._encode import Encoded, encode
+
+
+#: The alternatives of :func:`paired_ttest` (scipy's names).
+ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def _rng(random_state) -> np.random.Generator:
@@ -29,8 +34,8 @@ def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True
     >>> [len(test) for _, test in kfold(10, 3, random_state=0)]
     [4, 3, 3]
     """
-    if not 2 <= n_splits <= n:
-        raise ValueError(f"n_splits must be between 2 and the number of instances ({n}), got {n_splits}")
+    n = check("n", n, Integer(low=2))
+    n_splits = check("n_splits", n_splits, Integer(low=2, high=n))
     order = _rng(random_state).permutation(n) if shuffle else np.arange(n)
     folds = np.array_split(order, n_splits)
     return [(np.sort(np.concatenate(folds[:i] + folds[i + 1:])), np.sort(f)) for i, f in enumerate(folds)]
@@ -50,8 +55,7 @@ def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
     if labels.isna().any():
         raise ValueError("y has missing labels; drop those rows before splitting")
     n = len(labels)
-    if not 2 <= n_splits <= n:
-        raise ValueError(f"n_splits must be between 2 and the number of instances ({n}), got {n_splits}")
+    n_splits = check("n_splits", n_splits, Integer(low=2, high=max(n, 2)))
     rng = _rng(random_state)
     fold_of = np.empty(n, dtype=np.intp)
     offset = 0
@@ -65,6 +69,7 @@ def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
 def repeated(splitter, n_repeats: int, *args, random_state=None, **kwargs):
     """``n_repeats`` runs of ``splitter`` with independent seeds drawn from ``random_state``: a list of fold
     lists."""
+    n_repeats = check("n_repeats", n_repeats, Integer(low=1))
     seeds = _rng(random_state).integers(0, 2**32 - 1, n_repeats)
     return [splitter(*args, random_state=int(s), **kwargs) for s in seeds]
 
@@ -228,9 +233,13 @@ def paired_ttest(a, b, alternative: str = "two-sided") -> float:
     >>> round(paired_ttest([0.9, 0.8, 0.85], [0.7, 0.75, 0.8], "greater"), 4)
     0.0918
     """
+    check("alternative", alternative, Choice(ALTERNATIVES))
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.ndim != 1 or len(a) < 2:
-        raise ValueError("paired_ttest needs two equal-length vectors of at least two fold scores")
+        raise ValueError("paired_ttest needs two equal-length vectors of at least two fold scores, got shapes "
+                         f"{a.shape} and {b.shape}")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("paired_ttest needs finite fold scores (a NaN or inf was given)")
     diff = a - b
     if np.allclose(diff, diff[0]):
         if diff[0] == 0:
@@ -251,6 +260,8 @@ def significance_mark(a, b, *, alpha: float = 0.05, tails: int = 1, style: str =
     ``style="dagger"`` (Payne & Edwards 2000, Table 2): ``"†"`` for a difference significant at 5% and ``"‡"``
     at 10% (one-tailed, in either direction; ``alpha`` is ignored).
     """
+    check("style", style, Choice(("bold-italic", "arrow", "star", "dagger")))
+    check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
     if style == "dagger":
         p = min(paired_ttest(a, b, "greater"), paired_ttest(a, b, "less")) if tails == 1 else \
             paired_ttest(a, b, "two-sided")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import Choice, Integer, Real, check
+
 #: Aha's led-creator segment table (attributes a1..a7: top, upper-left, upper-right, middle, lower-left,
 #: lower-right, bottom), one row per digit 0-9.
 LED_SEGMENTS = np.array([
@@ -64,10 +66,9 @@ def led(n: int, *, noise: float = 0.10, n_irrelevant: int = 0, random_state=None
     >>> X.shape, list(y.cat.categories)[:3]
     ((5, 7), ['0', '1', '2'])
     """
-    if not 0 <= noise <= 1:
-        raise ValueError(f"noise must be a probability, got {noise}")
-    if n < 1 or n_irrelevant < 0:
-        raise ValueError(f"need n >= 1 and n_irrelevant >= 0, got n={n}, n_irrelevant={n_irrelevant}")
+    n = check("n", n, Integer(low=1))
+    n_irrelevant = check("n_irrelevant", n_irrelevant, Integer(low=0))
+    noise = check("noise", noise, Real(low=0, high=1))
     rng = _rng(random_state)
     digits = rng.integers(0, 10, n)
     segments = LED_SEGMENTS[digits] ^ (rng.random((n, 7)) < noise)
@@ -106,8 +107,8 @@ def waveform(n: int, *, n_noise: int = 0, random_state=None):
     >>> X.shape
     (4, 40)
     """
-    if n < 1 or n_noise < 0:
-        raise ValueError(f"need n >= 1 and n_noise >= 0, got n={n}, n_noise={n_noise}")
+    n = check("n", n, Integer(low=1))
+    n_noise = check("n_noise", n_noise, Integer(low=0))
     rng = _rng(random_state)
     cls = rng.integers(0, 3, n)
     u = rng.random(n)[:, None]
@@ -129,6 +130,9 @@ def add_irrelevant(X: pd.DataFrame, n: int, *, kind: str = "binary", n_values: i
     >>> add_irrelevant(X, 2, kind="uniform", random_state=0).shape
     (3, 9)
     """
+    n = check("n", n, Integer(low=0))
+    check("kind", kind, Choice(("binary", "nominal", "uniform")))
+    n_values = check("n_values", n_values, Integer(low=2))
     rng = _rng(random_state)
     rows = len(X)
     names = [f"irrelevant{j + 1}" for j in range(n)]
@@ -156,6 +160,8 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     >>> add_redundant(X, 2, random_state=0)[["copy1_a", "inverted2_a"]].to_numpy().tolist()
     [[0.2, 0.8], [0.4, 0.6]]
     """
+    n = check("n", n, Integer(low=0))
+    delta = check("delta", delta, Real(low=0, high=1))
     rng = _rng(random_state)
     linear = [c for c in X.columns if pd.api.types.is_numeric_dtype(X[c].dtype)]
     if not linear:
@@ -191,8 +197,8 @@ def r_n(n_relevant: int, *, n_per_region: int = 50, random_state=None):
     >>> X.shape, y.value_counts().tolist()
     ((100, 2), [50, 50])
     """
-    if n_relevant < 1:
-        raise ValueError(f"n_relevant must be at least 1, got {n_relevant}")
+    n_relevant = check("n_relevant", n_relevant, Integer(low=1))
+    n_per_region = check("n_per_region", n_per_region, Integer(low=1))
     rng = _rng(random_state)
     parts, labels = [], []
     for cls, below in ((0, True), (1, False)):
@@ -215,6 +221,7 @@ def payne_separable(*, n: int = 100, random_state=None):
     -----
     The paper gives no generator; halves split on the first attribute are our reading.
     """
+    n = check("n", n, Integer(low=2))
     rng = _rng(random_state)
     half = n // 2
     a = np.column_stack([rng.uniform(0.0, 0.5, half), rng.random(half)])
@@ -232,6 +239,7 @@ def payne_inseparable(*, n: int = 100, random_state=None):
     The paper gives no generator; quadrants with diagonal classes are our reading of "four linearly
     inseparable partitions, two per class".
     """
+    n = check("n", n, Integer(low=4))
     rng = _rng(random_state)
     q = n // 4
     parts, labels = [], []

@@ -223,9 +223,28 @@ def _load_monks(name: str, data_dir: Path) -> Dataset:
     return Dataset(name, X, y, typed[0][2], split, source, combined)
 
 
+#: Keys every schema must have, and every column entry of it.
+SCHEMA_KEYS = ("file", "columns", "class_column", "classes")
+COLUMN_KEYS = ("name", "type")
+
+
 def _read_schema(data_dir: Path, stem: str) -> dict[str, Any]:
-    with open(data_dir / f"{stem}.schema.json", encoding="utf-8") as fh:
-        return json.load(fh)
+    path = data_dir / f"{stem}.schema.json"
+    try:
+        schema = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path.name}: not valid JSON ({exc.msg} at line {exc.lineno}); is the file truncated?") \
+            from None
+    if not isinstance(schema, dict):
+        raise ValueError(f"{path.name}: a schema must be a JSON object, got {type(schema).__name__}")
+    missing = [k for k in SCHEMA_KEYS if k not in schema]
+    if missing:
+        raise ValueError(f"{path.name}: the schema lacks the keys {missing}")
+    for i, col in enumerate(schema["columns"]):
+        lacking = [k for k in COLUMN_KEYS if not isinstance(col, dict) or k not in col]
+        if lacking or (col["type"] == "nominal" and "values" not in col):
+            raise ValueError(f"{path.name}: column entry {i} lacks {lacking or ['values']}")
+    return schema
 
 
 def _read_csv(data_dir: Path, file: str) -> tuple[pd.DataFrame, str]:
@@ -243,9 +262,12 @@ def _read_csv(data_dir: Path, file: str) -> tuple[pd.DataFrame, str]:
 
 
 def _typed(frame: pd.DataFrame, schema: dict[str, Any]) -> tuple[pd.DataFrame, pd.Series, dict[str, str]]:
-    declared = [c["name"] for c in schema["columns"]]
-    if list(frame.columns) != declared + [schema["class_column"]]:
-        raise ValueError(f"{schema['file']}: CSV header does not match the schema's columns")
+    declared = [c["name"] for c in schema["columns"]] + [schema["class_column"]]
+    if list(frame.columns) != declared:
+        extra = [c for c in frame.columns if c not in declared]
+        absent = [c for c in declared if c not in frame.columns]
+        raise ValueError(f"{schema['file']}: CSV header does not match the schema's columns (in the file only: "
+                         f"{extra}; in the schema only: {absent}; or a different order)")
     columns: dict[str, pd.Series] = {}
     types: dict[str, str] = {}
     for col in schema["columns"]:
@@ -255,13 +277,23 @@ def _typed(frame: pd.DataFrame, schema: dict[str, Any]) -> tuple[pd.DataFrame, p
         if kind == "nominal":
             columns[col["name"]] = _categorical(frame[col["name"]], col["values"], f"{schema['file']}:{col['name']}")
         elif kind in ("continuous", "integer"):
-            columns[col["name"]] = pd.to_numeric(frame[col["name"]], errors="raise").astype("float64")
+            columns[col["name"]] = _numeric(frame[col["name"]], f"{schema['file']}: column {col['name']!r}")
         else:
             raise ValueError(f"{schema['file']}: column {col['name']!r} has unknown type {kind!r}")
         types[col["name"]] = kind
     X = pd.DataFrame(columns, index=pd.RangeIndex(len(frame)))
     y = _categorical(frame[schema["class_column"]], schema["classes"], f"{schema['file']}:class")
     return X, y.rename("class"), types
+
+
+def _numeric(values: pd.Series, where: str) -> pd.Series:
+    numbers = pd.to_numeric(values, errors="coerce").astype("float64")
+    bad = numbers.isna() & values.notna()
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise ValueError(f"{where} is numeric but row {row + 1} holds {values.iloc[row]!r} "
+                         f"({int(bad.sum())} such cells)")
+    return numbers
 
 
 def _categorical(values: pd.Series, categories: list[str], where: str) -> pd.Series:

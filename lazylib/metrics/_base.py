@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._encode import Encoded, encode, encode_labels
+from lazylib.metrics._encode import Encoded, check_finite, encode, encode_labels
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
 WORKING_MEMORY = 64
@@ -297,8 +297,8 @@ class Metric:
         else:
             expected = f"({m},)" + (f" or ({len(self.classes_)}, {m})" if self.classes_ is not None else "")
             raise ValueError(f"weights must have shape {expected}, got {W.shape}")
-        if np.isnan(W).any() or (W < 0).any():
-            raise ValueError("weights must be non-negative numbers (no NaN)")
+        if not np.isfinite(W).all() or (W < 0).any():
+            raise ValueError("weights must be finite non-negative numbers (no NaN, no inf)")
         return W
 
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
@@ -316,11 +316,21 @@ class Metric:
         if isinstance(X, Encoded):
             if X.columns != self.columns_ or X.categories != self.categories_:
                 raise ValueError(f"{what} was encoded with columns or categories other than the fitted ones")
-        values = np.asarray(X, dtype=np.float64) if not isinstance(X, Encoded) else X.values
+        elif self._from_frame and any(c is not None for c in self.categories_):
+            named = [n for n, c in zip(self.columns_, self.categories_) if c is not None]
+            raise ValueError(f"{what} is an array but the metric was fitted on a DataFrame with categorical columns "
+                             f"{named[:5]}{'...' if len(named) > 5 else ''}: pass a DataFrame with the same columns "
+                             "(an array's numbers would be read as category codes)")
+        try:
+            values = np.asarray(X, dtype=np.float64) if not isinstance(X, Encoded) else X.values
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} must hold numbers (nominal values as codes, missing as NaN)") from None
         if values.ndim != 2 or values.shape[1] != self.n_features_in_:
             raise ValueError(f"{what} must have shape (n, {self.n_features_in_}), got {values.shape}")
         if values.shape[0] == 0:
             raise ValueError(f"{what} is empty")
+        if not isinstance(X, Encoded):
+            check_finite(values, self.columns_)
         return values
 
     def _prepare(self, A, B, y_B):

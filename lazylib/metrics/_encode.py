@@ -56,7 +56,7 @@ def encode(X, types=None) -> Encoded:
     ------
     ValueError
         On an empty or non-2-D input, an unknown type, a type list of the wrong length, a nominal DataFrame
-        column that is not categorical, or a text column.
+        column that is not categorical, a text column, or an infinite value.
     """
     if isinstance(X, pd.DataFrame):
         return _encode_frame(X, types)
@@ -86,6 +86,7 @@ def encode(X, types=None) -> Encoded:
     except (TypeError, ValueError) as exc:
         raise ValueError("X must hold numbers (nominal values as numeric codes, missing as NaN)") from exc
     columns = tuple(str(i) for i in range(values.shape[1]))
+    check_finite(numeric, columns)
     return Encoded(numeric, columns, types, (None,) * len(types), from_frame=False)
 
 
@@ -129,7 +130,18 @@ def _encode_frame(X: pd.DataFrame, types) -> Encoded:
                 f"column {name!r} has dtype {col.dtype}; nominal columns must be pandas Categorical, "
                 "linear ones numeric"
             )
+    check_finite(out, columns)
     return Encoded(out, columns, kinds, tuple(categories), from_frame=True)
+
+
+def check_finite(values: np.ndarray, columns) -> None:
+    """Refuse infinite values, naming the first column and row that holds one (missing values are NaN, which
+    every metric has a rule for; an infinity has no meaning in any distance of the papers)."""
+    bad = np.isinf(values)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise ValueError(f"column {columns[col]!r} holds an infinite value (row {row}, {int(bad[:, col].sum())} "
+                         "in that column); distances are undefined for infinities: use NaN for unknown values")
 
 
 def _infer(col: pd.Series, name: str) -> str:

@@ -6,6 +6,7 @@ import numpy as np
 
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
+from lazylib.metrics._columns import known_mean_std, known_range
 from lazylib.metrics._encode import NOMINAL
 from lazylib.metrics._probabilities import probability_table
 
@@ -39,8 +40,8 @@ class HEOM(AttributeMetric):
     root = 2.0
 
     def _fit(self, Z, y):
-        lo, hi = np.nanmin(Z, axis=0), np.nanmax(Z, axis=0)
-        self.range_ = np.nan_to_num(hi - lo)
+        lo, hi = known_range(Z)
+        self.range_ = hi - lo
         self.attributes_ = [
             OverlapAttribute("one") if kind == NOMINAL else LinearAttribute(lo[a], self.range_[a])
             for a, kind in enumerate(self.kinds_)
@@ -94,8 +95,7 @@ class HVDM(AttributeMetric):
             raise ValueError(f"normalization must be one of {HVDM_NORMALIZATIONS}, got {self.normalization!r}")
         C = len(self.classes_)
         form, scale = {"N1": ("l1sq", 1.0), "N2": ("sq", 1.0), "N3": ("sq", float(C))}[self.normalization]
-        self.sigma_ = np.nan_to_num(np.nanstd(Z, axis=0, ddof=1))
-        mean = np.nanmean(Z, axis=0)
+        mean, self.sigma_ = known_mean_std(Z)
         self.attributes_ = []
         for a, kind in enumerate(self.kinds_):
             if kind == NOMINAL:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from lazylib._validation import Integer, check
 from lazylib.metrics._attributes import CurveAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import (
@@ -29,7 +30,8 @@ class DVDM(AttributeMetric):
     Parameters
     ----------
     s : int, optional
-        Number of ranges; ``max(5, C)`` by default (section 2.5).
+        Number of ranges; ``max(5, C)`` by default (section 2.5). At most the number of training instances
+        (or that default, if larger): more ranges would leave most of them empty.
     erratum : bool
         True (default): the corrected equations. False: the equations as printed, ``sum_a vdm_a^2`` with
         ``vdm_a = sum_c |dP|^2`` (no square roots). Both rank neighbours differently only through ties; the
@@ -81,9 +83,9 @@ class DVDM(AttributeMetric):
 
     def _fit(self, Z, y):
         C = len(self.classes_)
-        self.s_ = int(self.s) if self.s is not None else max(5, C)
-        if self.s_ < 1:
-            raise ValueError(f"s must be a positive integer, got {self.s}")
+        default = max(5, C)
+        # more ranges than training instances leaves most of them empty, and s = 10**8 would allocate gigabytes
+        self.s_ = check("s", self.s, Integer(low=1, high=max(default, len(Z))), optional=True) or default
         self.root = 2.0 if self.erratum else 1.0
         form = "sq" if self.erratum else "sqsq"
         self.discretizers_ = {}

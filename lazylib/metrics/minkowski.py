@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from lazylib._validation import Choice, Real, check
 from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
+from lazylib.metrics._columns import known_mean_std, known_range
 
 NORMALIZATIONS = (None, "std", "range")
 
@@ -53,19 +55,18 @@ class Minkowski(AttributeMetric):
         self.normalize = normalize
 
     def _fit(self, Z, y):
-        if not self.r >= 1:
-            raise ValueError(f"r must be at least 1, got {self.r}")
-        if self.normalize not in NORMALIZATIONS:
-            raise ValueError(f"normalize must be one of {NORMALIZATIONS}, got {self.normalize!r}")
-        self.root = float(self.r)
-        self.center_ = np.nanmean(Z, axis=0)
+        if isinstance(self.r, (int, float)) and self.r == float("inf"):
+            raise ValueError("r = inf is the Chebychev distance: use make_metric('chebychev')")
+        self.root = check("r", self.r, Real(low=1))
+        check("normalize", self.normalize, Choice(NORMALIZATIONS))
+        self.center_, std = known_mean_std(Z)
         if self.normalize == "std":
-            self.scale_ = np.nanstd(Z, axis=0, ddof=1)
+            self.scale_ = std
         elif self.normalize == "range":
-            self.scale_ = np.nanmax(Z, axis=0) - np.nanmin(Z, axis=0)
+            lo, hi = known_range(Z)
+            self.scale_ = hi - lo
         else:
             self.scale_ = np.ones(Z.shape[1])
-        self.scale_ = np.nan_to_num(self.scale_)
         if self.r == 2:
             self.attributes_ = [LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)]
         else:

@@ -37,6 +37,17 @@ class _NumericMetric(Metric):
             raise ValueError(f"{type(self).__name__} has no rule for unknown values, and X has some")
 
 
+#: Mahalanobis: a covariance matrix whose smallest eigenvalue is below this fraction of its largest is singular.
+RANK_TOLERANCE = 1e-12
+
+
+def _check_non_negative(Z, what: str) -> None:
+    if (Z < 0).any():
+        column = int(np.flatnonzero((Z < 0).any(axis=0))[0])
+        raise ValueError(f"chi-square distance is for non-negative counts; {what} has a negative value "
+                         f"in column {column}")
+
+
 def _sq_euclidean(P, Q):
     S = (P * P).sum(1)[:, None] + (Q * Q).sum(1)[None, :] - 2.0 * P @ Q.T
     return np.maximum(S, 0.0, out=S)
@@ -90,11 +101,17 @@ class Mahalanobis(_NumericMetric):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
+        n, m = Z.shape
+        if n <= m:
+            raise ValueError(f"Mahalanobis distance needs more training instances than attributes "
+                             f"(n = {n}, m = {m}): the covariance matrix is singular")
         V = np.atleast_2d(np.cov(Z, rowvar=False))
-        sign, logdet = np.linalg.slogdet(V)
-        if sign <= 0:
-            raise ValueError("the training covariance matrix is singular: Mahalanobis distance is undefined")
-        self.factor_ = float(np.exp(logdet / V.shape[0]))
+        eig = np.linalg.eigvalsh(V)
+        if eig[0] <= RANK_TOLERANCE * max(eig[-1], np.finfo(float).tiny):
+            raise ValueError(f"the training covariance matrix is singular or nearly so (eigenvalues "
+                             f"{eig[0]:.3g} to {eig[-1]:.3g}): some attribute is constant or a linear "
+                             "combination of others, and Mahalanobis distance is undefined")
+        self.factor_ = float(np.exp(np.log(eig).sum() / m))
         self.whiten_ = np.linalg.cholesky(np.linalg.inv(V))
 
     def _block(self, A, B):
@@ -120,9 +137,16 @@ class Quadratic(_NumericMetric):
         super()._fit(Z, y)
         if self.Q is None:
             raise ValueError("the quadratic distance needs its matrix: Quadratic(Q=...)")
-        Q = np.asarray(self.Q, dtype=np.float64)
+        try:
+            Q = np.asarray(self.Q, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("Q must be a square matrix of numbers") from None
         if Q.shape != (Z.shape[1], Z.shape[1]):
             raise ValueError(f"Q must have shape {(Z.shape[1], Z.shape[1])}, got {Q.shape}")
+        if not np.isfinite(Q).all():
+            raise ValueError("Q must hold finite numbers")
+        if not np.allclose(Q, Q.T, rtol=1e-12, atol=0.0):
+            raise ValueError("Q must be symmetric (the quadratic form reads both triangles of it)")
         try:
             self.factor_ = np.linalg.cholesky(Q)
         except np.linalg.LinAlgError as exc:
@@ -135,7 +159,9 @@ class Quadratic(_NumericMetric):
 class Correlation(_NumericMetric):
     """``D(x, y) = 1 - r(x, y)`` with ``r`` the correlation of Figure 1, centred on the training mean of each
     attribute (not on each vector's own mean, as scipy's ``correlation`` is). Returning ``1 - r`` makes it a
-    distance (0 for identical vectors); Figure 1 gives ``r`` itself.
+    distance (0 for identical vectors); Figure 1 gives ``r`` itself. ``r`` is undefined for an instance equal
+    to the training mean: it is taken as 0 (distance 1) against any other instance, and two such instances
+    are at distance 0.
 
     Examples
     --------
@@ -156,7 +182,11 @@ class Correlation(_NumericMetric):
         den = np.sqrt((P * P).sum(1))[:, None] * np.sqrt((Q * Q).sum(1))[None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
             r = np.where(den > 0, num / den, 0.0)
-        return 1.0 - r
+        D = 1.0 - r
+        # r is undefined for an instance at the training mean; two such instances are identical: distance 0
+        at_mean = ~(P != 0).any(1)
+        D[np.ix_(at_mean, ~(Q != 0).any(1))] = 0.0
+        return D
 
 
 class ChiSquare(_NumericMetric):
@@ -173,11 +203,13 @@ class ChiSquare(_NumericMetric):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
+        _check_non_negative(Z, "X")
         self.totals_ = Z.sum(axis=0)
         if (self.totals_ <= 0).any():
             raise ValueError("chi-square distance needs positive attribute totals")
 
     def _embed(self, Z):
+        _check_non_negative(Z, "the data")
         size = Z.sum(axis=1, keepdims=True)
         if (size == 0).any():
             raise ValueError("chi-square distance is undefined for an all-zero instance")

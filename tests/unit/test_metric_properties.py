@@ -1,0 +1,88 @@
+"""Property-based checks of every registered metric on generated data: non-negative, finite, zero between
+identical instances (where the metric has that property), symmetric where the paper's metric is, and
+independent of the order of the query rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from lazylib.metrics import available, make_metric
+
+NUMERIC_ONLY = {"chebychev", "camberra", "mahalanobis", "quadratic", "correlation", "chisquare", "kendall"}
+ASYMMETRIC = {"vdm", "omvw"}
+#: Metrics whose rule for an unknown value is "distance 1 whatever the other value": a row with an unknown is
+#: not at distance 0 from itself.
+UNKNOWN_IS_ONE = {"heom", "hoem", "hvdm", "euclidean", "manhattan", "minkowski"}
+#: Kendall's rank distance compares the attributes of one instance with each other: an instance with two equal
+#: attribute values is not at distance 0 from itself (its sign products vanish).
+NOT_ZERO_ON_SELF = {"kendall"}
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def mixed_data(draw):
+    """A small mixed data set: nominal and linear columns on a coarse grid (ties), some unknown values, two or
+    three classes all present, and a scale factor for the linear columns from 1e-8 to 1e8."""
+    n = draw(st.integers(6, 14))
+    n_nominal, n_linear = draw(st.integers(0, 3)), draw(st.integers(0, 3))
+    assume(n_nominal + n_linear > 0)
+    scale = 10.0 ** draw(st.integers(-8, 8))
+    columns = {}
+    for j in range(n_nominal):
+        codes = draw(st.lists(st.integers(-1, 2), min_size=n, max_size=n))
+        columns[f"n{j}"] = pd.Categorical.from_codes(codes, categories=["a", "b", "c"])
+    for j in range(n_linear):
+        values = draw(st.lists(st.one_of(st.integers(0, 4).map(float), st.just(np.nan)), min_size=n, max_size=n))
+        columns[f"x{j}"] = np.array(values) * scale
+    C = draw(st.integers(2, 3))
+    y = np.arange(n) % C
+    return pd.DataFrame(columns), draw(st.permutations(list(y)))
+
+
+def _fit(name, X, y):
+    try:
+        return make_metric(name).fit(X, y)
+    except ValueError as exc:  # a metric refusing this data must say why: the kinds it accepts
+        assert "accepts only" in str(exc), exc
+        return None
+
+
+@pytest.mark.parametrize("name", sorted(set(available()) - NUMERIC_ONLY - {"wom"}))
+@SETTINGS
+@given(data=mixed_data(), order=st.randoms(use_true_random=False))
+def test_mixed_metric_properties(name, data, order):
+    X, y = data
+    metric = _fit(name, X, y)
+    if metric is None:
+        return
+    D = metric.pairwise(X)
+    assert D.shape == (len(X), len(X))
+    assert np.isfinite(D).all() and (D >= 0).all()
+    complete = X.notna().all(axis=1).to_numpy() if name in UNKNOWN_IS_ONE else np.ones(len(X), bool)
+    assert np.all(np.diag(D)[complete] <= 1e-12 * (1 + D.max()))
+    if name not in ASYMMETRIC:
+        np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-12 * (1 + D.max()))
+    perm = np.array(order.sample(range(len(X)), len(X)))
+    np.testing.assert_allclose(metric.pairwise(X.iloc[perm]), D[perm], rtol=1e-9, atol=1e-12 * (1 + D.max()))
+
+
+@pytest.mark.parametrize("name", sorted(NUMERIC_ONLY | {"euclidean", "manhattan", "minkowski"}))
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 20), m=st.integers(2, 4),
+       log_scale=st.integers(-8, 8))
+def test_numeric_metric_properties(name, seed, n, m, log_scale):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, m)) * 10.0 ** log_scale
+    params = {"Q": np.diag(rng.random(m) + 0.5)} if name == "quadratic" else {}
+    metric = make_metric(name, **params).fit(X, types=["continuous"] * m)
+    D = metric.pairwise(X)
+    assert np.isfinite(D).all() and (D >= -1e-12 * (1 + np.abs(D).max())).all()
+    if name not in NOT_ZERO_ON_SELF:
+        assert np.all(np.abs(np.diag(D)) <= 1e-9 * (1 + np.abs(D).max()))
+    np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-9 * (1 + np.abs(D).max()))
+    perm = rng.permutation(n)
+    np.testing.assert_allclose(metric.pairwise(X[perm]), D[perm], rtol=1e-9, atol=1e-12)
