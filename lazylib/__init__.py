@@ -6,6 +6,7 @@ the chapters only import it.
 Sub-packages
 ------------
 datasets    the vendored UCI files and their loader (:func:`lazylib.datasets.load`)
+robustness  the input policy of every metric, found by probing it (the book's Robustness appendix)
 scorecard   the replication scorecard: chapters register published numbers, ours, and verdicts
 """
 

@@ -1,0 +1,112 @@
+"""What every metric does with awkward input, found out by asking it: the input policy table of the book's
+"Robustness" appendix.
+
+Each column of :func:`policy_table` is a small probe run against the library (fit on a few instances, then
+look at a distance or at the error raised), so the table cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from lazylib.metrics import REGISTRY, available, make_metric
+
+#: Parameters a metric cannot be made without (the quadratic distance needs its matrix).
+REQUIRED = {"quadratic": {"Q": np.eye(2)}, "wom": {"weights": [1.0, 1.0]}}
+
+
+def _metric(name: str):
+    return make_metric(name, **REQUIRED.get(name, {}))
+
+
+def _probe_data(name: str) -> tuple[pd.DataFrame, np.ndarray]:
+    """Four instances of two classes: a nominal and a linear attribute for metrics that take every kind, two
+    linear ones for the others."""
+    X = pd.DataFrame({"a": [0.5, 1.0, 2.0, 4.0], "b": [3.0, 1.0, 2.0, 0.5]})
+    if REGISTRY[name].accepts is None:
+        X["a"] = pd.Categorical(["u", "v", "u", "w"])  # u seen with both classes, v and w with one
+    return X, np.array([0, 0, 1, 1])
+
+
+def _refused(call) -> bool:
+    try:
+        call()
+    except ValueError:
+        return True
+    return False
+
+
+def _unknown_rule(name: str) -> str:
+    X, y = _probe_data(name)
+    X.iloc[0, 0] = np.nan
+    metric = _metric(name)
+    if _refused(lambda: metric.fit(X, y)):
+        return "refused"
+    d_self = metric.pairwise(X.iloc[:1], X.iloc[:1])[0, 0]
+    return "a value of its own" if d_self == 0 else "distance 1 to anything"
+
+
+def _unseen_rule(name: str) -> str:
+    X, y = _probe_data(name)
+    if not isinstance(X["a"].dtype, pd.CategoricalDtype):
+        return "-"
+    X = X.assign(a=X["a"].cat.add_categories(["z"]))  # a declared value no training row has
+    metric = _metric(name).fit(X, y)
+    d = metric.pairwise(X.assign(a=pd.Categorical(["z"] * 4, categories=X["a"].cat.categories)))
+    return "finite distance" if np.isfinite(d).all() else "non-finite"
+
+
+def _infinite(name: str) -> str:
+    X, y = _probe_data(name)
+    X.iloc[1, 1] = np.inf
+    return "refused" if _refused(lambda: _metric(name).fit(X, y)) else "accepted"
+
+
+def _all_missing(name: str) -> str:
+    X, y = _probe_data(name)
+    X["b"] = np.nan
+    metric = _metric(name)
+    if _refused(lambda: metric.fit(X, y)):
+        return "refused"
+    return "unknown everywhere" if np.isfinite(metric.pairwise(X)).all() else "non-finite"
+
+
+def _single_class(name: str) -> str:
+    X, _ = _probe_data(name)
+    return "refused" if _refused(lambda: _metric(name).fit(X, np.zeros(len(X), int))) else "allowed"
+
+
+def _symmetric(name: str) -> str:
+    X, y = _probe_data(name)
+    D = _metric(name).fit(X, y).pairwise(X)
+    return "yes" if np.allclose(D, D.T) else "no"
+
+
+def policy_table(names=None) -> pd.DataFrame:
+    """One row per metric name (default: every name of :func:`lazylib.metrics.available`), with what it
+    accepts and what it does with unknown, unseen, infinite and all-missing values, a single training class,
+    and whether it is symmetric. Every cell comes from running the metric.
+
+    Examples
+    --------
+    >>> policy_table(["hvdm", "vdm"])[["unknown value", "symmetric"]]
+                   unknown value symmetric
+    metric
+    hvdm  distance 1 to anything       yes
+    vdm       a value of its own        no
+    """
+    rows = {}
+    for name in names or available():
+        accepts = REGISTRY[name].accepts
+        rows[name] = {
+            "attribute kinds": "all" if accepts is None else ", ".join(sorted(set(accepts))),
+            "class labels": "needed" if REGISTRY[name].needs_labels else "not needed",
+            "unknown value": _unknown_rule(name),
+            "unseen nominal value": _unseen_rule(name),
+            "infinite value": _infinite(name),
+            "all-missing training column": _all_missing(name),
+            "one training class": _single_class(name),
+            "symmetric": _symmetric(name),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("metric")
