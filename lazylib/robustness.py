@@ -90,11 +90,11 @@ def policy_table(names=None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> policy_table(["hvdm", "vdm"])[["unknown value", "symmetric"]]
-                   unknown value symmetric
-    metric
-    hvdm  distance 1 to anything       yes
-    vdm       a value of its own        no
+    >>> table = policy_table(["hvdm", "vdm"])
+    >>> table["unknown value"].to_dict()
+    {'hvdm': 'distance 1 to anything', 'vdm': 'a value of its own'}
+    >>> table["symmetric"].to_dict()
+    {'hvdm': 'yes', 'vdm': 'no'}
     """
     rows = {}
     for name in names or available():
