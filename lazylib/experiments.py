@@ -1,0 +1,401 @@
+"""Many data sets x many distance functions on shared folds, and the marking rules of Wilson & Martinez (1997).
+
+:func:`run` evaluates k-NN with every metric on every data set, all metrics of a data set on the very same
+folds, spread over worker processes, and returns one tidy table (``dataset``, ``metric``, ``fold``,
+``accuracy``). The other functions read that table the way the paper's Tables 2, 3 and 6-8 are read:
+
+- :func:`mean_table`: mean accuracy, data set x metric;
+- :func:`wins`: how often each metric has the highest mean accuracy, ties counted for every tied metric;
+- :func:`marks`: two-tailed paired t-test marks against a baseline at 90 % (``"*"`` higher, ``"<"`` lower);
+- :func:`head_to_head`: the counts of Tables 6 and 7 (higher on how many, significantly on how many);
+- :func:`over_next`: the best metric of each data set and whether it leads the next by more than 1 %;
+- :func:`attribute_kinds`: the data sets grouped by their attribute kinds (nominal, continuous, integer);
+- :func:`average_attribute_distance`: the per-attribute average distance of Table 1.
+
+>>> from lazylib.experiments import run, mean_table
+>>> res = run(["iris"], {"HVDM": "hvdm", "HEOM": "heom"}, n_splits=5, random_state=0)
+>>> list(res.columns)
+['dataset', 'metric', 'fold', 'accuracy', 'n_train', 'n_test']
+>>> mean_table(res).shape
+(1, 2)
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pandas as pd
+
+from lazylib import datasets as _datasets
+from lazylib._validation import Integer, Real, check
+from lazylib.evaluation import _labels, paired_ttest, parallel_map, stratified_kfold
+from lazylib.metrics import Metric, make_metric
+from lazylib.metrics._encode import Encoded, encode
+from lazylib.neighbors import KNeighborsClassifier
+
+#: Columns of the tidy table returned by :func:`run`.
+COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
+
+#: Tolerance within which two mean accuracies count as tied (fold means of identical predictions can differ
+#: in the last bits of floating point).
+TIE_TOLERANCE = 1e-9
+
+
+def dataset_seed(name: str, random_state: int) -> int:
+    """The seed of data set ``name``'s folds: fixed by ``random_state`` and the name alone, so adding or
+    removing other data sets never changes a data set's folds.
+
+    Examples
+    --------
+    >>> dataset_seed("iris", 0) == dataset_seed("iris", 0) != dataset_seed("glass", 0)
+    True
+    """
+    random_state = check("random_state", random_state, Integer(low=0))
+    return int(np.random.SeedSequence([random_state, zlib.crc32(name.encode())]).generate_state(1)[0])
+
+
+def prepare(name: str, data=None, *, max_instances: int | None = None, random_state: int = 0):
+    """One data set ready for :func:`run`: ``(X, y, types, n_total)``.
+
+    ``data`` is ``None`` (load the vendored data set ``name``), a :class:`lazylib.datasets.Dataset`, or a tuple
+    ``(X, y)`` or ``(X, y, types)``. Rows without a class are dropped. With ``max_instances`` a larger data set
+    is cut to a stratified random subset of that size (seeded by :func:`dataset_seed`); ``n_total`` is the size
+    before the cut.
+    """
+    if data is None:
+        data = _datasets.load(name)
+    if isinstance(data, _datasets.Dataset):
+        X, y, types = data.X, data.y, dict(data.types)
+    elif isinstance(data, tuple) and len(data) in (2, 3):
+        X, y = data[0], data[1]
+        types = data[2] if len(data) == 3 else None
+    else:
+        raise ValueError(f"data set {name!r}: expected None, a Dataset or a tuple (X, y[, types]), "
+                         f"got {type(data).__name__}")
+    y = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y, dtype=object))
+    keep = np.flatnonzero(y.notna().to_numpy())
+    n_total = len(keep)
+    if max_instances is not None:
+        max_instances = check("max_instances", max_instances, Integer(low=2))
+        if n_total > max_instances:
+            rng = np.random.default_rng(dataset_seed(name, random_state) + 1)
+            # stratified: take the same fraction of every class (at least one of each)
+            labels = _labels(y.iloc[keep])
+            chosen = []
+            for cls in sorted(set(labels), key=str):
+                members = keep[labels == cls]
+                size = max(1, int(round(len(members) * max_instances / n_total)))
+                chosen.append(rng.choice(members, size=min(size, len(members)), replace=False))
+            keep = np.sort(np.concatenate(chosen))
+    X = X.iloc[keep].reset_index(drop=True) if isinstance(X, pd.DataFrame) else np.asarray(X)[keep]
+    y = y.iloc[keep].reset_index(drop=True)
+    if isinstance(y.dtype, pd.CategoricalDtype):
+        y = y.cat.remove_unused_categories()
+    return X, y, types, n_total
+
+
+def _factory(name: str, spec):
+    """A function returning a fresh unfitted metric from a metric spec (name, (name, params) or callable)."""
+    if isinstance(spec, str):
+        make_metric(spec)  # fail now, naming the problem, rather than in a worker
+        return lambda: make_metric(spec)
+    if isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], dict):
+        make_metric(spec[0], **spec[1])
+        return lambda: make_metric(spec[0], **spec[1])
+    if callable(spec) and not isinstance(spec, Metric):
+        return spec
+    raise ValueError(f"metric {name!r}: expected a metric name, a (name, params) pair or a callable returning a "
+                     f"fresh metric, got {spec!r}")
+
+
+def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ties: str = "all",
+        random_state: int = 0, n_jobs: int = 1, max_instances: int | dict | None = None,
+        label: str = "experiments") -> pd.DataFrame:
+    """Cross-validated k-NN accuracy of every metric on every data set, all metrics on the same folds.
+
+    Parameters
+    ----------
+    datasets : list of str or dict
+        Names of vendored data sets, or a dict name -> ``None`` / Dataset / ``(X, y[, types])``.
+    metrics : dict
+        Display name -> metric name (``"hvdm"``), ``(name, params)`` (``("hvdm", {"normalization": "N1"})``)
+        or a callable returning a fresh unfitted metric.
+    n_splits : int
+        Folds of the stratified cross-validation (:func:`lazylib.evaluation.stratified_kfold`); each data set's
+        folds are seeded by :func:`dataset_seed`.
+    n_neighbors, ties
+        Passed to :class:`lazylib.neighbors.KNeighborsClassifier` (Wilson & Martinez use k = 1).
+    n_jobs : int
+        Worker processes (forked; -1 = every core). Results are identical to ``n_jobs=1``.
+    max_instances : int or dict, optional
+        Cut larger data sets to a stratified subset of this size (one number for all, or per name); the
+        returned table's ``attrs["subsampled"]`` lists every data set that was cut, as ``{name: (used, total)}``.
+    label : str
+        Progress-bar text (drawn on an interactive terminal only).
+
+    Returns
+    -------
+    DataFrame with columns :data:`COLUMNS`, one row per data set, metric and fold, in the order given.
+
+    Notes
+    -----
+    Every fold of every data set is one job per metric, so a big data set's folds are spread over the
+    workers; the jobs start with the largest, which keeps both workers busy to the end.
+    """
+    n_splits = check("n_splits", n_splits, Integer(low=2))
+    if not isinstance(metrics, dict) or not metrics:
+        raise ValueError("metrics must be a non-empty dict of display name -> metric")
+    makers = {name: _factory(name, spec) for name, spec in metrics.items()}
+    specs = datasets if isinstance(datasets, dict) else {name: None for name in datasets}
+    if not specs:
+        raise ValueError("datasets is empty")
+    prepared, folds, subsampled = {}, {}, {}
+    for name, data in specs.items():
+        cap = max_instances.get(name) if isinstance(max_instances, dict) else max_instances
+        X, y, types, n_total = prepare(name, data, max_instances=cap, random_state=random_state)
+        if len(y) < n_total:
+            subsampled[name] = (len(y), n_total)
+        prepared[name] = (encode(X, types), y)
+        folds[name] = stratified_kfold(y, n_splits, random_state=dataset_seed(name, random_state))
+    jobs = [(name, metric, f) for name in specs for metric in makers for f in range(n_splits)]
+    cost = [len(folds[n][f][0]) * len(folds[n][f][1]) for n, _, f in jobs]
+    order = np.argsort(cost, kind="stable")[::-1]
+
+    def one(job):
+        name, metric, f = job
+        Z, y = prepared[name]
+        train, test = folds[name][f]
+        clf = KNeighborsClassifier(n_neighbors, makers[metric](), ties=ties)
+        clf.fit(Z.take(train), y.iloc[train])
+        accuracy = float(np.mean(clf.predict(Z.take(test)).astype(object) == _labels(y.iloc[test])))
+        return accuracy
+
+    scores = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
+    accuracy = np.empty(len(jobs))
+    accuracy[order] = scores
+    out = pd.DataFrame([{"dataset": n, "metric": m, "fold": f, "accuracy": a,
+                         "n_train": len(folds[n][f][0]), "n_test": len(folds[n][f][1])}
+                        for (n, m, f), a in zip(jobs, accuracy)], columns=COLUMNS)
+    out.attrs["subsampled"] = subsampled
+    return out
+
+
+def _check_results(results: pd.DataFrame) -> None:
+    missing = {"dataset", "metric", "fold", "accuracy"} - set(results.columns)
+    if missing:
+        raise ValueError(f"results need the columns {sorted(missing)} (the table lazylib.experiments.run returns)")
+
+
+def fold_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy per fold: index (dataset, fold), one column per metric (in the order first seen)."""
+    _check_results(results)
+    order = list(dict.fromkeys(results["metric"]))
+    wide = results.pivot_table(index=["dataset", "fold"], columns="metric", values="accuracy", sort=False)
+    return wide[order]
+
+
+def mean_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean accuracy over folds: data set x metric, data sets and metrics in the order first seen."""
+    _check_results(results)
+    order = list(dict.fromkeys(results["metric"]))
+    means = results.groupby(["dataset", "metric"], sort=False)["accuracy"].mean().unstack("metric")
+    return means.loc[list(dict.fromkeys(results["dataset"])), order]
+
+
+def best(means: pd.DataFrame, tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+    """Boolean frame: True where a metric has the highest mean accuracy of its data set (the paper's bold),
+    every tied metric included."""
+    return means.ge(means.max(axis=1) - tolerance, axis=0)
+
+
+def wins(means: pd.DataFrame, tolerance: float = TIE_TOLERANCE) -> pd.Series:
+    """How many data sets each metric has the highest mean accuracy on, ties counted for every tied metric
+    (Wilson & Martinez, section 6: "as high or higher").
+
+    Examples
+    --------
+    >>> means = pd.DataFrame({"A": [0.9, 0.8, 0.7], "B": [0.9, 0.85, 0.6]}, index=["x", "y", "z"])
+    >>> wins(means).to_dict()
+    {'A': 2, 'B': 2}
+    """
+    return best(means, tolerance).sum().astype(int).rename("wins")
+
+
+def pvalues(results: pd.DataFrame, baseline: str) -> pd.DataFrame:
+    """Two-tailed paired t-test p-values of every metric against ``baseline`` over the folds: data set x
+    metric (the baseline's own column is 1)."""
+    folds = fold_table(results)
+    if baseline not in folds.columns:
+        raise ValueError(f"baseline {baseline!r} is not among the metrics {list(folds.columns)}")
+    rows = {}
+    for name, block in folds.groupby(level="dataset", sort=False):
+        rows[name] = {m: paired_ttest(block[m].to_numpy(), block[baseline].to_numpy(), "two-sided")
+                      for m in folds.columns}
+    return pd.DataFrame.from_dict(rows, orient="index")[list(folds.columns)]
+
+
+def marks(results: pd.DataFrame, baseline: str, *, alpha: float = 0.10) -> pd.DataFrame:
+    """The paper's marks against ``baseline`` (Table 3): ``"*"`` where a metric is significantly higher,
+    ``"<"`` where significantly lower, by a two-tailed paired t-test at level ``alpha`` (0.10: "90 % or
+    higher confidence"); ``""`` otherwise and in the baseline's column."""
+    check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
+    p = pvalues(results, baseline)
+    diff = mean_table(results).loc[p.index, p.columns].sub(mean_table(results).loc[p.index, baseline], axis=0)
+    out = pd.DataFrame("", index=p.index, columns=p.columns)
+    out[(p < alpha) & (diff > 0)] = "*"
+    out[(p < alpha) & (diff < 0)] = "<"
+    out[baseline] = ""
+    return out
+
+
+def head_to_head(results: pd.DataFrame, a: str, b: str, *, alpha: float = 0.10,
+                 tolerance: float = TIE_TOLERANCE) -> pd.Series:
+    """The counts of Tables 6 and 7 for metric ``a`` against ``b``: on how many data sets each has the higher
+    mean accuracy, how many of those differences are significant (two-tailed paired t-test at ``alpha``), how
+    many are tied, and the average accuracy of each.
+
+    Examples
+    --------
+    >>> res = pd.DataFrame({"dataset": ["x"] * 4 + ["y"] * 4, "metric": ["A", "A", "B", "B"] * 2,
+    ...                     "fold": [0, 1, 0, 1] * 2, "accuracy": [0.9, 0.8, 0.7, 0.6, 0.5, 0.5, 0.5, 0.5]})
+    >>> head_to_head(res, "A", "B")[["A higher", "A significant", "B higher", "ties"]].to_dict()
+    {'A higher': 1, 'A significant': 1, 'B higher': 0, 'ties': 1}
+    """
+    means = mean_table(results)
+    for m in (a, b):
+        if m not in means.columns:
+            raise ValueError(f"metric {m!r} is not among {list(means.columns)}")
+    p = pvalues(results, b)[a]
+    diff = means[a] - means[b]
+    higher_a, higher_b = diff > tolerance, diff < -tolerance
+    return pd.Series({
+        "datasets": len(diff),
+        f"{a} higher": int(higher_a.sum()), f"{a} significant": int((higher_a & (p < alpha)).sum()),
+        f"{b} higher": int(higher_b.sum()), f"{b} significant": int((higher_b & (p < alpha)).sum()),
+        "ties": int((~higher_a & ~higher_b).sum()),
+        f"{a} average": float(means[a].mean()), f"{b} average": float(means[b].mean()),
+    }, dtype=object)
+
+
+def over_next(means: pd.DataFrame, margin: float = 0.01, tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+    """For every data set, the metric with the highest mean accuracy, its lead over the next highest, and
+    whether that lead exceeds ``margin`` (Table 2's asterisk: "more than 1 % over the next highest"; accuracies
+    as fractions, so 1 % is 0.01). A tie for the highest gives lead 0 and the first tied metric.
+
+    Examples
+    --------
+    >>> means = pd.DataFrame({"N1": [0.80, 0.9], "N2": [0.83, 0.9], "N3": [0.825, 0.85]}, index=["x", "y"])
+    >>> over_next(means)
+      best   lead  marked
+    x   N2  0.005   False
+    y   N1  0.000   False
+    """
+    check("margin", margin, Real(low=0))
+    if means.shape[1] < 2:
+        raise ValueError("over_next needs at least two metrics")
+    values = means.to_numpy(dtype=float)
+    top = np.sort(values, axis=1)[:, ::-1]
+    lead = top[:, 0] - top[:, 1]
+    lead[lead <= tolerance] = 0.0
+    first = np.argmax(values >= values.max(axis=1, keepdims=True) - tolerance, axis=1)
+    return pd.DataFrame({"best": means.columns[first], "lead": lead.round(12), "marked": lead > margin + tolerance},
+                        index=means.index)
+
+
+def attribute_kinds(names, data: dict | None = None) -> pd.DataFrame:
+    """Attribute kinds of data sets, for grouping them as the paper does: counts of ``continuous``,
+    ``integer`` (linear discrete) and ``nominal`` attributes, ``linear`` (continuous + integer), ``classes``
+    and ``instances`` (rows with a class), one row per data set.
+
+    ``data`` may map a name to a Dataset or ``(X, y, types)`` for data sets that are not vendored.
+
+    Examples
+    --------
+    >>> attribute_kinds(["iris", "zoo"])[["continuous", "integer", "nominal", "classes"]]
+             continuous  integer  nominal  classes
+    dataset                                       
+    iris              4        0        0        3
+    zoo               0        1       15        7
+    """
+    rows = []
+    for name in names:
+        spec = (data or {}).get(name)
+        X, y, types, n = prepare(name, spec)
+        kinds = list(encode(X, types).kinds)
+        rows.append({"dataset": name, "instances": n, "continuous": kinds.count("continuous"),
+                     "integer": kinds.count("integer"), "nominal": kinds.count("nominal"),
+                     "linear": kinds.count("continuous") + kinds.count("integer"),
+                     "classes": len(set(_labels(y)))})
+    return pd.DataFrame(rows).set_index("dataset")
+
+
+def average_attribute_distance(metric, X, y, folds, *, types=None) -> pd.DataFrame:
+    """Average distance of every attribute between test and training instances (Wilson & Martinez, Table 1):
+    the sum of the attribute's distances over every (test, training) pair of every fold, divided by the
+    number of pairs.
+
+    Parameters
+    ----------
+    metric : Metric or callable
+        An unfitted attribute-wise metric, or a function returning one (e.g.
+        ``lambda: HVDM(normalization="N1")``). It is fitted on each fold's training part *of one attribute at a
+        time*: the attribute distance of HEOM, HVDM, DVDM, IVDM and WVDM depends on that attribute alone, and
+        with one attribute and the rooted forms the metric's distance is the attribute distance itself.
+    folds : list of (train, test) index arrays
+
+    Returns
+    -------
+    DataFrame indexed by attribute with its ``kind`` and ``average`` distance. Unknown values score as the
+    metric defines (1 for HVDM).
+
+    Examples
+    --------
+    >>> from lazylib.metrics import HVDM
+    >>> from lazylib.evaluation import kfold
+    >>> X = pd.DataFrame({"size": [1.0, 2.0, 3.0, 4.0], "colour": pd.Categorical(list("rbrb"))})
+    >>> folds = kfold(4, 2, shuffle=False)
+    >>> average_attribute_distance(HVDM(), X, [0, 1, 0, 1], folds).round(4)
+                  kind  average
+    attribute                  
+    size        linear   0.7071
+    colour     nominal   0.7071
+
+    (With training rows 3, 4 the linear scale is 4 sigma = 2.828 and the four test differences average 2; the
+    colours' class distributions are (1, 0) and (0, 1), N2 distance sqrt(2), on half of the pairs.)
+    """
+    make = metric if callable(metric) and not isinstance(metric, Metric) else \
+        (lambda: type(metric)(**metric.get_params()))
+    enc = encode(X, types)
+    labels = _labels(y if isinstance(y, pd.Series) else pd.Series(np.asarray(y, dtype=object)))
+    totals = np.zeros(len(enc.columns))
+    pairs = 0
+    for train, test in folds:
+        train, test = np.asarray(train), np.asarray(test)
+        pairs += len(train) * len(test)
+        for a, (column, kind) in enumerate(zip(enc.columns, enc.kinds)):
+            one = Encoded(enc.values[:, [a]], (column,), (kind,), (enc.categories[a],), enc.from_frame)
+            m = make().fit(one.take(train), labels[train])
+            for _, _, block in m.pairwise_chunks(one.take(test)):
+                totals[a] += block.sum()
+    kinds = ["nominal" if k == "nominal" else "linear" for k in enc.kinds]
+    return pd.DataFrame({"kind": kinds, "average": totals / pairs},
+                        index=pd.Index(enc.columns, name="attribute"))
+
+
+def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
+    """Average accuracy of every metric over the paper's groups of data sets: ``all``, ``no continuous``
+    (no continuous attribute), ``no nominal``, ``nominal`` (at least one nominal) and ``continuous`` (at least
+    one continuous), with the number of data sets in each."""
+    k = kinds.reindex(means.index)
+    if k.isna().any().any():
+        raise ValueError(f"kinds lack the data sets {list(k.index[k.isna().any(axis=1)])}")
+    groups = {"all": np.ones(len(k), bool), "no continuous": k["continuous"].to_numpy() == 0,
+              "no nominal": k["nominal"].to_numpy() == 0, "nominal": k["nominal"].to_numpy() > 0,
+              "continuous": k["continuous"].to_numpy() > 0}
+    rows = {g: {"datasets": int(sel.sum()), **means[sel].mean().to_dict()} for g, sel in groups.items()}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+__all__ = ["COLUMNS", "attribute_kinds", "average_attribute_distance", "best", "dataset_seed", "fold_table",
+           "group_means", "head_to_head", "marks", "mean_table", "over_next", "prepare", "pvalues", "run", "wins"]
