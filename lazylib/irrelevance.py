@@ -1,0 +1,163 @@
+"""The protocol of Güvenir's (1998) Figures 6 and 7: cross-validated accuracy of VFI5 and of k-NN as irrelevant
+features are appended to a data set.
+
+Both classifiers are *additive over features*: VFI5's total vote is the sum of its features' votes, and the
+squared range-normalised Euclidean distance is the sum of one term per feature. So on one fold, the results for
+every number of leading features ("widths") follow from a single pass: VFI5 is fitted once on all features and
+its per-feature votes are summed cumulatively; the k-NN distance terms are summed cumulatively and every width's
+distance matrix is voted with the library's k-NN rule (:func:`lazylib.neighbors.vote`). The results are those
+of fitting :class:`lazylib.vfi.VFI5Classifier` and :class:`lazylib.neighbors.KNeighborsClassifier` (metric
+``"euclidean"``, ``normalize="range"``) on each width separately (``tests/oracles/test_irrelevance.py``), at a
+fraction of the cost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from lazylib.evaluation import parallel_map
+from lazylib.metrics import encode
+from lazylib.metrics._columns import known_range
+from lazylib.metrics._encode import encode_labels
+from lazylib.neighbors import TIE_RULES, vote, vote_priority
+from lazylib.vfi import TIE_TOLERANCE, VFI5Classifier, winners
+
+#: Float64 numbers of the (test x train x features) difference array computed at once.
+CHUNK_ELEMENTS = 1 << 22
+
+
+def range_euclidean_terms(train: np.ndarray, test: np.ndarray) -> np.ndarray:
+    """Cumulative squared range-normalised Euclidean distance, shape (n_test, n_train, features): entry
+    ``[:, :, w - 1]`` is the squared distance on the first ``w`` features.
+
+    Each feature's difference is divided by its range over the known training values; an unknown value on
+    either side contributes 1, and a feature constant in training contributes 0 (the rules of
+    :class:`lazylib.metrics.Minkowski` with ``normalize="range"``).
+    """
+    lo, hi = known_range(train)
+    scale = hi - lo
+    inv = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0)
+    m = train.shape[1]
+    out = np.empty((len(test), len(train), m))
+    step = max(1, CHUNK_ELEMENTS // max(1, len(train) * m))
+    for start in range(0, len(test), step):
+        diff = (test[start:start + step, None, :] - train[None, :, :]) * inv
+        term = diff * diff
+        term[np.isnan(term)] = 1.0
+        np.cumsum(term, axis=2, out=out[start:start + step])
+    return out
+
+
+def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: np.ndarray, widths, *,
+                    kinds, ks=(1, 3, 5), ties: str = "all", tie_tolerance: float = 1e-9) -> dict:
+    """Accuracy of VFI5 and of k-NN for every ``k`` in ``ks`` on one fold, for every width.
+
+    Parameters
+    ----------
+    Z : ndarray (n, m)
+        The data in lazylib's numeric form (:func:`lazylib.metrics.encode`), features in the order they are
+        added.
+    y_idx : ndarray of int
+        Class indices.
+    train, test : index arrays
+    widths : sequence of int
+        Numbers of leading features to evaluate (each in 1..m).
+    kinds : tuple
+        Feature types (``Encoded.kinds``).
+
+    Returns
+    -------
+    dict mapping ``"VFI5"`` and ``"k-NN"`` names (``"1-NN"``, ...) to arrays of accuracies, one per width.
+    """
+    widths = np.asarray(widths, dtype=np.intp)
+    y_tr, y_te = y_idx[train], y_idx[test]
+    # class indices as the training fold sees them (a class may be absent from it)
+    y_fit, classes = encode_labels(pd.Series(y_tr), len(y_tr))
+    classes = np.asarray(classes)
+    out = {}
+    vfi = VFI5Classifier().fit(Z[train], y_tr, types=kinds)
+    cum = np.cumsum(vfi.feature_votes(Z[test]), axis=1)[:, widths - 1]  # (n_test, widths, C)
+    n_te, n_w, C = cum.shape
+    pred = winners(cum.reshape(n_te * n_w, C), vfi.priority_, TIE_TOLERANCE).reshape(n_te, n_w)
+    out["VFI5"] = (classes[pred] == y_te[:, None]).mean(axis=0)
+    S = range_euclidean_terms(Z[train], Z[test])[:, :, widths - 1]  # (n_test, n_train, widths)
+    stacked = np.moveaxis(S, 2, 0).reshape(n_w * n_te, len(train))
+    priority = vote_priority(np.bincount(y_fit, minlength=len(classes)))
+    for k in ks:
+        pred = vote(stacked, y_fit, k, priority, ties, tie_tolerance).reshape(n_w, n_te)
+        out[f"{k}-NN"] = (classes[pred] == y_te[None, :]).mean(axis=1)
+    return out
+
+
+def prefix_accuracy(X, y, folds, widths, *, types=None, ks=(1, 3, 5), ties: str = "all") -> pd.DataFrame:
+    """Accuracy of VFI5 and k-NN (range-normalised Euclidean) on every fold, using the first ``w`` features of
+    ``X`` for every ``w`` in ``widths``.
+
+    Returns
+    -------
+    DataFrame with columns ``fold``, ``width``, ``classifier``, ``accuracy`` (a fraction).
+
+    Examples
+    --------
+    >>> from lazylib import evaluation, synthetic
+    >>> X, y = synthetic.r_n(2, random_state=0)
+    >>> X = synthetic.add_irrelevant(X, 3, kind="uniform", random_state=1)
+    >>> res = prefix_accuracy(X, y, evaluation.kfold(100, 5, random_state=2), [2, 5], ks=(1,))
+    >>> res.groupby(["classifier", "width"])["accuracy"].mean().round(2).to_dict()
+    {('1-NN', 2): 0.96, ('1-NN', 5): 0.78, ('VFI5', 2): 0.8, ('VFI5', 5): 0.78}
+    """
+    if ties not in TIE_RULES:
+        raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
+    data = encode(X, types)
+    m = data.values.shape[1]
+    widths = [int(w) for w in widths]
+    if not widths or min(widths) < 1 or max(widths) > m:
+        raise ValueError(f"every width must be between 1 and the number of features ({m}), got {widths}")
+    y_idx, _ = encode_labels(y, len(data))
+    rows = []
+    for f, (train, test) in enumerate(folds):
+        acc = fold_accuracies(data.values, y_idx, np.asarray(train), np.asarray(test), widths, kinds=data.kinds,
+                              ks=ks, ties=ties)
+        rows += [{"fold": f, "width": w, "classifier": name, "accuracy": float(a[i])}
+                 for name, a in acc.items() for i, w in enumerate(widths)]
+    return pd.DataFrame(rows)
+
+
+def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int = 5, ks=(1, 3, 5),
+                             ties: str = "all", random_state=None, n_jobs: int = 1) -> pd.DataFrame:
+    """:func:`prefix_accuracy` repeated ``n_repeats`` times, each repetition with its own data and folds.
+
+    Parameters
+    ----------
+    make_data : callable
+        ``make_data(rng)`` returns ``(X, y)`` for one repetition, drawing everything random from the
+        ``numpy.random.Generator`` it is given (e.g. a fresh R_n sample, or a UCI set with new irrelevant
+        features).
+    n_splits : int
+        Folds of each repetition's cross-validation (shuffled k-fold, :func:`lazylib.evaluation.kfold`).
+    random_state
+        Seeds every repetition's generator; results do not depend on ``n_jobs``.
+
+    Returns
+    -------
+    DataFrame with columns ``repetition``, ``classifier``, ``width`` and ``accuracy``: the cross-validated
+    accuracy (%) of each repetition, the mean over its folds weighted by fold size (= pooled accuracy).
+    """
+    from lazylib.evaluation import kfold
+
+    seeds = np.random.default_rng(random_state).integers(0, 2**32 - 1, n_repeats)
+
+    def one(r):
+        rng = np.random.default_rng(int(seeds[r]))
+        X, y = make_data(rng)
+        folds = kfold(len(X), n_splits, random_state=rng)
+        res = prefix_accuracy(X, y, folds, widths, ks=ks, ties=ties)
+        size = np.array([len(t) for _, t in folds], dtype=float)
+        res["weight"] = size[res["fold"]] / size.sum()
+        res["accuracy"] *= res["weight"]
+        acc = 100 * res.groupby(["classifier", "width"])["accuracy"].sum()
+        return acc.rename("accuracy").reset_index().assign(repetition=r)
+
+    parts = parallel_map(one, range(n_repeats), n_jobs=n_jobs, label="repetitions")
+    return pd.concat(parts, ignore_index=True)[["repetition", "classifier", "width", "accuracy"]]

@@ -1,0 +1,274 @@
+"""VFI5, classification by voting feature intervals (Güvenir 1998, section 2, Figures 4 and 5).
+
+Every feature is learnt on its own. On a linear feature the per-class lowest and highest training values (the
+*end points*) cut the line into point intervals (one per distinct end point) and open range intervals (between
+consecutive end points, plus the two unbounded ends); a nominal feature has one point interval per value seen
+in training. Each interval counts the training instances of every class falling into it; divided by the class
+sizes and normalised to sum to one, the counts are the interval's votes. A query is classified by adding up,
+over its known features, the votes of the interval each value falls into.
+
+The whole of training and classification is vectorised over features and instances: the end points of every
+feature are merged into one sorted grid, so finding the interval of every value of every feature is a single
+``numpy.searchsorted`` followed by table look-ups.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from lazylib.metrics import Encoded, NotFittedError, encode
+from lazylib.metrics._encode import NOMINAL, encode_labels
+from lazylib.neighbors import vote_priority
+
+#: Relative tolerance within which two summed votes count as tied (sums of the same votes in another order can
+#: differ in the last bit).
+TIE_TOLERANCE = 1e-9
+
+#: Rows of the (instances x features x classes) vote array computed at once, bounding memory to about
+#: this many float64 numbers.
+CHUNK_ELEMENTS = 1 << 21
+
+
+class VFI5Classifier:
+    """Voting feature intervals (VFI5), scikit-learn conventions (fitted attributes end in ``_``).
+
+    Parameters
+    ----------
+    tie_tolerance : float
+        Relative tolerance within which summed class votes count as tied.
+
+    Attributes
+    ----------
+    classes_ : tuple
+        The classes of the training labels, in order (the columns of :meth:`decision_function`).
+    class_counts_ : ndarray
+        Training instances per class (the ``class_count[c]`` of Figure 4).
+    columns_, kinds_ : tuple
+        Feature names and types (``"nominal"`` or linear) as fitted.
+    n_intervals_ : ndarray
+        Intervals formed on each feature (at most ``4C + 1`` on a linear feature).
+    intervals_ : dict
+        Feature name -> DataFrame of its intervals: bounds, whether they are closed, the class counts and the
+        class votes (built on demand from the fitted arrays).
+
+    Notes
+    -----
+    Figures 4 and 5 of the paper leave these details open; our readings:
+
+    - A linear feature's end points are the per-class minimum and maximum of its *known* training values. Each
+      distinct end point is a point interval ``[p, p]``; between consecutive end points lies an open range
+      ``(p, q)``, and below the lowest and above the highest lie ``(-inf, p)`` and ``(q, +inf)``. With at most
+      ``2C`` distinct end points that is at most ``4C + 1`` intervals, the paper's bound.
+    - A training value equal to an end point counts in that point interval, any other in the open range holding
+      it (so the two unbounded ranges never hold a training value).
+    - ``vote = count / class_count``, with ``class_count`` the class's training instances (missing values
+      included, as in Figure 4), then normalised so an interval's votes sum to 1. An interval holding no training
+      value has all votes 0: a query value falling there leaves the vote unchanged (the feature abstains).
+    - A nominal feature has a point interval per value seen in training; an unseen value abstains.
+    - A missing value is skipped when counting and abstains at classification (Figure 5).
+    - The class with the largest total vote wins; totals within ``tie_tolerance`` (relative) of the largest
+      tie, and a tie goes to the class more frequent in training, then to the lowest class index (the rule of
+      :class:`lazylib.neighbors.KNeighborsClassifier`). A query on which every feature abstains therefore gets
+      the most frequent training class.
+
+    Feature values are never normalised: only their order matters, so predictions are unchanged by any
+    strictly increasing transformation of a linear feature.
+
+    References
+    ----------
+    Güvenir, H. A. (1998), section 2, Figures 4 and 5; Demiröz, G. and Güvenir, H. A. (1997).
+
+    Examples
+    --------
+    Two classes on one linear feature: class "a" has end points 1 and 3, class "b" 3 and 5, so the end points
+    1, 3, 5 give 3 point and 4 range intervals.
+
+    >>> X = np.array([[1.0], [2.0], [3.0], [3.0], [4.0], [5.0]])
+    >>> y = ["a", "a", "a", "b", "b", "b"]
+    >>> clf = VFI5Classifier().fit(X, y, types=["continuous"])
+    >>> clf.intervals_["0"][["lower", "upper", "closed", "count a", "count b", "vote a"]]
+       lower  upper closed  count a  count b  vote a
+    0   -inf    1.0   open        0        0     0.0
+    1    1.0    1.0   both        1        0     1.0
+    2    1.0    3.0   open        1        0     1.0
+    3    3.0    3.0   both        1        1     0.5
+    4    3.0    5.0   open        0        1     0.0
+    5    5.0    5.0   both        0        1     0.0
+    6    5.0    inf   open        0        0     0.0
+    >>> clf.predict(np.array([[2.5], [3.0], [4.5]])).tolist()
+    ['a', 'a', 'b']
+    """
+
+    def __init__(self, tie_tolerance: float = TIE_TOLERANCE):
+        self.tie_tolerance = tie_tolerance
+
+    # ------------------------------------------------------------------ training (Figure 4)
+    def fit(self, X, y, *, types=None):
+        """Learn the intervals of every feature and their class votes."""
+        if not (isinstance(self.tie_tolerance, (int, float)) and 0 <= self.tie_tolerance < 1):
+            raise ValueError(f"tie_tolerance must be a number in [0, 1), got {self.tie_tolerance!r}")
+        data = encode(X, types)
+        Z = data.values
+        n, m = Z.shape
+        self.y_, self.classes_ = encode_labels(y, n)
+        C = len(self.classes_)
+        self.columns_, self.kinds_ = data.columns, data.kinds
+        self.categories_ = data.categories
+        self.nominal_ = data.nominal
+        self.class_counts_ = np.bincount(self.y_, minlength=C)
+        self.priority_ = vote_priority(self.class_counts_)
+
+        feature, point = self._points(Z, self.y_, C)
+        self.grid_ = np.unique(point)
+        is_point = np.zeros((m, len(self.grid_)), dtype=bool)
+        is_point[feature, np.searchsorted(self.grid_, point)] = True
+        self.is_point_ = is_point
+        self.below_ = np.concatenate([np.zeros((m, 1), np.intp), np.cumsum(is_point, axis=1)], axis=1)
+        self.n_points_ = self.below_[:, -1]
+        self.n_slots_ = 2 * int(self.n_points_.max(initial=0)) + 1  # interval slots per feature
+
+        slot, known = self._slots(Z)
+        f_idx = np.broadcast_to(np.arange(m), Z.shape)[known]
+        key = (f_idx * self.n_slots_ + slot[known]) * C + np.broadcast_to(self.y_[:, None], Z.shape)[known]
+        counts = np.bincount(key, minlength=m * self.n_slots_ * C).reshape(m, self.n_slots_, C)
+        self.counts_ = counts
+        share = counts / self.class_counts_
+        total = share.sum(axis=2, keepdims=True)
+        self.votes_ = np.divide(share, total, out=np.zeros_like(share), where=total > 0)
+        self.n_intervals_ = np.where(self.nominal_, self.n_points_, 2 * self.n_points_ + 1)
+        return self
+
+    def _points(self, Z, y, C):
+        """``(feature, value)`` of every point interval: the distinct per-class end points of linear features,
+        the distinct known values of nominal ones."""
+        known = ~np.isnan(Z)
+        ends = []
+        for c in range(C):
+            rows = y == c
+            ends.append(np.min(np.where(known[rows], Z[rows], np.inf), axis=0))
+            ends.append(np.max(np.where(known[rows], Z[rows], -np.inf), axis=0))
+        ends = np.array(ends)  # (2C, m); +-inf where a class has no known value
+        linear = ~self.nominal_
+        f_lin = np.broadcast_to(np.arange(Z.shape[1]), ends.shape)[:, linear].ravel()
+        v_lin = ends[:, linear].ravel()
+        f_nom = np.broadcast_to(np.arange(Z.shape[1]), Z.shape)[:, self.nominal_].ravel()
+        v_nom = Z[:, self.nominal_].ravel()
+        feature = np.concatenate([f_lin, f_nom])
+        value = np.concatenate([v_lin, v_nom])
+        keep = np.isfinite(value)
+        pairs = np.unique(np.stack([feature[keep].astype(float), value[keep]], axis=1), axis=0)
+        return pairs[:, 0].astype(np.intp), pairs[:, 1]
+
+    # ------------------------------------------------------------------ classification (Figure 5)
+    def _check(self):
+        if not hasattr(self, "votes_"):
+            raise NotFittedError("VFI5Classifier is not fitted: call fit(X, y) first")
+
+    def _encode_queries(self, X) -> np.ndarray:
+        self._check()
+        types = None if isinstance(X, (pd.DataFrame, Encoded)) else self.kinds_
+        if types is not None and np.ndim(X) == 2 and np.shape(X)[1] != len(self.kinds_):
+            raise ValueError(f"X has {np.shape(X)[1]} features but the classifier was fitted on "
+                             f"{len(self.kinds_)}")
+        data = encode(X, types)
+        if data.values.shape[1] != len(self.columns_):
+            raise ValueError(f"X has {data.values.shape[1]} features but the classifier was fitted on "
+                             f"{len(self.columns_)}")
+        if data.kinds != self.kinds_:
+            raise ValueError(f"X has feature types {data.kinds} but the classifier was fitted on {self.kinds_}")
+        return data.values
+
+    def _slots(self, Z):
+        """Interval slot of every value: ``2 j`` is the open range below the feature's ``j``-th point,
+        ``2 j + 1`` the point itself; and whether the value is known."""
+        known = ~np.isnan(Z)
+        m = Z.shape[1]
+        if len(self.grid_) == 0:
+            return np.zeros(Z.shape, np.intp), known
+        r = np.searchsorted(self.grid_, np.where(known, Z, np.inf))
+        cols = np.arange(m)
+        below = self.below_[cols, r]
+        r_hit = np.minimum(r, len(self.grid_) - 1)
+        hit = (self.grid_[r_hit] == Z) & self.is_point_[cols, r_hit]
+        return 2 * below + hit, known
+
+    def feature_votes(self, X) -> np.ndarray:
+        """The vote vector of every feature for every query, shape (n, features, classes): row ``f`` of a
+        query is ``feature_vote[f, :]`` of Figure 5 (all zero where the feature abstains)."""
+        Z = self._encode_queries(X)
+        slot, known = self._slots(Z)
+        out = self.votes_[np.arange(Z.shape[1]), slot]
+        out[~known] = 0.0
+        return out
+
+    def decision_function(self, X) -> np.ndarray:
+        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order."""
+        Z = self._encode_queries(X)
+        n, m = Z.shape
+        C = len(self.classes_)
+        step = max(1, CHUNK_ELEMENTS // max(1, m * C))
+        total = np.empty((n, C))
+        cols = np.arange(m)
+        for start in range(0, n, step):
+            slot, known = self._slots(Z[start:start + step])
+            v = self.votes_[cols, slot]
+            v[~known] = 0.0
+            total[start:start + step] = v.sum(axis=1)
+        return total
+
+    def predict_indices(self, X) -> np.ndarray:
+        """Indices into ``classes_`` of the predicted classes."""
+        return winners(self.decision_function(X), self.priority_, self.tie_tolerance)
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted class labels: the class with the largest total vote (ties as in the class Notes)."""
+        indices = self.predict_indices(X)
+        return np.asarray(list(self.classes_), dtype=object)[indices]
+
+    def score(self, X, y) -> float:
+        """Accuracy on ``(X, y)``."""
+        truth = np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
+        return float(np.mean(self.predict(X) == truth))
+
+    # ------------------------------------------------------------------ readable intervals
+    @property
+    def intervals_(self) -> dict:
+        self._check()
+        return {name: self._interval_table(f) for f, name in enumerate(self.columns_)}
+
+    def _interval_table(self, f: int) -> pd.DataFrame:
+        points = self.grid_[self.is_point_[f]]
+        k = len(points)
+        slots = np.arange(2 * k + 1)
+        if self.nominal_[f]:
+            slots = slots[1::2]
+        j = slots // 2
+        is_pt = slots % 2 == 1
+        padded = np.concatenate([[-np.inf], points, [np.inf]])
+        lower = np.where(is_pt, padded[j + 1], padded[j])
+        upper = np.where(is_pt, padded[j + 1], padded[j + 1])
+        table = {"lower": lower, "upper": upper, "closed": np.where(is_pt, "both", "open")}
+        cats = self.categories_[f]
+        if self.nominal_[f] and cats is not None:
+            table = {"value": [cats[int(v)] for v in points], **table}
+        for c, label in enumerate(self.classes_):
+            table[f"count {label}"] = self.counts_[f, slots, c]
+        for c, label in enumerate(self.classes_):
+            table[f"vote {label}"] = self.votes_[f, slots, c]
+        return pd.DataFrame(table)
+
+
+def winners(votes: np.ndarray, priority: np.ndarray, tie_tolerance: float = TIE_TOLERANCE) -> np.ndarray:
+    """Index of the winning class of each row of ``votes`` (n, C): the largest, with totals within
+    ``tie_tolerance`` (relative) of it tied, and a tie going to the highest ``priority`` (see
+    :func:`lazylib.neighbors.vote_priority`).
+
+    Examples
+    --------
+    >>> winners(np.array([[0.5, 0.5], [0.2, 0.8]]), np.array([1 / 3, 2 / 3])).tolist()
+    [1, 1]
+    """
+    best = votes.max(axis=1, keepdims=True)
+    tied = votes >= best - tie_tolerance * np.maximum(np.abs(best), 1.0)
+    return np.argmax(np.where(tied, priority[None, :], -np.inf), axis=1)

@@ -1,0 +1,67 @@
+"""The one-pass protocol of Figures 6 and 7 against fitting VFI5 and k-NN on every width separately."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib import evaluation, synthetic
+from lazylib.irrelevance import prefix_accuracy, range_euclidean_terms, repeated_prefix_accuracy
+from lazylib.metrics import make_metric
+from lazylib.neighbors import KNeighborsClassifier
+from lazylib.vfi import VFI5Classifier
+
+
+def _mixed(seed):
+    rng = np.random.default_rng(seed)
+    X, y = synthetic.r_n(2, n_per_region=30, random_state=rng)
+    X = synthetic.add_irrelevant(X, 4, kind="uniform", random_state=rng)
+    X["rounded"] = np.round(X["f1"] * 3)  # shared values: distance and vote ties
+    X.loc[rng.random(len(X)) < 0.1, "irrelevant2"] = np.nan
+    X["constant"] = 1.0
+    y = pd.Series(np.where(rng.random(len(X)) < 0.1, "2", y.astype(str)))  # a third, rare class
+    return X, y
+
+
+@pytest.mark.parametrize("ties", ["all", "first"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_prefix_accuracy_equals_fitting_each_width(seed, ties):
+    X, y = _mixed(seed)
+    folds = evaluation.kfold(len(X), 5, random_state=seed)
+    widths = [1, 2, 4, 7, 8]
+    got = prefix_accuracy(X, y, folds, widths, ks=(1, 3, 5), ties=ties).set_index(["fold", "width", "classifier"])
+    for w in widths:
+        makers = {"VFI5": VFI5Classifier,
+                  **{f"{k}-NN": (lambda k=k: KNeighborsClassifier(k, "euclidean", {"normalize": "range"}, ties=ties))
+                     for k in (1, 3, 5)}}
+        for name, make in makers.items():
+            expected = evaluation.cross_validate(make, X.iloc[:, :w], y, folds)
+            observed = [got.loc[(f, w, name), "accuracy"] for f in range(len(folds))]
+            np.testing.assert_allclose(observed, expected, err_msg=f"{name}, width {w}")
+
+
+def test_distance_terms_match_the_library_metric():
+    X, _ = _mixed(3)
+    Z = X.to_numpy(dtype=float)
+    S = range_euclidean_terms(Z[:50], Z[50:])
+    for w in (1, 5, 8):
+        metric = make_metric("euclidean", normalize="range").fit(X.iloc[:50, :w])
+        np.testing.assert_allclose(np.sqrt(S[:, :, w - 1]), metric.pairwise(X.iloc[50:, :w]), atol=1e-12)
+
+
+def test_repetitions_do_not_depend_on_n_jobs():
+    def make(rng):
+        X, y = synthetic.r_n(1, n_per_region=20, random_state=rng)
+        return synthetic.add_irrelevant(X, 2, kind="uniform", random_state=rng), y
+
+    one = repeated_prefix_accuracy(make, 3, [1, 3], random_state=5)
+    two = repeated_prefix_accuracy(make, 3, [1, 3], random_state=5, n_jobs=2)
+    pd.testing.assert_frame_equal(one, two)
+    assert set(one["classifier"]) == {"VFI5", "1-NN", "3-NN", "5-NN"} and len(one) == 3 * 4 * 2
+
+
+def test_width_validation():
+    X, y = _mixed(0)
+    with pytest.raises(ValueError, match="between 1 and the number of features"):
+        prefix_accuracy(X, y, evaluation.kfold(len(X), 5, random_state=0), [0, 3])

@@ -1,0 +1,135 @@
+"""VFI5: the 4C + 1 bound, invariance to increasing rescaling, missing and unseen values, absent classes,
+tie rule and validation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib.metrics import NotFittedError
+from lazylib.vfi import VFI5Classifier
+
+
+def _data(n=120, m=4, C=3, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, m)) + np.arange(m), rng.integers(0, C, n)
+
+
+@pytest.mark.parametrize("C", [2, 3, 5])
+def test_at_most_4c_plus_1_intervals_reached_when_end_points_distinct(C):
+    X, y = _data(300, 3, C, seed=C)
+    clf = VFI5Classifier().fit(X, y, types=["continuous"] * 3)
+    # continuous values: the 2C end points are distinct, so the bound is reached
+    assert clf.n_intervals_.tolist() == [4 * C + 1] * 3
+    Xi = np.round(X)  # many shared values: end points coincide, fewer intervals
+    clf = VFI5Classifier().fit(Xi, y, types=["integer"] * 3)
+    assert (clf.n_intervals_ <= 4 * C + 1).all()
+    for name, table in clf.intervals_.items():
+        assert len(table) == clf.n_intervals_[int(name)]
+        assert (np.diff(table["lower"]) >= 0).all()
+
+
+def test_every_training_value_counted_once():
+    X, y = _data()
+    X[::7, 1] = np.nan
+    clf = VFI5Classifier().fit(X, y, types=["continuous"] * 4)
+    for f, table in enumerate(clf.intervals_.values()):
+        counts = table.filter(like="count").to_numpy()
+        assert counts.sum() == np.isfinite(X[:, f]).sum()
+
+
+@pytest.mark.parametrize("transform", [np.exp, lambda x: x ** 3, lambda x: 5 * x - 2, np.arctan])
+def test_predictions_invariant_under_increasing_rescaling(transform):
+    X, y = _data(seed=3)
+    Xq = _data(50, seed=4)[0]
+    types = ["continuous"] * 4
+    base = VFI5Classifier().fit(X, y, types=types)
+    moved = VFI5Classifier().fit(transform(X), y, types=types)
+    np.testing.assert_allclose(moved.decision_function(transform(Xq)), base.decision_function(Xq))
+    np.testing.assert_array_equal(moved.predict(transform(Xq)), base.predict(Xq))
+
+
+def test_missing_value_abstains_at_classification_and_is_skipped_in_training():
+    X, y = _data(seed=5)
+    X[::5, 2] = np.nan
+    types = ["continuous"] * 4
+    clf = VFI5Classifier().fit(X, y, types=types)
+    q = _data(30, seed=6)[0]
+    q[:, 2] = np.nan
+    without = VFI5Classifier().fit(np.delete(X, 2, axis=1), y, types=types[:3])
+    np.testing.assert_allclose(clf.decision_function(q), without.decision_function(np.delete(q, 2, axis=1)))
+    assert (clf.feature_votes(q)[:, 2] == 0).all()
+    # training: feature 2's end points are those of the known values only
+    lo = min(np.nanmin(X[y == c, 2]) for c in range(3))
+    assert clf.intervals_["2"]["lower"].iloc[1] == lo
+
+
+def test_unseen_nominal_value_abstains():
+    X = pd.DataFrame({"colour": pd.Categorical(["r", "g", "r", "b"], categories=["r", "g", "b", "w"]),
+                      "size": [1.0, 2.0, 3.0, 4.0]})
+    y = ["x", "y", "x", "y"]
+    clf = VFI5Classifier().fit(X.iloc[:3], y[:3])  # "b" and "w" unseen in training
+    table = clf.intervals_["colour"]
+    assert table["value"].tolist() == ["r", "g"] and (table["closed"] == "both").all()
+    q = pd.DataFrame({"colour": pd.Categorical(["b", "w", "g"], categories=["r", "g", "b", "w"]),
+                      "size": [10.0, 10.0, 10.0]})
+    fv = clf.feature_votes(q)
+    assert (fv[:2, 0] == 0).all() and fv[2, 0].tolist() == [0.0, 1.0]
+
+
+def test_nominal_codes_are_labels_not_numbers():
+    # relabelling the values of a nominal feature changes nothing
+    rng = np.random.default_rng(7)
+    codes = rng.integers(0, 5, 80).astype(float)
+    y = (codes % 2 == 0).astype(int) ^ (rng.random(80) < 0.2)
+    perm = np.array([3.0, 0.0, 4.0, 1.0, 2.0])
+    a = VFI5Classifier().fit(codes[:, None], y, types=["nominal"])
+    b = VFI5Classifier().fit(perm[codes.astype(int)][:, None], y, types=["nominal"])
+    q = np.arange(5.0)[:, None]
+    np.testing.assert_allclose(a.decision_function(q), b.decision_function(perm[:, None]))
+
+
+def test_class_absent_from_training_fold():
+    X, y = _data(seed=8)
+    labels = pd.Series(pd.Categorical(np.array(["p", "q", "r"])[y], categories=["p", "q", "r", "s"]))
+    train = labels != "q"
+    clf = VFI5Classifier().fit(X[train.to_numpy()], labels[train], types=["continuous"] * 4)
+    assert clf.classes_ == ("p", "r")
+    assert set(clf.predict(X)) <= {"p", "r"}
+    assert 0 < clf.score(X, labels) < 1
+
+
+def test_tie_goes_to_more_frequent_class_then_lowest_index():
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [1.0]])
+    clf = VFI5Classifier().fit(X, ["a", "b", "b", "a", "b"], types=["continuous"])
+    # every query value beyond the end points: all abstain -> b (3 of 5 in training)
+    assert clf.predict(np.array([[5.0]])).tolist() == ["b"]
+    clf = VFI5Classifier().fit(X[[0, 1, 3, 4]], ["a", "b", "a", "b"], types=["continuous"])
+    # equal class sizes and equal votes on both points -> the lowest class index, "a"
+    assert clf.predict(np.array([[0.0], [1.0]])).tolist() == ["a", "a"]
+
+
+def test_validation_errors():
+    X, y = _data()
+    with pytest.raises(NotFittedError, match="not fitted"):
+        VFI5Classifier().predict(X)
+    clf = VFI5Classifier().fit(X, y, types=["continuous"] * 4)
+    with pytest.raises(ValueError, match="3 features but the classifier was fitted on 4"):
+        clf.predict(X[:, :3])
+    with pytest.raises(ValueError, match="tie_tolerance"):
+        VFI5Classifier(tie_tolerance=-1).fit(X, y, types=["continuous"] * 4)
+    with pytest.raises(ValueError, match="types"):
+        VFI5Classifier().fit(X, y)
+    with pytest.raises(ValueError, match="at least two|two classes|classes"):
+        VFI5Classifier().fit(X, np.zeros(len(X)), types=["continuous"] * 4)
+
+
+def test_chunked_decision_function_matches_feature_votes(monkeypatch):
+    import lazylib.vfi as vfi
+
+    X, y = _data(seed=9)
+    clf = VFI5Classifier().fit(X, y, types=["continuous"] * 4)
+    whole = clf.feature_votes(X).sum(axis=1)
+    monkeypatch.setattr(vfi, "CHUNK_ELEMENTS", 30)
+    np.testing.assert_allclose(clf.decision_function(X), whole)
