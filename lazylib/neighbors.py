@@ -255,7 +255,8 @@ def neighbourhood(rows, cols, sums, n: int, y: np.ndarray, C: int, k: int, tie_t
                   ) -> Neighbourhood:
     """:class:`Neighbourhood` of ``n`` queries from the candidates of
     :meth:`lazylib.metrics.Metric.nearest_chunks` (``(rows, cols, sums)`` sorted by row, then sum, then column,
-    holding each row's k nearest and everything tied with the k-th; ``rows`` from 0).
+    holding at least each row's k nearest and everything tied with the k-th, e.g. from a search for a larger k;
+    ``rows`` from 0).
 
     With ``groups`` (from :meth:`~lazylib.metrics.Metric.nearest_groups`), ``cols`` index groups of identical
     stored instances, counted by class without listing their members. ``exclude`` (n,): a stored instance
@@ -291,9 +292,8 @@ def neighbourhood(rows, cols, sums, n: int, y: np.ndarray, C: int, k: int, tie_t
     voters = None
     if first:
         r, c, v = groups.expand(rows, cols, sums, limit=None if groups.trivial else k + 1)
-        if exclude is not None:
-            keep = c != exclude[r]
-            r, c, v = within(r[keep], c[keep], v[keep], n, k, tie_tolerance)
+        keep = np.ones(len(r), bool) if exclude is None else c != exclude[r]
+        r, c, v = within(r[keep], c[keep], v[keep], n, k, tie_tolerance)  # the candidates may be a superset
         idx, _ = first_k(r, c, v, n, k, tie_tolerance)
         voters = np.bincount((np.arange(n)[:, None] * C + y[idx]).ravel(), minlength=n * C).reshape(n, C)
     return Neighbourhood(strict.astype(np.int64), tied.astype(np.int64), voters)
@@ -438,12 +438,13 @@ def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
 
 def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None, ties: str = "all",
                       tie_tolerance: float = 1e-9, expected: bool = False, random_state=None) -> pd.Series:
-    """Leave-one-out accuracy on the training data for every k in ``ks``, from one distance matrix.
+    """Leave-one-out accuracy on the training data for every k in ``ks``, from one exact search.
 
-    Each instance is classified by the others (its own column is excluded), with the same tie rule as
-    :class:`KNeighborsClassifier`. The distance matrix is computed once, in chunks of rows. The metric's
-    statistics (probabilities, deviations) are those of the whole training set: only the neighbour itself is
-    left out, as when the fitted classifier is asked about one of its own stored instances.
+    Each instance is classified by the others (its own stored row is excluded), with the same tie rule as
+    :class:`KNeighborsClassifier`. One search (:meth:`lazylib.metrics.Metric.nearest_groups` with
+    ``leave_one_out=True``) for the largest k gives every smaller k's neighbours too. The metric's statistics
+    (probabilities, deviations) are those of the whole training set: only the neighbour itself is left out, as
+    when the fitted classifier is asked about one of its own stored instances.
 
     Parameters
     ----------
@@ -463,12 +464,12 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
     C = len(clf.classes_)
     rng = _generator(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))
-    for start, stop, D in clf.metric_.pairwise_chunks(X, reduced=True):
-        D[np.arange(stop - start), np.arange(start, stop)] = np.inf
+    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance,
+                                                                            leave_one_out=True):
         truth = clf.y_[start:stop]
         for i, k in enumerate(ks):
-            rows, cols, sums = select(D, k, tie_tolerance)
-            nb = neighbourhood(rows, cols, sums, stop - start, clf.y_, C, k, tie_tolerance, first=ties == "first")
+            nb = neighbourhood(rows - start, cols, sums, stop - start, clf.y_, C, k, tie_tolerance,
+                               first=ties == "first", groups=groups, exclude=np.arange(start, stop))
             correct[i] += _hits(nb, k, clf.priority_, ties, truth, expected, rng)
     return pd.Series(correct / n, index=pd.Index(ks, name="k"), name="loo_accuracy")
 

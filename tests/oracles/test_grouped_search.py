@@ -88,3 +88,35 @@ def test_leave_one_out_search_excludes_only_the_query_itself(name, ties, small_t
         for i, row in enumerate(S):
             kth = np.sort(row)[k - 1]
             assert set(found[i]) == set(np.flatnonzero(row <= kth + TOL * max(1.0, kth)).tolist()), i
+
+
+def loo_full_matrix(X, y, ks, metric, ties, types=None, expected=False):
+    """The previous implementation of ``loo_accuracy_by_k``: the whole distance matrix, its diagonal removed,
+    and the vote of every k on it."""
+    from lazylib.neighbors import _hits
+
+    clf = KNeighborsClassifier(1, metric, ties=ties).fit(X, y, types=types)
+    C = len(clf.classes_)
+    correct = np.zeros(len(ks))
+    for start, stop, D in clf.metric_.pairwise_chunks(X, reduced=True):
+        D[np.arange(stop - start), np.arange(start, stop)] = np.inf
+        for i, k in enumerate(ks):
+            rows, cols, sums = _search.select(D, k, TOL)
+            nb = neighbourhood(rows, cols, sums, stop - start, clf.y_, C, k, TOL, first=ties == "first")
+            correct[i] += _hits(nb, k, clf.priority_, ties, clf.y_[start:stop], expected, None)
+    return correct / len(X)
+
+
+@pytest.mark.parametrize("name", ["hvdm", "dvdm", "overlap", "vdm", "manhattan", "ivdm"])
+@pytest.mark.parametrize("ties", ["all", "first", "random"])
+def test_loo_by_search_equals_the_full_matrix(name, ties, small_tiles):
+    from lazylib.neighbors import loo_accuracy_by_k
+
+    X, y, types = coarse(4, n=150)
+    if name in ("overlap", "vdm"):
+        X, types = np.round(np.nan_to_num(X, nan=9.0)), ["nominal"] * 3
+    ks = [1, 2, 3, 6, 11]
+    expected = ties == "random"
+    ours = loo_accuracy_by_k(X, y, ks, name, types=types, ties=ties, expected=expected)
+    np.testing.assert_allclose(ours.to_numpy(), loo_full_matrix(X, y, ks, name, ties, types, expected),
+                               rtol=0, atol=1e-12)
