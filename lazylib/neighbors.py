@@ -26,12 +26,17 @@ under "first" both the file order (which tied instances vote) and the class orde
 matter: a data set stored sorted by class gives the first class every tie. "random" depends on neither: its
 expected accuracy is invariant to both orders, and its draws only through the random stream.
 
-Distances within ``tie_tolerance`` (relative, 1e-9 by default) of the k-th count as equal: BLAS can round one
-distance differently from an identical one. Every rule sees the same tied set.
+Sums (distances before their root) within ``tie_tolerance`` of the k-th, relative to it (1e-9 by default),
+count as equal: BLAS can round one distance differently from an identical one. The tolerance is relative
+only, so rescaling the data changes no neighbour and no vote; sums near zero are recomputed from direct
+differences, and identical instances are at exactly 0 (:mod:`lazylib.metrics._base`). Every rule sees the
+same tied set. :meth:`KNeighborsClassifier.kneighbors` lists tied neighbours in stored order under every
+rule, the same for a query alone or in a batch.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
@@ -52,7 +57,8 @@ class KNeighborsClassifier:
     n_neighbors : int
         k.
     metric : str or Metric
-        A name of :func:`lazylib.metrics.available` or an unfitted metric object.
+        A name of :func:`lazylib.metrics.available` or a metric object; ``fit`` fits a copy (``metric_``), so one
+        object can serve several classifiers.
     metric_params : dict, optional
         Parameters for :func:`lazylib.metrics.make_metric`.
     ties : {"all", "first", "random"}
@@ -111,7 +117,7 @@ class KNeighborsClassifier:
         if isinstance(self.metric, Metric):
             if self.metric_params:
                 raise ValueError("metric_params only apply when metric is given by name")
-            return self.metric
+            return copy.deepcopy(self.metric)  # fitted here: a metric object given to two classifiers is not shared
         return make_metric(self.metric, **(self.metric_params or {}))
 
     def _check(self):

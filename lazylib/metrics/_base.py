@@ -37,6 +37,12 @@ WORKING_MEMORY = 64
 #: differences: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root
 #: would turn a rounding error of 1e-16 into a distance of 1e-8 between identical instances.
 CANCELLATION = 1e-3
+#: Recomputed sums below this fraction of the size of their cancelling terms are exactly 0: the embeddings of
+#: the two instances then agree to about 12 significant digits, the level of the rounding left in embeddings of
+#: identical values computed on two paths (query and stored side; projections of centred probabilities leave
+#: residuals of 1e-30 against terms of 1). So identical instances are at distance exactly 0, in ``pairwise``
+#: and in the search alike.
+SNAP = 1e-24
 
 
 class NotFittedError(RuntimeError):
@@ -101,10 +107,12 @@ class _Plan:
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
         scale_q, scale_s = self.cancelling_scales()
-        near = np.flatnonzero(sums <= CANCELLATION * (scale_q[rows] + scale_s[cols]))
+        scale = scale_q[rows] + scale_s[cols]
+        near = np.flatnonzero(sums <= CANCELLATION * scale)
         if len(near):
             sums = sums.copy()
-            sums[near] = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
+            exact = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
+            sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
         return sums
 
 
@@ -198,7 +206,7 @@ class Metric:
 
     def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
-        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative; absolute below 1) of the
+        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative to it, whatever the scale of the data) of the
         query's k-th smallest, so the k nearest and every instance tied with the k-th.
 
         Yields ``(start, stop, rows, cols, sums)``: query indices (from 0 for the first row of ``A``), training
@@ -433,19 +441,18 @@ class Metric:
         plan = self._plan(Zq, Zs, cls)
         pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
         step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1])
-        # only a root amplifies the rounding of near-zero sums
-        exact_near_zero = pair is not None and self.root != 1.0 and not reduced
-        if exact_near_zero:
+        # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
+        # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
+        if pair is not None:
             scale_q, scale_s = plan.cancelling_scales()
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
             if left is not None:
                 S = left[start:stop] @ right.T
                 plan.add_fills(S, start, stop)
-                if exact_near_zero:
-                    near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
-                    if len(near[0]):
-                        S[near] = _exact_pairs(pair, near[0] + start, near[1], U, V)
+                near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
+                if len(near[0]):
+                    S[near] = plan.refine(near[0] + start, near[1], S[near])
             else:
                 S = np.zeros((stop - start, len(Zs)))
             for a, term in self._direct_terms(Zq[start:stop], Zs):

@@ -47,9 +47,12 @@ STORED_BLOCK = 2048
 PAIR_BYTES = 24
 
 
-def tolerance(kth: np.ndarray, tie_tolerance: float) -> np.ndarray:
-    """Sums within this of the k-th smallest count as tied with it (relative, absolute below 1)."""
-    return tie_tolerance * np.maximum(1.0, np.abs(kth))
+def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.ndarray:
+    """Sums within this of the k-th smallest count as tied with it: relative to the k-th smallest itself, so
+    the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
+    have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
+    exactly 0, see :data:`lazylib.metrics._base.SNAP`), so a relative tolerance is also right at 0."""
+    return tie_tolerance * np.maximum(floor, np.abs(kth))
 
 
 def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0, size: np.ndarray | None = None):
@@ -59,16 +62,21 @@ def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0, siz
     Returns ``(rows, cols, sums)`` sorted by row, then sum, then column; ``rows`` start at ``row_offset``.
     """
     n, ns = S.shape
-    if size is not None:
-        order = np.argsort(S, axis=1, kind="stable")
-        position = (np.cumsum(size[order], axis=1) < k).sum(axis=1)
-        kth = S[np.arange(n), order[np.arange(n), np.minimum(position, ns - 1)]]
-    else:
-        kth = S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
+    kth = kth_smallest(S, k, size)
     flat = np.flatnonzero(S <= (kth + tolerance(kth, tie_tolerance))[:, None])
     rows, cols = np.divmod(flat, ns)
     rows, cols, sums = within(rows, cols, S.reshape(-1)[flat], n, k, tie_tolerance, size)
     return rows + row_offset, cols, sums
+
+
+def kth_smallest(S: np.ndarray, k: int, size: np.ndarray | None = None) -> np.ndarray:
+    """The k-th smallest of each row of ``S`` (column ``j`` counted ``size[j]`` times)."""
+    n, ns = S.shape
+    if size is None:
+        return S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
+    order = np.argsort(S, axis=1, kind="stable")
+    position = (np.cumsum(size[order], axis=1) < k).sum(axis=1)
+    return S[np.arange(n), order[np.arange(n), np.minimum(position, ns - 1)]]
 
 
 def kth_position(rows: np.ndarray, size: np.ndarray, starts: np.ndarray, n: int, k: int) -> np.ndarray:
@@ -199,11 +207,26 @@ def search(metric, plan, k: int, tie_tolerance: float, size: np.ndarray | None =
 
 def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float, size=None):
     """:func:`search` for the queries ``start:stop`` by whole rows in double precision, in chunks of rows
-    bounded by the metric's ``working_memory``."""
+    bounded by the metric's ``working_memory``: the same two steps as the filter, with the rounding bound of
+    double precision. The kept pairs get their sums from :func:`exact_sums` (near-zero sums from direct
+    differences), so a query's sums do not depend on the other queries of its block."""
     step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
+    right_max = np.abs(plan.right).max(axis=0, initial=0.0)
+    fill_max = None if plan.unknown is None else np.abs(plan.fill).max(axis=0, initial=0.0)
     for lo in range(start, stop, step):
         hi = min(lo + step, stop)
-        yield (lo, hi, *select(_exact_rows(plan, lo, hi), k, tie_tolerance, lo, size))
+        S = _exact_rows(plan, lo, hi)
+        width = plan.left.shape[1] + (0 if fill_max is None else len(fill_max)) + 2
+        magnitude = np.abs(plan.left[lo:hi]) @ right_max
+        if fill_max is not None:
+            magnitude += np.abs(plan.fill_coefficients(np.arange(lo, hi))) @ fill_max
+        bound = 1.01 * width * 2.0**-53 * magnitude + 1e-300
+        kth = kth_smallest(S, k, size)
+        limit = kth + 2.0 * bound + tolerance(np.abs(kth) + bound, tie_tolerance)
+        rows, cols = np.nonzero(S <= limit[:, None])
+        sums = exact_sums(plan, rows + lo, cols)
+        rows, cols, sums = within(rows, cols, sums, hi - lo, k, tie_tolerance, size)
+        yield lo, hi, rows + lo, cols, sums
 
 
 def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
