@@ -99,6 +99,27 @@ class KNeighborsClassifier:
         self.tie_tolerance = tie_tolerance
         self.random_state = random_state
 
+    def get_params(self, deep: bool = False) -> dict:
+        """Constructor parameters (scikit-learn style); ``deep`` is accepted for compatibility and ignored."""
+        return {name: getattr(self, name) for name in _init_names(type(self))}
+
+    def set_params(self, **params) -> "KNeighborsClassifier":
+        """Set constructor parameters by name (scikit-learn style); unknown names raise ValueError. A fitted
+        classifier keeps its fitted state until the next ``fit``."""
+        names = _init_names(type(self))
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise ValueError(f"{type(self).__name__} has no parameter(s) {unknown}; valid: {names}")
+        for name, value in params.items():
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self) -> str:
+        defaults = type(self)().get_params()
+        changed = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not defaults[k]
+                            and not (isinstance(v, (str, int, float)) and v == defaults[k]))
+        return f"{type(self).__name__}({changed})"
+
     def fit(self, X, y, *, types=None):
         """Store the training data and fit the metric on it."""
         check_ties(self.ties)
@@ -200,6 +221,32 @@ def check_ties(ties: str) -> str:
     if ties not in TIE_RULES:
         raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
     return ties
+
+
+def _init_names(cls) -> list[str]:
+    import inspect
+
+    return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+
+
+def clone(estimator):
+    """A new unfitted estimator with the same parameters (scikit-learn's ``clone``): parameters are deep-copied,
+    so a metric object given as a parameter is not shared with the original.
+
+    Works for any object with ``get_params()`` whose keys are its constructor's keywords (the classifiers and
+    metrics of lazylib).
+
+    Examples
+    --------
+    >>> knn = KNeighborsClassifier(3, "vdm", ties="random", random_state=0)
+    >>> clone(knn)
+    KNeighborsClassifier(n_neighbors=3, metric='vdm', ties='random', random_state=0)
+    >>> clone(knn).set_params(n_neighbors=5).get_params()["n_neighbors"], knn.n_neighbors
+    (5, 3)
+    """
+    if not hasattr(estimator, "get_params"):
+        raise TypeError(f"cannot clone {estimator!r}: it has no get_params()")
+    return type(estimator)(**{k: copy.deepcopy(v) for k, v in estimator.get_params().items()})
 
 
 def knn_makers(metrics: dict, n_neighbors: int = 1, **params) -> dict:
