@@ -43,14 +43,16 @@ import numpy as np
 import pandas as pd
 
 from lazylib.metrics import Metric, make_metric
+from lazylib.metrics._base import Params
 from lazylib.metrics._encode import encode_labels
 from lazylib.metrics._search import Groups, kth_position, row_starts, select, tolerance, within
 
 TIE_RULES = ("all", "first", "random")
 
 
-class KNeighborsClassifier:
-    """k-NN classifier (scikit-learn conventions: parameters in ``__init__``, fitted attributes end in ``_``).
+class KNeighborsClassifier(Params):
+    """k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
+    fitted attributes end in ``_``).
 
     Parameters
     ----------
@@ -98,21 +100,6 @@ class KNeighborsClassifier:
         self.ties = ties
         self.tie_tolerance = tie_tolerance
         self.random_state = random_state
-
-    def get_params(self, deep: bool = False) -> dict:
-        """Constructor parameters (scikit-learn style); ``deep`` is accepted for compatibility and ignored."""
-        return {name: getattr(self, name) for name in _init_names(type(self))}
-
-    def set_params(self, **params) -> "KNeighborsClassifier":
-        """Set constructor parameters by name (scikit-learn style); unknown names raise ValueError. A fitted
-        classifier keeps its fitted state until the next ``fit``."""
-        names = _init_names(type(self))
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ValueError(f"{type(self).__name__} has no parameter(s) {unknown}; valid: {names}")
-        for name, value in params.items():
-            setattr(self, name, value)
-        return self
 
     def __repr__(self) -> str:
         defaults = type(self)().get_params()
@@ -221,12 +208,6 @@ def check_ties(ties: str) -> str:
     if ties not in TIE_RULES:
         raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
     return ties
-
-
-def _init_names(cls) -> list[str]:
-    import inspect
-
-    return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
 
 
 def clone(estimator):

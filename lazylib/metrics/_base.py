@@ -116,7 +116,32 @@ class _Plan:
         return sums
 
 
-class Metric:
+class Params:
+    """scikit-learn style parameters: the constructor's keywords, stored under their own names."""
+
+    def get_params(self, deep: bool = False) -> dict:
+        """Constructor parameters (``deep`` accepted for compatibility and ignored)."""
+        return {n: getattr(self, n) for n in self._init_names()}
+
+    def set_params(self, **params):
+        """Set constructor parameters by name; unknown names raise ValueError. They take effect at the next
+        ``fit`` (fitted state is kept until then)."""
+        names = self._init_names()
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise ValueError(f"{type(self).__name__} has no parameter(s) {unknown}; valid: {names}")
+        for name, value in params.items():
+            setattr(self, name, value)
+        return self
+
+    @classmethod
+    def _init_names(cls) -> list[str]:
+        import inspect
+
+        return [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "args", "kwargs")]
+
+
+class Metric(Params):
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
     Subclasses describe one attribute at a time; this class validates input, applies weights, chunks the work
@@ -470,24 +495,7 @@ class Metric:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not None)
         return f"{type(self).__name__}({params})"
 
-    def get_params(self, deep: bool = False) -> dict:
-        """Constructor parameters (scikit-learn style; ``deep`` accepted and ignored)."""
-        return {n: getattr(self, n) for n in self._init_names()}
 
-    def set_params(self, **params) -> "Metric":
-        """Set constructor parameters by name (scikit-learn style); they take effect at the next ``fit``."""
-        names = self._init_names()
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ValueError(f"{type(self).__name__} has no parameter(s) {unknown}; valid: {names}")
-        for name, value in params.items():
-            setattr(self, name, value)
-        return self
-
-    def _init_names(self) -> list[str]:
-        import inspect
-
-        return [p for p in inspect.signature(type(self).__init__).parameters if p not in ("self", "args", "kwargs")]
 
 
 def _assemble_right(s: Bilinear, V, no_query_weights: bool):
