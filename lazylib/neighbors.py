@@ -143,7 +143,9 @@ class KNeighborsClassifier(Params):
         if k > len(self.y_):
             raise ValueError(f"n_neighbors={k} is larger than the training set ({len(self.y_)} instances)")
         dist, idx = [], []
-        for start, stop, rows, cols, sums in self.metric_.nearest_chunks(X, k, self.tie_tolerance):
+        for start, stop, rows, cols, sums, groups in self.metric_.nearest_groups(X, k, self.tie_tolerance):
+            # each group's first k members are enough: the k nearest take at most k of any group
+            rows, cols, sums = groups.expand(rows, cols, sums, limit=k)
             i, d = first_k(rows - start, cols, sums, stop - start, k, self.tie_tolerance)
             idx.append(i)
             dist.append(d)
