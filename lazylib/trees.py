@@ -30,10 +30,16 @@ EPSILON = 1e-3
 #: Tolerance on comparisons of (possibly fractional) case weights with the minimum branch size.
 TINY = 1e-9
 
+#: Gains (of cuts) and gain ratios (of attributes) within this many bits of the best count as tied; a tie goes
+#: to the first cut (lowest threshold) or the first attribute (column order). Weka's J48 compares them with the
+#: same tolerance; without one, symmetric attributes (e.g. the left and right weights of balance-scale) are
+#: told apart by the last bit of a sum.
+GAIN_TIE = 1e-6
+
 #: Release 8's cap on the minimum size of each side of a continuous threshold (see :class:`C45Classifier`).
 MAX_MIN_SPLIT = 25.0
 
-UPPER_LIMITS = ("c45", "exact")
+UPPER_LIMITS = ("c45", "normal", "exact")
 
 # Release 8 obtains the normal deviate of a confidence level by linear interpolation in this table of one-tailed
 # probabilities and standard normal deviates (its values are the standard normal quantiles, rounded).
@@ -84,14 +90,15 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
         Weight of the cases at the leaf and of those not of the leaf's class (fractional with missing values).
     confidence : float
         The confidence factor ``CF`` in (0, 1).
-    method : {"c45", "exact"}
+    method : {"c45", "normal", "exact"}
         ``"exact"``: ``U_CF`` solves ``P(X <= e) = CF`` for ``X ~ Binomial(n, U)``, i.e. the ``1 - CF``
         quantile of ``Beta(e + 1, n - e)`` (Clopper-Pearson, continuous in fractional ``e`` and ``n``).
         ``"c45"``: the approximation the C4.5 program computes: for ``e = 0`` the exact ``1 - CF^(1/n)``; for
         ``0 < e < 1`` linear interpolation between ``e = 0`` and ``e = 1``; for ``e + 0.5 >= n`` the constant
         ``0.67 (n - e)`` extra errors; otherwise the upper Wilson score limit with continuity correction 0.5,
         ``(e + 0.5 + z^2/2 + z sqrt((e + 0.5)(1 - (e + 0.5)/n) + z^2/4)) / (n + z^2)``, with ``z`` from
-        :func:`normal_deviate`.
+        :func:`normal_deviate`. ``"normal"``: the same with ``z`` the exact standard normal quantile
+        ``Phi^-1(1 - CF)`` (0.6745 at ``CF = 0.25``), which is what Weka's J48 uses.
 
     References
     ----------
@@ -111,16 +118,17 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
         if e >= n - TINY:
             return 0.0
         return float(n * stats.beta.ppf(1.0 - confidence, e + 1.0, n - e) - e)
-    if method != "c45":
+    if method not in UPPER_LIMITS:
         raise ValueError(f"method must be one of {UPPER_LIMITS}, got {method!r}")
     if e < 1e-6:
         return float(n * (1.0 - np.exp(np.log(confidence) / n)))
     if e < 0.9999:
         zero = n * (1.0 - np.exp(np.log(confidence) / n))
-        return float(zero + e * (extra_errors(n, 1.0, confidence) - zero))
+        return float(zero + e * (extra_errors(n, 1.0, confidence, method) - zero))
     if e + 0.5 >= n:
         return 0.67 * (n - e)
-    z2 = normal_deviate(confidence) ** 2
+    z = normal_deviate(confidence) if method == "c45" else float(stats.norm.isf(confidence))
+    z2 = z * z
     upper = (e + 0.5 + z2 / 2 + np.sqrt(z2 * ((e + 0.5) * (1 - (e + 0.5) / n) + z2 / 4))) / (n + z2)
     return float(n * upper - e)
 
@@ -160,8 +168,9 @@ class _Builder:
     :func:`candidate_splits`."""
 
     def __init__(self, Z, y, C, nominal, n_values, train_values, *, min_cases, mdl_correction,
-                 release8_min_split):
+                 release8_min_split, value_tolerance):
         self.Z, self.y, self.C = Z, y, C
+        self.value_tolerance = value_tolerance
         self.nominal = nominal
         self.n_values = n_values
         self.train_values = train_values
@@ -237,14 +246,14 @@ class _Builder:
         low = cum[:-1]  # cut after sorted position i = 0 .. n - 2
         L = low.sum(axis=2)
         H = K[None, :] - L
-        valid = ((np.arange(n - 1)[:, None] < (n_known - 1)[None, :]) & (Vs[1:] > Vs[:-1])
+        valid = ((np.arange(n - 1)[:, None] < (n_known - 1)[None, :]) & (Vs[1:] > Vs[:-1] + self.value_tolerance)
                  & (L >= min_split - TINY) & (H >= min_split - TINY))
         tries = valid.sum(axis=0)
         # (K / items) (info(known) - info(split)) = (TI(known) - TI(low) - TI(high)) / items
         gain = (_total_info(known_freq)[None, :] - _total_info(low)
                 - _total_info(known_freq[None, :, :] - low)) / items
         gain = np.where(valid, gain, -np.inf)
-        best = np.argmax(gain, axis=0)  # first (lowest) cut among equal gains
+        best = np.argmax(gain >= gain.max(axis=0) - GAIN_TIE, axis=0)  # first (lowest) cut among tied gains
         idx = np.arange(k)
         best_gain = gain[best, idx]
         penalty = np.where(tries > 0, np.log2(np.maximum(tries, 1)) / items, 0.0) if self.mdl_correction \
@@ -282,8 +291,10 @@ class _Builder:
         info = table["split_info"]
         eligible = possible & (gain >= average - EPSILON) & (np.nan_to_num(info) > EPSILON)
         ratio = np.where(eligible, gain / np.where(eligible, info, 1.0), -np.inf)
-        best = int(np.argmax(ratio))
-        return best if ratio[best] > 0 else None
+        top = ratio.max()
+        if not top > 0:
+            return None
+        return int(np.argmax(ratio >= top - GAIN_TIE))  # the first attribute among tied gain ratios
 
     # -------------------------------------------------------------- partitioning cases among branches
     def branches(self, node: C45Node, Z, rows, w, factors=None):
@@ -398,15 +409,19 @@ class C45Classifier:
         Prune the grown tree (error-based pruning, section 4.2 of Quinlan 1993).
     subtree_raising : bool
         While pruning, also consider replacing a subtree by its largest branch (release 8).
-    upper_limit : {"c45", "exact"}
-        How the upper confidence limit of the error rate is computed: the approximation of the C4.5 program
-        or the exact binomial limit (see :func:`extra_errors`).
+    upper_limit : {"c45", "normal", "exact"}
+        How the upper confidence limit of the error rate is computed: the approximation of the C4.5 program,
+        the same with the exact normal quantile (as Weka's J48), or the exact binomial limit (see
+        :func:`extra_errors`).
     mdl_correction : bool
         Subtract ``log2(T) / |D|`` from the gain of a continuous attribute's best threshold, ``T`` the number
         of admissible thresholds, ``|D|`` the weight of the cases at the node (Quinlan 1996).
     release8_min_split : bool
         Release 8's minimum size of each side of a threshold: ``0.1 K / C`` (``K`` the known weight at the
         node, ``C`` the number of classes), clipped to ``[min_cases, 25]``. With ``False`` it is ``min_cases``.
+    value_tolerance : float
+        Two values of a continuous attribute closer than this are not separated by a cut (1e-5 as in Weka's
+        J48, a port of release 8; 0 separates any two distinct values).
 
     Attributes
     ----------
@@ -433,14 +448,15 @@ class C45Classifier:
       (continuous gains after the MDL correction); a test qualifies when its gain is at least the average minus
       ``EPSILON`` = 0.001 and its split information exceeds ``EPSILON``. Release 8 leaves nominal attributes
       with very many values out of the average; we do not. The best qualifying gain ratio must be positive.
-      Ties between attributes go to the first column.
+      Gain ratios within ``GAIN_TIE`` = 1e-6 of the best tie, and a tie goes to the first column.
     - *Nominal attributes* get one branch per value of their domain (all categories of a pandas
       ``Categorical``, or the distinct training values of an array column), including values no training case
       at the node has: such a branch is a leaf of the parent's class holding no case. A nominal attribute is
       not tested again below a node testing it. A value outside the domain is treated as unknown.
-    - *Continuous attributes.* Cuts are evaluated between consecutive distinct known values. A cut is
+    - *Continuous attributes.* Cuts are evaluated between consecutive known values more than
+      ``value_tolerance`` apart (the program's rule; Quinlan 1996 speaks of distinct values). A cut is
       admissible when each side holds at least the minimum split weight (``release8_min_split``). The cut of
-      highest gain wins (the lowest one among equal gains), then the MDL penalty ``log2(T) / |D|`` is
+      highest gain wins (the lowest one among gains within ``GAIN_TIE``), then the MDL penalty ``log2(T) / |D|`` is
       subtracted, where ``T`` is the number of admissible cuts (release 8 counts tried cuts; Quinlan 1996
       writes ``N - 1`` for ``N`` distinct values, which is the same when every cut is admissible) and ``|D|``
       the weight of all cases at the node, unknowns included. The attribute proposes a test only when the
@@ -509,7 +525,7 @@ class C45Classifier:
 
     def __init__(self, *, min_cases: float = 2, confidence: float = 0.25, pruning: bool = True,
                  subtree_raising: bool = True, upper_limit: str = "c45", mdl_correction: bool = True,
-                 release8_min_split: bool = True):
+                 release8_min_split: bool = True, value_tolerance: float = 1e-5):
         self.min_cases = min_cases
         self.confidence = confidence
         self.pruning = pruning
@@ -517,11 +533,14 @@ class C45Classifier:
         self.upper_limit = upper_limit
         self.mdl_correction = mdl_correction
         self.release8_min_split = release8_min_split
+        self.value_tolerance = value_tolerance
 
     # -------------------------------------------------------------- fitting
     def _validate(self):
         if not (isinstance(self.min_cases, (int, float)) and self.min_cases > 0):
             raise ValueError(f"min_cases must be a positive number, got {self.min_cases!r}")
+        if not (isinstance(self.value_tolerance, (int, float)) and self.value_tolerance >= 0):
+            raise ValueError(f"value_tolerance must be a non-negative number, got {self.value_tolerance!r}")
         if not (isinstance(self.confidence, (int, float)) and 0 < self.confidence < 1):
             raise ValueError(f"confidence must be in (0, 1), got {self.confidence!r}")
         if self.upper_limit not in UPPER_LIMITS:
@@ -565,7 +584,7 @@ class C45Classifier:
         train_values = {a: np.unique(Z[~np.isnan(Z[:, a]), a]) for a in np.flatnonzero(~nominal)}
         return _Builder(Z, y_idx, len(self.classes_), nominal, n_values, train_values,
                         min_cases=self.min_cases, mdl_correction=self.mdl_correction,
-                        release8_min_split=self.release8_min_split)
+                        release8_min_split=self.release8_min_split, value_tolerance=self.value_tolerance)
 
     def _codes(self, values, categories, nominal, fit=False):
         """Nominal columns as branch indices 0..k-1 of their domain (NaN when unknown or outside it). The
@@ -699,7 +718,7 @@ class C45Classifier:
         return (f"C45Classifier(min_cases={self.min_cases}, confidence={self.confidence}, "
                 f"pruning={self.pruning}, subtree_raising={self.subtree_raising}, "
                 f"upper_limit={self.upper_limit!r}, mdl_correction={self.mdl_correction}, "
-                f"release8_min_split={self.release8_min_split})")
+                f"release8_min_split={self.release8_min_split}, value_tolerance={self.value_tolerance})")
 
 
 def _depth(node: C45Node) -> int:
@@ -707,7 +726,7 @@ def _depth(node: C45Node) -> int:
 
 
 def candidate_splits(X, y, types=None, *, min_cases: float = 2, mdl_correction: bool = True,
-                     release8_min_split: bool = True) -> pd.DataFrame:
+                     release8_min_split: bool = True, value_tolerance: float = 1e-5) -> pd.DataFrame:
     """The test each attribute proposes at the root of a C4.5 tree on ``(X, y)``, with its gain, split
     information and gain ratio, and the test C4.5 chooses (Quinlan 1993, section 2.2; Quinlan 1996).
 
@@ -734,7 +753,7 @@ def candidate_splits(X, y, types=None, *, min_cases: float = 2, mdl_correction: 
     [0.2467, 1.5774, 0.1564]
     """
     clf = C45Classifier(min_cases=min_cases, mdl_correction=mdl_correction,
-                        release8_min_split=release8_min_split)
+                        release8_min_split=release8_min_split, value_tolerance=value_tolerance)
     clf._validate()
     data = encode(X, types)
     clf.columns_, clf.kinds_ = data.columns, data.kinds

@@ -135,6 +135,25 @@ def test_threshold_is_the_largest_training_value_below_the_midpoint_anywhere_in_
     assert tree.export_text() == "g = p:\n|   x <= 6: a (3.0)\n|   x > 6: b (3.0)\ng = q: c (5.0)"
 
 
+def test_values_closer_than_the_tolerance_are_not_separated():
+    X = np.array([[1.0], [2.0], [3.0], [3.000001], [4.0], [5.0]])
+    y = list("aaabbb")
+    row = candidate_splits(X, y, types=["continuous"]).loc["0"]
+    assert row.n_thresholds == 2 and row.threshold == 2.0  # cuts after 2 and after 3.000001 only
+    exact = candidate_splits(X, y, types=["continuous"], value_tolerance=0).loc["0"]
+    assert exact.n_thresholds == 3 and exact.threshold == 3.0
+
+
+def test_tied_attributes_and_cuts_go_to_the_first():
+    # two mirror-image attributes: equal gain ratios -> the first column; two equally good cuts -> the lowest
+    x = np.array([1.0, 2, 3, 4, 5, 6, 7, 8])
+    y = list("aabbbbaa")
+    table = candidate_splits(np.column_stack([x, -x]), y, types=["continuous"] * 2)
+    assert table.gain_ratio.iloc[0] == pytest.approx(table.gain_ratio.iloc[1])
+    assert table.chosen.tolist() == [True, False]
+    assert table.threshold.iloc[0] == 2.0  # cut after 2 (aa | bbbbaa) ties with the cut after 6
+
+
 # ---------------------------------------------------------------------------------------------------- trees
 @pytest.mark.parametrize("pruning", [False, True])
 def test_golf_gives_the_textbook_tree(pruning):
@@ -223,6 +242,11 @@ def test_upper_limit_formulas_by_hand():
     zero, one = extra_errors(10, 0), extra_errors(10, 1)
     assert extra_errors(10, 0.3) == pytest.approx(zero + 0.3 * (one - zero))
     assert extra_errors(3, 2.6) == pytest.approx(0.67 * 0.4)
+    # "normal": the same formula with the exact normal quantile (Weka's J48)
+    z = stats.norm.isf(0.25)
+    upper = (e + 0.5 + z * z / 2 + z * np.sqrt((e + 0.5) * (1 - (e + 0.5) / n) + z * z / 4)) / (n + z * z)
+    assert extra_errors(n, e, method="normal") == pytest.approx(n * upper - e)
+    assert z == pytest.approx(0.6745, abs=1e-4)
     # a smaller CF is more pessimistic
     assert extra_errors(20, 2, 0.1) > extra_errors(20, 2, 0.25) > extra_errors(20, 2, 0.5)
 
@@ -333,7 +357,7 @@ def test_validation_and_not_fitted():
     X, y = golf()
     with pytest.raises(NotFittedError):
         C45Classifier().predict(X)
-    for bad in [dict(min_cases=0), dict(confidence=1.0), dict(confidence=0), dict(upper_limit="normal")]:
+    for bad in [dict(min_cases=0), dict(confidence=1.0), dict(confidence=0), dict(upper_limit="binomial"), dict(value_tolerance=-1)]:
         with pytest.raises(ValueError):
             C45Classifier(**bad).fit(X, y)
     tree = C45Classifier().fit(X, y)
