@@ -102,7 +102,7 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
 
     References
     ----------
-    Quinlan, J. R. (1993), *C4.5: Programs for Machine Learning*, section 4.2 (:cite:`quinlan1993`).
+    Quinlan, J. R. (1993), *C4.5: Programs for Machine Learning*, section 4.2 (bib key ``quinlan1993``).
 
     Examples
     --------
@@ -240,7 +240,8 @@ class _Builder:
         known_freq[n_known == 0] = 0.0
         K = known_freq.sum(axis=1)
         if self.release8_min_split:
-            min_split = np.clip(0.1 * K / C, self.min_cases, MAX_MIN_SPLIT)
+            share = 0.1 * K / C
+            min_split = np.where(share <= self.min_cases, self.min_cases, np.minimum(share, MAX_MIN_SPLIT))
         else:
             min_split = np.full(k, self.min_cases)
         low = cum[:-1]  # cut after sorted position i = 0 .. n - 2
@@ -418,7 +419,8 @@ class C45Classifier:
         of admissible thresholds, ``|D|`` the weight of the cases at the node (Quinlan 1996).
     release8_min_split : bool
         Release 8's minimum size of each side of a threshold: ``0.1 K / C`` (``K`` the known weight at the
-        node, ``C`` the number of classes), clipped to ``[min_cases, 25]``. With ``False`` it is ``min_cases``.
+        node, ``C`` the number of classes), raised to ``min_cases`` if below it, else capped at 25. With
+        ``False`` it is ``min_cases``.
     value_tolerance : float
         Two values of a continuous attribute closer than this are not separated by a cut (1e-5 as in Weka's
         J48, a port of release 8; 0 separates any two distinct values).
@@ -493,9 +495,9 @@ class C45Classifier:
     References
     ----------
     Quinlan, J. R. (1993), *C4.5: Programs for Machine Learning*, Morgan Kaufmann: chapter 2 (gain ratio,
-    continuous attributes), chapter 3 (unknown values), chapter 4 (pruning) (:cite:`quinlan1993`).
+    continuous attributes), chapter 3 (unknown values), chapter 4 (pruning) (bib key ``quinlan1993``).
     Quinlan, J. R. (1996), Improved use of continuous attributes in C4.5, *Journal of Artificial Intelligence
-    Research* 4, 77-90 (:cite:`quinlan1996`).
+    Research* 4, 77-90 (bib key ``quinlan1996``).
 
     Examples
     --------
@@ -747,7 +749,7 @@ def candidate_splits(X, y, types=None, *, min_cases: float = 2, mdl_correction: 
 
     References
     ----------
-    Quinlan (1993), section 2.2 (:cite:`quinlan1993`); Quinlan (1996), section 3 (:cite:`quinlan1996`).
+    Quinlan (1993), section 2.2 (bib key ``quinlan1993``); Quinlan (1996), section 3 (bib key ``quinlan1996``).
 
     Examples
     --------

@@ -202,7 +202,8 @@ outlook = rain:
 
 def test_missing_value_weights_follow_the_branch_sizes_with_four_five_five():
     # outlook sunny : overcast : rain = 4 : 5 : 5 known cases, one unknown -> weights 4/14, 5/14, 5/14
-    X = pd.DataFrame({"o": pd.Categorical(["s"] * 4 + ["o"] * 5 + ["r"] * 5 + [None], categories=["s", "o", "r"])})
+    X = pd.DataFrame({"o": pd.Categorical(["s"] * 4 + ["o"] * 5 + ["r"] * 5 + [None],
+                                          categories=["s", "o", "r"])})
     y = ["no"] * 4 + ["yes"] * 5 + ["maybe"] * 4 + ["no"] + ["yes"]
     tree = C45Classifier(pruning=False).fit(X, y)
     np.testing.assert_allclose([c.n for c in tree.tree_.children], [4 + 4 / 14, 5 + 5 / 14, 5 + 5 / 14])
@@ -357,7 +358,8 @@ def test_validation_and_not_fitted():
     X, y = golf()
     with pytest.raises(NotFittedError):
         C45Classifier().predict(X)
-    for bad in [dict(min_cases=0), dict(confidence=1.0), dict(confidence=0), dict(upper_limit="binomial"), dict(value_tolerance=-1)]:
+    for bad in [dict(min_cases=0), dict(confidence=1.0), dict(confidence=0), dict(upper_limit="binomial"),
+                dict(value_tolerance=-1)]:
         with pytest.raises(ValueError):
             C45Classifier(**bad).fit(X, y)
     tree = C45Classifier().fit(X, y)
@@ -383,3 +385,11 @@ def test_one_fit_on_sonar_takes_well_under_half_a_second_of_cpu():
     start = time.process_time()
     C45Classifier().fit(ds.X, ds.y, ds.types)
     assert time.process_time() - start < 0.5
+
+
+def test_min_cases_above_the_cap_of_the_minimum_split_still_holds():
+    # with min_cases = 40 each side of a cut needs 40 cases even though release 8 caps 0.1 K / C at 25
+    X = np.arange(100.0)[:, None]
+    y = (X[:, 0] >= 30).astype(int)
+    row = candidate_splits(X, y, types=["continuous"], min_cases=40).loc["0"]
+    assert row.threshold == 39 and row.n_thresholds == 100 - 1 - 2 * 39
