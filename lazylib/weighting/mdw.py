@@ -231,15 +231,17 @@ def _column_values(col: pd.Series, kind: str):
     return col.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pairs: bool):
-    """Mean difference over the whole sample, and per class in-class and out-of-class (Eqs. 2-4)."""
+def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pairs: bool, D=None):
+    """Mean difference over the whole sample, and per class in-class and out-of-class (Eqs. 2-4); ``D``: the
+    feature's precomputed difference matrix among the instances (sets only)."""
     if kind == "set":
         # one naive matrix, then block sums (no shortcut for Eq. 6)
         keep = np.array([_is_set(s) for s in x])
-        D = np.zeros((len(x), len(x)))
-        if keep.any():
-            idx = np.flatnonzero(keep)
-            D[np.ix_(idx, idx)] = set_difference([x[i] for i in idx])
+        if D is None:
+            D = np.zeros((len(x), len(x)))
+            if keep.any():
+                idx = np.flatnonzero(keep)
+                D[np.ix_(idx, idx)] = set_difference([x[i] for i in idx])
         onehot = np.zeros((len(x), n_classes))
         onehot[keep, groups[keep]] = 1.0
         block = onehot.T @ D @ onehot
@@ -270,9 +272,10 @@ def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pa
 
 
 def mdw_components(X, y, types=None, *, calibrated: bool = True, self_pairs: bool = True,
-                   fallback: str = "uniform", tables=None) -> MDWResult:
+                   fallback: str = "uniform", tables=None, differences=None) -> MDWResult:
     """Every stage of mean difference weighting; :func:`mdw_weights` returns the final weights. Parameters as
-    there."""
+    there, plus ``differences``: set column name -> its precomputed ``(n, n)`` matrix of Eq. 6 among the rows
+    of ``X`` (e.g. from :func:`lazylib.weighting.sets.feature_differences`), so it is computed once."""
     if not isinstance(X, pd.DataFrame):
         raise ValueError("mdw_weights needs a DataFrame (use lazylib.datasets.load or build one)")
     if fallback not in FALLBACKS:
@@ -280,7 +283,7 @@ def mdw_components(X, y, types=None, *, calibrated: bool = True, self_pairs: boo
     columns, kinds = feature_kinds(X, types)
     groups, classes = encode_labels(y, len(X))
     C, m = len(classes), len(columns)
-    tables = tables or {}
+    tables, differences = tables or {}, differences or {}
     scale = np.zeros(m)
     d_in, d_out = np.zeros((C, m)), np.zeros((C, m))
     for f, (name, kind) in enumerate(zip(columns, kinds)):
@@ -288,7 +291,7 @@ def mdw_components(X, y, types=None, *, calibrated: bool = True, self_pairs: boo
         if table is not None and kind != "symbolic":
             raise ValueError(f"a difference table only applies to a symbolic feature; {name!r} is {kind}")
         overall, d_in[:, f], d_out[:, f] = _pair_means(_column_values(X.iloc[:, f], kind), groups, C, kind,
-                                                       table, self_pairs)
+                                                       table, self_pairs, differences.get(name))
         scale[f] = 1.0 / overall if np.isfinite(overall) and overall > 0 else 0.0
     d_in, d_out = np.nan_to_num(d_in), np.nan_to_num(d_out)
     if calibrated:

@@ -49,8 +49,17 @@ def feature_difference(a, b, kind: str) -> np.ndarray:
     return d
 
 
+def feature_differences(X: pd.DataFrame, *, types=None, kinds=("set",)) -> dict:
+    """Column name -> the ``(n, n)`` matrix of that feature's differences among the rows of ``X``, for the
+    columns of the given kinds (sets by default: the costly ones), to compute once and pass to
+    :func:`combined_distance` and :func:`lazylib.weighting.mdw_components` (``differences=``)."""
+    columns, found = feature_kinds(X, types)
+    return {c: feature_difference(_column_values(X.iloc[:, f], k), _column_values(X.iloc[:, f], k), k)
+            for f, (c, k) in enumerate(zip(columns, found)) if k in kinds}
+
+
 def combined_distance(A: pd.DataFrame, B: pd.DataFrame | None = None, *, weights=None, y_B=None,
-                      types=None) -> np.ndarray:
+                      types=None, differences=None) -> np.ndarray:
     """``D[q, s] = sum_f w(f) delta_f(A_q, B_s)`` for every query ``q`` of ``A`` and stored instance ``s`` of
     ``B`` (default ``A``).
 
@@ -63,6 +72,9 @@ def combined_distance(A: pd.DataFrame, B: pd.DataFrame | None = None, *, weights
         with the class of the stored instance; all ones by default.
     y_B : array-like, optional
         Classes of ``B`` (required with per-class weights).
+    differences : dict, optional
+        Precomputed matrices of some features (:func:`feature_differences`), used instead of recomputing them;
+        only valid when ``B`` is ``A``.
 
     References
     ----------
@@ -75,7 +87,10 @@ def combined_distance(A: pd.DataFrame, B: pd.DataFrame | None = None, *, weights
     array([[0., 6.],
            [6., 0.]])
     """
+    if differences and B is not None and B is not A:
+        raise ValueError("precomputed differences are among the rows of A: leave B out")
     B = A if B is None else B
+    differences = differences or {}
     columns, kinds = feature_kinds(A, types)
     if [str(c) for c in B.columns] != columns:
         raise ValueError("A and B must have the same columns")
@@ -100,7 +115,9 @@ def combined_distance(A: pd.DataFrame, B: pd.DataFrame | None = None, *, weights
         w = W[rows, f]
         if not w.any():
             continue
-        d = feature_difference(_column_values(A.iloc[:, f], kind), _column_values(B.iloc[:, f], kind), kind)
+        d = differences.get(columns[f])
+        if d is None:
+            d = feature_difference(_column_values(A.iloc[:, f], kind), _column_values(B.iloc[:, f], kind), kind)
         D += d * w[None, :]
     return D
 
@@ -135,4 +152,42 @@ def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.nd
     return vote(D, codes, k, vote_priority(np.bincount(codes, minlength=len(classes))), ties)
 
 
-__all__ = ["combined_distance", "feature_difference", "loo_accuracy", "loo_predictions"]
+#: Pixel positions of the Statlog satellite 3 x 3 window (row-major, 0 = top-left, 4 = centre).
+EDGE_PIXELS = (1, 3, 5, 7)
+CORNER_PIXELS = (0, 2, 6, 8)
+
+
+def satellite_window_features(X: pd.DataFrame) -> pd.DataFrame:
+    """A stand-in for Howe & Cardie's image features, with set-valued features, from the Statlog satellite data.
+
+    Each instance of ``lazylib.datasets.load("satellite")`` is a 3 x 3 window of pixels with 4 spectral bands
+    (36 values, pixel by pixel, band within pixel). We describe it by 12 numeric features, the centre pixel's 4
+    bands and the window's mean and standard deviation per band, and 3 set features whose members are 4-band
+    pixel vectors: the whole window (9 members), the 4 edge neighbours and the 4 corner neighbours. The sets
+    forget where each pixel lies, which is what makes them sets.
+
+    Examples
+    --------
+    >>> X = pd.DataFrame(np.arange(72.0).reshape(2, 36), columns=[f"x{i + 1}" for i in range(36)])
+    >>> F = satellite_window_features(X)
+    >>> F.shape, F["window"].iloc[0].shape, F["centre_b1"].tolist()
+    ((2, 15), (9, 4), [16.0, 52.0])
+    """
+    if X.shape[1] != 36:
+        raise ValueError(f"expected the 36 satellite attributes, got {X.shape[1]}")
+    pixels = X.to_numpy(dtype=np.float64).reshape(len(X), 9, 4)
+    out = {}
+    for b in range(4):
+        out[f"centre_b{b + 1}"] = pixels[:, 4, b]
+    for b in range(4):
+        out[f"mean_b{b + 1}"] = pixels[:, :, b].mean(axis=1)
+    for b in range(4):
+        out[f"std_b{b + 1}"] = pixels[:, :, b].std(axis=1)
+    frame = pd.DataFrame(out)
+    frame["window"] = list(pixels)
+    frame["edges"] = list(pixels[:, list(EDGE_PIXELS)])
+    frame["corners"] = list(pixels[:, list(CORNER_PIXELS)])
+    return frame
+
+
+__all__ = ["CORNER_PIXELS", "EDGE_PIXELS", "satellite_window_features", "combined_distance", "feature_differences", "feature_difference", "loo_accuracy", "loo_predictions"]

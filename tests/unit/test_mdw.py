@@ -126,3 +126,19 @@ def test_equal_width_bins_use_reference_range():
     test = pd.DataFrame({"x": [-1.0, 3.9, 9.0, np.nan]})
     codes = equal_width_bins(test, 8, reference=train)["x"].cat.codes.tolist()
     assert codes == [0, 3, 7, -1]
+
+
+def test_precomputed_set_differences_change_nothing():
+    from lazylib.weighting.sets import feature_differences
+
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 25)
+    X = pd.DataFrame({"x": rng.normal(y, 1.0), "s": [rng.normal(c, 1.0, size=(3, 2)) for c in y]})
+    diffs = feature_differences(X)
+    assert set(diffs) == {"s"}
+    w = mdw_weights(X, y)
+    assert np.allclose(mdw_components(X, y, differences=diffs).weights, w)
+    assert np.allclose(combined_distance(X, weights=w, y_B=y, differences=diffs),
+                       combined_distance(X, weights=w, y_B=y))
+    with pytest.raises(ValueError, match="leave B out"):
+        combined_distance(X, X.copy(), differences=diffs)
