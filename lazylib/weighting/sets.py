@@ -16,7 +16,7 @@ import pandas as pd
 
 from lazylib.metrics._encode import encode_labels
 from lazylib.neighbors import vote, vote_priority
-from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, set_difference
+from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
 
 
 def feature_difference(a, b, kind: str) -> np.ndarray:
@@ -152,6 +152,43 @@ def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.nd
     return vote(D, codes, k, vote_priority(np.bincount(codes, minlength=len(classes))), ties)
 
 
+class DifferenceKNN:
+    """k-NN over :func:`combined_distance`, for data with set-valued features (the classifier of this path).
+
+    Parameters
+    ----------
+    n_neighbors : int
+    weighting : {None, "mdw"}
+        No weights (the raw sum), or mean difference weights learnt in ``fit`` (:func:`mdw_weights`).
+    ties : str
+        The tie rule of :mod:`lazylib.neighbors`.
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"s": [np.array([[0.0, 0.0]]), np.array([[0.1, 0.0]]), np.array([[5.0, 5.0]]),
+    ...                         np.array([[5.0, 4.0]])]})
+    >>> DifferenceKNN(weighting="mdw").fit(X, list("aabb")).predict(X).tolist()
+    ['a', 'a', 'b', 'b']
+    """
+
+    def __init__(self, n_neighbors: int = 1, weighting: str | None = None, ties: str = "all"):
+        self.n_neighbors, self.weighting, self.ties = n_neighbors, weighting, ties
+
+    def fit(self, X: pd.DataFrame, y, *, types=None):
+        if self.weighting not in (None, "mdw"):
+            raise ValueError(f"weighting must be None or 'mdw', got {self.weighting!r}")
+        self.X_, self.types_ = X, types
+        self.y_, self.classes_ = encode_labels(y, len(X))
+        self.weights_ = None if self.weighting is None else \
+            mdw_weights(X, self.y_, types).set_axis(list(range(len(self.classes_))))
+        self.priority_ = vote_priority(np.bincount(self.y_, minlength=len(self.classes_)))
+        return self
+
+    def predict(self, X: pd.DataFrame) -> np.ndarray:
+        D = combined_distance(X, self.X_, weights=self.weights_, y_B=self.y_, types=self.types_)
+        return np.asarray(list(self.classes_))[vote(D, self.y_, self.n_neighbors, self.priority_, self.ties)]
+
+
 #: Pixel positions of the Statlog satellite 3 x 3 window (row-major, 0 = top-left, 4 = centre).
 EDGE_PIXELS = (1, 3, 5, 7)
 CORNER_PIXELS = (0, 2, 6, 8)
@@ -190,4 +227,4 @@ def satellite_window_features(X: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-__all__ = ["CORNER_PIXELS", "EDGE_PIXELS", "satellite_window_features", "combined_distance", "feature_differences", "feature_difference", "loo_accuracy", "loo_predictions"]
+__all__ = ["CORNER_PIXELS", "DifferenceKNN", "EDGE_PIXELS", "satellite_window_features", "combined_distance", "feature_differences", "feature_difference", "loo_accuracy", "loo_predictions"]

@@ -142,3 +142,20 @@ def test_precomputed_set_differences_change_nothing():
                        combined_distance(X, weights=w, y_B=y))
     with pytest.raises(ValueError, match="leave B out"):
         combined_distance(X, X.copy(), differences=diffs)
+
+
+def test_difference_knn_predicts_like_loo_path():
+    from lazylib.weighting.sets import DifferenceKNN
+
+    rng = np.random.default_rng(4)
+    y = np.repeat(["p", "q"], 15)
+    X = pd.DataFrame({"x": rng.normal(0, 1, 30), "s": [rng.normal(c == "q", 0.5, size=(3, 2)) for c in y]})
+    clf = DifferenceKNN(3, weighting="mdw").fit(X.iloc[:20], y[:20])
+    D = combined_distance(X.iloc[20:].reset_index(drop=True), X.iloc[:20], weights=mdw_weights(X.iloc[:20], y[:20]),
+                          y_B=y[:20])
+    from lazylib.neighbors import vote, vote_priority
+    codes = (y[:20] == "q").astype(int)
+    expected = np.array(["p", "q"])[vote(D, codes, 3, vote_priority(np.bincount(codes)))]
+    assert (clf.predict(X.iloc[20:].reset_index(drop=True)) == expected).all()
+    with pytest.raises(ValueError, match="weighting"):
+        DifferenceKNN(weighting="ig").fit(X, y)
