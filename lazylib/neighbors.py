@@ -39,7 +39,7 @@ import pandas as pd
 
 from lazylib.metrics import Metric, make_metric
 from lazylib.metrics._encode import encode_labels
-from lazylib.metrics._search import row_starts, select, tolerance
+from lazylib.metrics._search import Groups, kth_position, row_starts, select, tolerance, within
 
 TIE_RULES = ("all", "first", "random")
 
@@ -136,17 +136,22 @@ class KNeighborsClassifier:
         idx = np.vstack(idx)
         return (self.metric_.from_reduced(np.vstack(dist)), idx) if return_distance else idx
 
-    def _neighbourhoods(self, X):
-        k = self.n_neighbors
-        for start, stop, rows, cols, sums in self.metric_.nearest_chunks(X, k, self.tie_tolerance):
-            yield neighbourhood(rows - start, cols, sums, stop - start, self.y_, len(self.classes_), k,
-                                self.tie_tolerance, first=self.ties == "first")
+    def _neighbourhoods(self, X, k: int | None = None, leave_one_out: bool = False):
+        """:class:`Neighbourhood` of each block of queries (``leave_one_out``: the training instances, each
+        among the others)."""
+        k = self.n_neighbors if k is None else k
+        for start, stop, rows, cols, sums, groups in self.metric_.nearest_groups(
+                X, k, self.tie_tolerance, leave_one_out=leave_one_out):
+            yield start, stop, neighbourhood(
+                rows - start, cols, sums, stop - start, self.y_, len(self.classes_), k, self.tie_tolerance,
+                first=self.ties == "first", groups=groups,
+                exclude=np.arange(start, stop) if leave_one_out else None)
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (``ties="random"``: one draw, from ``random_state``)."""
         self._check()
         rng = _generator(self.random_state) if self.ties == "random" else None
-        out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for nb in self._neighbourhoods(X)]
+        out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
     def predict_distribution(self, X) -> np.ndarray:
@@ -154,7 +159,7 @@ class KNeighborsClassifier:
         over the draws of ``ties="random"`` (exact, deterministic). Rows are one-hot for "all" and "first"."""
         self._check()
         return np.vstack([class_probabilities(nb, self.n_neighbors, self.priority_, self.ties)
-                          for nb in self._neighbourhoods(X)])
+                          for *_, nb in self._neighbourhoods(X)])
 
     def score(self, X, y, *, expected: bool = False) -> float:
         """Accuracy on ``(X, y)``; with ``expected=True``, its exact expectation over the random choices of
@@ -246,21 +251,52 @@ class Neighbourhood:
 
 
 def neighbourhood(rows, cols, sums, n: int, y: np.ndarray, C: int, k: int, tie_tolerance: float = 1e-9, *,
-                  first: bool = False) -> Neighbourhood:
+                  first: bool = False, groups: Groups | None = None, exclude: np.ndarray | None = None
+                  ) -> Neighbourhood:
     """:class:`Neighbourhood` of ``n`` queries from the candidates of
     :meth:`lazylib.metrics.Metric.nearest_chunks` (``(rows, cols, sums)`` sorted by row, then sum, then column,
-    holding each row's k nearest and everything tied with the k-th; ``rows`` from 0)."""
+    holding at least each row's k nearest and everything tied with the k-th, e.g. from a search for a larger k;
+    ``rows`` from 0).
+
+    With ``groups`` (from :meth:`~lazylib.metrics.Metric.nearest_groups`), ``cols`` index groups of identical
+    stored instances, counted by class without listing their members. ``exclude`` (n,): a stored instance
+    left out of each query's neighbours (leave-one-out: the query itself; the candidates must then come from a
+    search for k + 1).
+    """
+    groups = Groups.identity(len(y)) if groups is None else groups
+    size = groups.size[cols]
+    if exclude is not None:
+        own = cols == groups.of[exclude][rows]  # the pair holding the query's own instance
+        size = size - own
     starts = row_starts(rows, n)
-    kth = sums[starts + k - 1]
-    nearer = sums < (kth - tolerance(kth, tie_tolerance))[rows]
-    key = rows * C + y[cols]
-    strict = np.bincount(key[nearer], minlength=n * C).reshape(n, C)
-    tied = np.bincount(key[~nearer], minlength=n * C).reshape(n, C)
+    kth = sums[kth_position(rows, size, starts, n, k)]
+    tol = tolerance(kth, tie_tolerance)[rows]
+    nearer = sums < kth[rows] - tol
+    near = sums <= kth[rows] + tol
+    if groups.trivial:
+        key = rows * C + y[cols]
+        weight = size.astype(np.float64)
+        strict = np.bincount(key[nearer], weight[nearer], minlength=n * C).reshape(n, C)
+        tied = np.bincount(key[near & ~nearer], weight[near & ~nearer], minlength=n * C).reshape(n, C)
+    else:
+        per_group = groups.class_counts(y, C)
+        strict, tied = np.zeros((n, C)), np.zeros((n, C))
+        for c in range(C):
+            strict[:, c] = np.bincount(rows[nearer], per_group[cols[nearer], c], minlength=n)
+            tied[:, c] = np.bincount(rows[near & ~nearer], per_group[cols[near & ~nearer], c], minlength=n)
+        if exclude is not None:  # the query's own instance: one member of its class in its group
+            me = np.flatnonzero(own & near)
+            mine, cls, closer = rows[me], y[exclude[rows[me]]], nearer[me]
+            np.subtract.at(strict, (mine[closer], cls[closer]), 1.0)
+            np.subtract.at(tied, (mine[~closer], cls[~closer]), 1.0)
     voters = None
     if first:
-        idx, _ = first_k(rows, cols, sums, n, k, tie_tolerance)
+        r, c, v = groups.expand(rows, cols, sums, limit=None if groups.trivial else k + 1)
+        keep = np.ones(len(r), bool) if exclude is None else c != exclude[r]
+        r, c, v = within(r[keep], c[keep], v[keep], n, k, tie_tolerance)  # the candidates may be a superset
+        idx, _ = first_k(r, c, v, n, k, tie_tolerance)
         voters = np.bincount((np.arange(n)[:, None] * C + y[idx]).ravel(), minlength=n * C).reshape(n, C)
-    return Neighbourhood(strict, tied, voters)
+    return Neighbourhood(strict.astype(np.int64), tied.astype(np.int64), voters)
 
 
 def decide(nb: Neighbourhood, k: int, priority: np.ndarray, ties: str = "all", rng=None) -> np.ndarray:
@@ -402,12 +438,13 @@ def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
 
 def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None, ties: str = "all",
                       tie_tolerance: float = 1e-9, expected: bool = False, random_state=None) -> pd.Series:
-    """Leave-one-out accuracy on the training data for every k in ``ks``, from one distance matrix.
+    """Leave-one-out accuracy on the training data for every k in ``ks``, from one exact search.
 
-    Each instance is classified by the others (its own column is excluded), with the same tie rule as
-    :class:`KNeighborsClassifier`. The distance matrix is computed once, in chunks of rows. The metric's
-    statistics (probabilities, deviations) are those of the whole training set: only the neighbour itself is
-    left out, as when the fitted classifier is asked about one of its own stored instances.
+    Each instance is classified by the others (its own stored row is excluded), with the same tie rule as
+    :class:`KNeighborsClassifier`. One search (:meth:`lazylib.metrics.Metric.nearest_groups` with
+    ``leave_one_out=True``) for the largest k gives every smaller k's neighbours too. The metric's statistics
+    (probabilities, deviations) are those of the whole training set: only the neighbour itself is left out, as
+    when the fitted classifier is asked about one of its own stored instances.
 
     Parameters
     ----------
@@ -427,12 +464,12 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
     C = len(clf.classes_)
     rng = _generator(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))
-    for start, stop, D in clf.metric_.pairwise_chunks(X, reduced=True):
-        D[np.arange(stop - start), np.arange(start, stop)] = np.inf
+    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance,
+                                                                            leave_one_out=True):
         truth = clf.y_[start:stop]
         for i, k in enumerate(ks):
-            rows, cols, sums = select(D, k, tie_tolerance)
-            nb = neighbourhood(rows, cols, sums, stop - start, clf.y_, C, k, tie_tolerance, first=ties == "first")
+            nb = neighbourhood(rows - start, cols, sums, stop - start, clf.y_, C, k, tie_tolerance,
+                               first=ties == "first", groups=groups, exclude=np.arange(start, stop))
             correct[i] += _hits(nb, k, clf.priority_, ties, truth, expected, rng)
     return pd.Series(correct / n, index=pd.Index(ks, name="k"), name="loo_accuracy")
 

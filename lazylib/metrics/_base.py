@@ -196,7 +196,7 @@ class Metric:
         Zq, Zs, cls = self._prepare(A, B, y_B)
         yield from self._chunks(Zq, Zs, cls, reduced=reduced)
 
-    def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9):
+    def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
         ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative; absolute below 1) of the
         query's k-th smallest, so the k nearest and every instance tied with the k-th.
@@ -204,19 +204,57 @@ class Metric:
         Yields ``(start, stop, rows, cols, sums)``: query indices (from 0 for the first row of ``A``), training
         indices and their sums, sorted by row, then sum, then column. Metrics made of bilinear terms only
         search exactly through a single-precision filter (:mod:`lazylib.metrics._search`); the others scan
-        whole rows of :meth:`pairwise_chunks`.
+        whole rows of :meth:`pairwise_chunks`. With ``leave_one_out=True`` (and ``A=None``) the queries are the
+        training instances, each searched among the others (its own row excluded).
         """
         from lazylib.metrics import _search
 
-        Zq, Zs, cls = self._prepare(A, None, None)
-        if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
-            raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
+        for start, stop, rows, cols, sums, groups in self.nearest_groups(A, k, tie_tolerance,
+                                                                         leave_one_out=leave_one_out):
+            rows, cols, sums = groups.expand(rows, cols, sums)
+            if leave_one_out:
+                keep = cols != rows
+                rows, cols, sums = _search.within(rows[keep] - start, cols[keep], sums[keep], stop - start, k,
+                                                  tie_tolerance)
+                rows = rows + start
+            yield start, stop, rows, cols, sums
+
+    def nearest_groups(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
+        """:meth:`nearest_chunks` over groups of training instances with identical stored sides (identical
+        sums against every query; :class:`lazylib.metrics._search.Groups`): yields ``(start, stop, rows,
+        groups, sums, grouping)`` where ``groups`` index ``grouping``'s groups and the k-th smallest sum counts
+        each group once per member. Massive ties among identical instances then cost one pair per group.
+
+        With ``leave_one_out=True`` (``A=None``), the search is made for ``k + 1`` among all training
+        instances, each query's own instance included: removing it (one member of its group) leaves a superset
+        of the pairs within the tolerance of the k-th smallest among the others.
+        """
+        from lazylib.metrics import _search
+
+        if leave_one_out:
+            if A is not None:
+                raise ValueError("leave_one_out searches the training data: pass A=None")
+            self._check_fitted()
+            Zq, Zs, cls = self.X_, self.X_, self.y_
+            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs) - 1):
+                raise ValueError(f"k must be an integer between 1 and n - 1 = {len(Zs) - 1} for leave-one-out, "
+                                 f"got {k!r}")
+            k = int(k) + 1
+        else:
+            Zq, Zs, cls = self._prepare(A, None, None)
+            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
+                raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
+            k = int(k)
         plan = self._plan(Zq, Zs, cls) if self._searchable() else None
         if plan is not None and plan.left is not None:
-            yield from _search.search(self, plan, int(k), tie_tolerance)
+            plan, groups = _search.group_plan(plan)
+            size = None if groups.trivial else groups.size
+            for block in _search.search(self, plan, k, tie_tolerance, size):
+                yield (*block, groups)
             return
+        groups = _search.Groups.identity(len(Zs))
         for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True):
-            yield (start, stop, *_search.select(S, int(k), tie_tolerance, start))
+            yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
