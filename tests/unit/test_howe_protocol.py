@@ -1,0 +1,50 @@
+"""Howe & Cardie's protocol: k by leave-one-out, McNemar / paired t marks, the tasks."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib.neighbors import loo_accuracy_by_k
+from lazylib.synthetic import waveform
+from lazylib.weighting import MDW, FeatureDifference
+from lazylib.weighting import protocol as P
+
+
+def test_mcnemar_is_binomial_on_discordant_pairs():
+    a = np.array([1, 1, 1, 1, 1, 1, 0, 1], bool)
+    b = np.array([0, 0, 0, 0, 0, 0, 0, 1], bool)
+    assert P.mcnemar_p(a, b) == pytest.approx(2 * 0.5**6)
+    assert P.mcnemar_p(a, a) == 1.0
+
+
+def test_fit_predict_chooses_the_best_loo_k():
+    X, y = waveform(200, random_state=0)
+    out = P.fit_predict(FeatureDifference, X.iloc[:150], y.iloc[:150], X.iloc[150:], y.iloc[150:], ks=[1, 5, 15])
+    loo = loo_accuracy_by_k(X.iloc[:150], y.iloc[:150], [1, 5, 15], FeatureDifference())
+    assert out["k"] == int(loo.idxmax())
+    assert out["correct"].shape == (50,)
+
+
+def test_run_marks_and_significance():
+    X, y = waveform(120, n_noise=10, random_state=1)
+    reps = [[(np.arange(80), np.arange(80, 120))]]
+    cv = [[(np.setdiff1d(np.arange(120), np.arange(i, 120, 4)), np.arange(i, 120, 4)) for i in range(4)]]
+    res = P.run({"split": (X, y, reps), "cv": (X, y, cv)}, {"k-NN": FeatureDifference, "MDW": MDW},
+                ks=[1, 3], n_jobs=1)
+    assert len(res) == 2 * (1 + 4)
+    tests = P.pairwise_tests(res)
+    assert set(tests.test) == {"McNemar", "paired t"}
+    m = P.marks(res, tests)
+    assert m.any(axis=1).all()  # the best method is always marked
+    s = P.summary(res, None)
+    assert ((s.low <= s.reproduced) & (s.reproduced <= s.high)).all()
+
+
+def test_tasks_shapes():
+    t = P.tasks(3, n_reps=1, n_train=20, n_test=10)
+    assert set(t) == {"LED-7", "LED-24", "Waveform-21", "Waveform-40", "Soybean", "Lymphography", "Promoters",
+                      "Ionosphere"}
+    X, y, reps = t["Ionosphere"]
+    assert len(reps[0][0][0]) == 200 and len(reps[0][0][1]) == 151
+    assert t["LED-24"][0].shape == (30, 24) and t["Waveform-40"][0].shape == (30, 40)
+    assert isinstance(t["Soybean"][0], pd.DataFrame)

@@ -1,0 +1,161 @@
+"""Mean difference weighting: the properties Howe & Cardie state or imply, the metrics and the set-valued path."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib.neighbors import loo_accuracy_by_k
+from lazylib.synthetic import led
+from lazylib.weighting import (
+    MDW,
+    FeatureDifference,
+    IGWeighted,
+    equal_width_bins,
+    information_gain,
+    mdw_components,
+    mdw_weights,
+    mean_difference,
+)
+from lazylib.weighting.sets import combined_distance, feature_difference, loo_accuracy
+
+
+@pytest.fixture
+def mixed():
+    rng = np.random.default_rng(0)
+    n = 60
+    y = rng.integers(0, 3, n)
+    X = pd.DataFrame({"good": rng.normal(2.0 * y, 1.0), "noise": rng.normal(0, 5, n),
+                      "sym": pd.Categorical((y + (rng.random(n) < 0.3)) % 3), "junk": pd.Categorical(rng.integers(0, 2, n))})
+    return X, y
+
+
+def test_significance_sums_to_one_per_class(mixed):
+    res = mdw_components(*mixed)
+    assert np.allclose(res.significance.sum(axis=1), 1.0)
+    assert (res.weights >= 0).all().all()
+
+
+def test_each_scaled_feature_has_mean_difference_one(mixed):
+    X, y = mixed
+    scale = mdw_components(X, y).scaling
+    for f in ["good", "noise"]:
+        assert mean_difference(X[f] * scale[f], X[f] * scale[f]) == pytest.approx(1.0)
+    codes = X["sym"].cat.codes.to_numpy(float)
+    assert scale["sym"] * mean_difference(codes, codes, "symbolic") == pytest.approx(1.0)
+
+
+def test_rescaling_units_changes_nothing(mixed):
+    X, y = mixed
+    w = mdw_weights(X, y)
+    X2 = X.assign(good=X["good"] * 30.48, noise=X["noise"] - 7.0)  # feet -> cm, a shifted origin
+    w2 = mdw_weights(X2, y)
+    distance = lambda W, Z: combined_distance(Z, weights=W, y_B=y)  # noqa: E731
+    assert np.allclose(distance(w, X), distance(w2, X2))
+    assert np.allclose(w2["good"] * 30.48, w["good"])
+
+
+def test_duplicated_feature_gets_double_weight(mixed):
+    X, y = mixed
+    w = mdw_components(X, y).significance
+    w2 = mdw_components(X.assign(good_copy=X["good"]), y).significance
+    ratio = w["good"] / w["sym"]
+    ratio2 = (w2["good"] + w2["good_copy"]) / w2["sym"]
+    assert np.allclose(ratio2, 2.0 * ratio)
+
+
+def test_irrelevant_features_get_less_weight_on_led():
+    X, y = led(400, n_irrelevant=17, random_state=1)
+    w = mdw_weights(X, y)
+    assert (w.iloc[:, :7].mean(axis=1) > 3 * w.iloc[:, 7:].mean(axis=1)).all()
+    ig = information_gain(X, y)
+    assert ig.iloc[:7].min() > ig.iloc[7:].max()
+
+
+def test_constant_feature_and_fallback():
+    X = pd.DataFrame({"c": [1.0, 1.0, 1.0, 1.0], "x": [0.0, 1.0, 0.0, 1.0]})
+    res = mdw_components(X, ["a", "a", "b", "b"])
+    assert res.scaling["c"] == 0.0
+    assert np.allclose(res.significance["x"], 1.0)  # no raw weight anywhere: uniform over usable features
+    assert np.allclose(mdw_components(X, ["a", "a", "b", "b"], fallback="zero").significance, 0.0)
+
+
+def test_validation_errors(mixed):
+    X, y = mixed
+    with pytest.raises(ValueError, match="kind"):
+        mean_difference([1.0], [2.0], "text")
+    with pytest.raises(ValueError, match="fallback"):
+        mdw_weights(X, y, fallback="nope")
+    with pytest.raises(ValueError, match="DataFrame"):
+        mdw_weights(X.to_numpy(), y)
+    with pytest.raises(ValueError, match="learns its weights"):
+        MDW(weights=[1, 1, 1, 1]).fit(X, y)
+    assert np.isnan(mean_difference([np.nan], [1.0]))
+
+
+def test_mdw_metric_uses_weights_of_range_scaled_features(mixed):
+    X, y = mixed
+    m = MDW().fit(X, y)
+    scaled = X.assign(good=X["good"] / np.ptp(X["good"]), noise=X["noise"] / np.ptp(X["noise"]))
+    assert np.allclose(m.weights_, mdw_weights(scaled, y).to_numpy())
+    # pairwise: the weights of each stored instance's class times range-scaled differences
+    expected = combined_distance(scaled, weights=mdw_weights(scaled, y), y_B=y)
+    assert np.allclose(m.pairwise(X), expected)
+    ig = IGWeighted().fit(X, y)
+    assert np.allclose(ig.pairwise(X), combined_distance(scaled, weights=information_gain(scaled, y), y_B=y))
+
+
+def test_set_path_agrees_with_the_engine_on_ordinary_features(mixed):
+    X, y = mixed
+    scaled = X.assign(good=X["good"] / np.ptp(X["good"]), noise=X["noise"] / np.ptp(X["noise"]))
+    D = combined_distance(scaled)
+    assert np.allclose(D, FeatureDifference().fit(X).pairwise(X))
+    ks = [1, 3, 5]
+    assert np.allclose(loo_accuracy(D, y, ks), loo_accuracy_by_k(X, y, ks, FeatureDifference()))
+
+
+def test_feature_difference_of_sets_and_unknowns():
+    a = [np.array([[0.0, 0.0]]), None]
+    b = [np.array([[3.0, 4.0], [0.0, 1.0]])]
+    assert feature_difference(a, b, "set").tolist() == [[1.0], [0.0]]
+    with pytest.raises(ValueError, match="y_B"):
+        combined_distance(pd.DataFrame({"x": [0.0, 1.0]}), weights=pd.DataFrame({"x": [1.0]}, index=["a"]))
+
+
+def test_equal_width_bins_use_reference_range():
+    train = pd.DataFrame({"x": [0.0, 8.0]})
+    test = pd.DataFrame({"x": [-1.0, 3.9, 9.0, np.nan]})
+    codes = equal_width_bins(test, 8, reference=train)["x"].cat.codes.tolist()
+    assert codes == [0, 3, 7, -1]
+
+
+def test_precomputed_set_differences_change_nothing():
+    from lazylib.weighting.sets import feature_differences
+
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 25)
+    X = pd.DataFrame({"x": rng.normal(y, 1.0), "s": [rng.normal(c, 1.0, size=(3, 2)) for c in y]})
+    diffs = feature_differences(X)
+    assert set(diffs) == {"s"}
+    w = mdw_weights(X, y)
+    assert np.allclose(mdw_components(X, y, differences=diffs).weights, w)
+    assert np.allclose(combined_distance(X, weights=w, y_B=y, differences=diffs),
+                       combined_distance(X, weights=w, y_B=y))
+    with pytest.raises(ValueError, match="leave B out"):
+        combined_distance(X, X.copy(), differences=diffs)
+
+
+def test_difference_knn_predicts_like_loo_path():
+    from lazylib.weighting.sets import DifferenceKNN
+
+    rng = np.random.default_rng(4)
+    y = np.repeat(["p", "q"], 15)
+    X = pd.DataFrame({"x": rng.normal(0, 1, 30), "s": [rng.normal(c == "q", 0.5, size=(3, 2)) for c in y]})
+    clf = DifferenceKNN(3, weighting="mdw").fit(X.iloc[:20], y[:20])
+    D = combined_distance(X.iloc[20:].reset_index(drop=True), X.iloc[:20], weights=mdw_weights(X.iloc[:20], y[:20]),
+                          y_B=y[:20])
+    from lazylib.neighbors import vote, vote_priority
+    codes = (y[:20] == "q").astype(int)
+    expected = np.array(["p", "q"])[vote(D, codes, 3, vote_priority(np.bincount(codes)))]
+    assert (clf.predict(X.iloc[20:].reset_index(drop=True)) == expected).all()
+    with pytest.raises(ValueError, match="weighting"):
+        DifferenceKNN(weighting="ig").fit(X, y)
