@@ -12,6 +12,10 @@ from lazylib.metrics._columns import known_mean_std, known_range
 
 NORMALIZATIONS = (None, "std", "range")
 
+#: Widest training spread (in the units of the normalisation) for which r = 2 uses the bilinear form (squares of
+#: the values): beyond it, squared values would overflow or underflow, and the terms are computed in a unit.
+SAFE_SPREAD = (1e-100, 1e100)
+
 
 class Minkowski(AttributeMetric):
     """``D(x, y) = (sum_a |x_a - y_a|^r / scale_a^r)^(1/r)``.
@@ -72,17 +76,17 @@ class Minkowski(AttributeMetric):
         else:
             self.scale_ = np.ones(Z.shape[1])
         self.unit_ = 1.0
-        if self.root == 2:
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
+        widest = spread.max(initial=0.0)
+        if self.root == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
             self.attributes_ = [LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)]
             return
-        if self.root != 1:
-            # |d|^r leaves the float range for large r unless the differences are near 1: measure them in a unit
-            # (a power of 2) near the widest training spread, and give the distance back in the data's units
-            with np.errstate(divide="ignore", invalid="ignore"):
-                spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
-            widest = spread.max(initial=0.0)
-            if widest > 0:
-                self.unit_ = float(np.ldexp(1.0, int(np.frexp(widest)[1])))
+        if self.root != 1 and widest > 0:
+            # |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD) unless the
+            # differences are near 1: measure them in a unit (a power of 2) near the widest training spread, and
+            # give the distance back in the data's units
+            self.unit_ = float(np.ldexp(1.0, int(np.frexp(widest)[1])))
         self.attributes_ = [_PowerInUnits(self.root, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
 
     def _finish(self, S):
@@ -108,9 +112,9 @@ class _PowerInUnits(PowerAttribute):
         if self.unknown != 1.0:
             unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
             if self.unknown is None and unknown.any():
-                raise ValueError(f"an unknown value's distance 1 is {self.unit:.3g}^-{self.r:g} times the unit of "
-                                 "the known differences, beyond the float range: normalize the data "
-                                 "(normalize='range' or 'std') or use a smaller r")
+                raise ValueError(f"the known differences are computed in a unit of {self.unit:.3g} (r = {self.r:g}), "
+                                 "in which an unknown value's term 1 is beyond the float range: normalize the "
+                                 "data (normalize='range' or 'std'), fill the unknown values, or use a smaller r")
             term[unknown] = self.unknown
         return term
 

@@ -13,6 +13,7 @@ from scipy.spatial.distance import cdist
 
 from lazylib._validation import check_working_memory
 from lazylib.metrics._base import CANCELLATION, WORKING_MEMORY, Metric
+from lazylib.metrics._columns import known_mean_std
 from lazylib.metrics._encode import LINEAR_TYPES
 
 
@@ -195,7 +196,7 @@ class Correlation(_NumericMetric):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
-        self.mean_ = Z.mean(axis=0)
+        self.mean_ = known_mean_std(Z, columns=self.columns_)[0]  # no overflow near the float range
 
     def _block(self, A, B):
         # 1 - r = ||u - v||^2 / 2 for the unit vectors u, v of the centred instances: identical instances are at

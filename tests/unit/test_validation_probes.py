@@ -398,6 +398,18 @@ CASES = [
     Case("euclidean-std-huge-values", lambda: fitted("euclidean", X=X2 * 1e300, normalize="std").pairwise(
         X2[:1] * 1e300, X2[1:2] * 1e300), _all_close(fitted("euclidean", normalize="std").pairwise(X2[:1], X2[1:2]),
                                                       rtol=1e-9)),
+    Case("euclidean-huge-values", lambda: fitted("euclidean", X=X2 * 1e200).pairwise(X2[:2] * 1e200, X2 * 1e200),
+         _all_close(fitted("euclidean").pairwise(X2[:2], X2) * 1e200, rtol=1e-9)),
+    Case("euclidean-tiny-values", lambda: fitted("euclidean", X=X2 * 1e-200).pairwise(X2[:2] * 1e-200, X2 * 1e-200),
+         _all_close(fitted("euclidean").pairwise(X2[:2], X2) * 1e-200, rtol=1e-9)),
+    Case("euclidean-huge-values-unknown", lambda: fitted("euclidean", X=X2 * 1e200).pairwise(
+        np.array([[np.nan, 0.0]]), X2[:1] * 1e200), Err(ValueError, "beyond the float range")),
+    Case("minkowski-r3-unknown-tiny", lambda: fitted("minkowski", X=X2 * 1e-8, r=3).pairwise(
+        np.array([[np.nan, 0.0]]), X2[:1] * 1e-8), _all_close([[1.0]])),
+    Case("minkowski-r60-unknown-tiny", lambda: fitted("minkowski", X=X2 * 1e-8, r=60).pairwise(
+        np.array([[np.nan, 0.0]]), X2[:1] * 1e-8), Err(ValueError, "unknown value's term 1 is beyond the float range")),
+    Case("correlation-huge-values", lambda: fitted("correlation", X=X2 * 1e307, y=None).pairwise(X2[:2] * 1e307),
+         _all_close(fitted("correlation", y=None).pairwise(X2[:2]), rtol=1e-9, atol=1e-12)),
     Case("heom-range-of-extreme-values", lambda: fitted("heom", X=np.array([[-1.5e308, 0.0], [1.5e308, 1.0]]),
                                                         y=None), Err(ValueError, "column '0' spans")),
     # ------------------------------------------------------------ Wilson & Martinez' Figure 1 distances
