@@ -583,6 +583,7 @@ class C45Classifier:
         data = encode(X, types)
         self.columns_, self.kinds_ = data.columns, data.kinds
         self._categorical_frame = data.from_frame and any(c is not None for c in data.categories)
+        self._from_frame = data.from_frame
         y_idx, self.classes_ = encode_labels(y, len(data))
         self._builder = self._make_builder(data, y_idx)
         n = len(data)
@@ -651,6 +652,9 @@ class C45Classifier:
                              f"{len(self.columns_)}")
         if tuple(data.nominal) != tuple(k == NOMINAL for k in self.kinds_):
             raise ValueError(f"X has attribute types {data.kinds} but the tree was fitted on {self.kinds_}")
+        if data.from_frame and getattr(self, "_from_frame", False) and data.columns != self.columns_:
+            raise ValueError(f"X has columns {list(data.columns)[:10]} but the tree was fitted on "
+                             f"{list(self.columns_)[:10]} (same names in the same order)")
         if data.from_frame:
             for a in np.flatnonzero(data.nominal):
                 if self.domains_[a] != tuple(data.categories[a]):

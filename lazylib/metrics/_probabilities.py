@@ -157,7 +157,11 @@ class Discretizer:
 
     def discretize(self, x: np.ndarray) -> np.ndarray:
         """Range number of each value (Eq. 18); NaN stays NaN (as a float array) if present."""
-        t = (np.asarray(x, dtype=np.float64) - self.lo) / self.width
+        try:
+            x = np.asarray(x, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"x must hold numbers (NaN for unknown), got {x!r:.80}") from None
+        t = (x - self.lo) / self.width
         near = np.round(t)
         t = np.where(np.abs(t - near) <= BOUNDARY_TOLERANCE * np.maximum(1.0, np.abs(t)), near, t)
         v = np.floor(t) + 1
