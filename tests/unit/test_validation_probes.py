@@ -192,6 +192,12 @@ def _plot(draw):
         plt.close("all")
 
 
+def _read_only(a):
+    a = np.array(a)
+    a.flags.writeable = False
+    return a
+
+
 ALL_ZERO = Ok(lambda v: bool(np.all(np.asarray(v) == 0.0)), "exactly 0")
 
 CASES = [
@@ -303,8 +309,21 @@ CASES = [
          _all_close(np.sqrt(((X2 - X2[0]) ** 2).sum(1))[None, :], rtol=1e-6)),
     Case("fit-int-array", lambda: fitted("manhattan", X=X2.astype(int)).pairwise(X2[:1].astype(int)),
          _all_close(np.abs(X2.astype(int) - X2[0].astype(int)).sum(1)[None, :])),
-    Case("fit-read-only", lambda: fitted("hvdm", X=np.require(X2, requirements="C").copy()
-                                         .view().__array__()).pairwise(X2[:1])[0, 0], Ok(lambda v: v == 0.0)),
+    Case("fit-read-only", lambda: fitted("hvdm", X=_read_only(X2)).pairwise(_read_only(X2[:1]))[0, 0],
+         Ok(lambda v: v == 0.0)),
+    Case("fit-read-only-statistical", lambda: fitted("mahalanobis", X=_read_only(X2)).pairwise(_read_only(X2))[1, 1],
+         Ok(lambda v: v == 0.0)),
+    Case("fit-single-row-euclidean", lambda: fitted("euclidean", X=X2[:1], y=None, normalize="std").pairwise(X2[:2]),
+         Ok(lambda v: v.shape == (2, 1) and v[0, 0] == 0.0 and np.isfinite(v).all(), "constant columns add 0")),
+    Case("fit-single-row-heom", lambda: fitted("heom", X=X2[:1], y=None).pairwise(X2[:2]), _all_close([[0.0], [0.0]])),
+    Case("fit-single-row-hvdm", lambda: fitted("hvdm", X=X2[:1], y=Y2[:1]), Err(ValueError, "single class")),
+    Case("fit-single-row-mahalanobis", lambda: fitted("mahalanobis", X=X2[:1], y=None),
+         Err(ValueError, "more training instances than attributes")),
+    Case("fit-single-row-chisquare", lambda: fitted("chisquare", X=X2[1:2], y=None).pairwise(X2[1:3]),
+         Ok(lambda v: v[0, 0] == 0.0 and v[1, 0] > 0)),
+    Case("fit-single-row-kendall", lambda: fitted("kendall", X=X2[1:2], y=None).pairwise(X2[2:3]), _all_close([[2.0]])),
+    Case("y-infinite-label", lambda: fitted("mvdm", y=[0.0, np.inf, 0.0, np.inf, 0.0]).classes_,
+         Ok(lambda v: v == (0.0, np.inf), "an infinite label is one more class")),
     Case("fit-non-contiguous", lambda: fitted("euclidean", X=np.repeat(X2, 2, axis=1)[:, ::2]).pairwise(X2[:1]),
          _all_close(np.sqrt(((X2 - X2[0]) ** 2).sum(1))[None, :])),
     Case("fit-fortran", lambda: fitted("heom", X=np.asfortranarray(X2)).pairwise(X2)[1, 1], Ok(lambda v: v == 0.0)),
@@ -514,6 +533,9 @@ CASES = [
     Case("led-noise-string", lambda: synthetic.led(5, noise="0.1"), Err(ValueError, "noise must be")),
     Case("led-irrelevant-negative", lambda: synthetic.led(5, n_irrelevant=-1), Err(ValueError, "n_irrelevant must")),
     Case("led-huge-n", lambda: synthetic.led(10**12), Err(ValueError, "would need")),
+    Case("led-n-beyond-float", lambda: synthetic.led(10**400), Err(ValueError, "would need")),
+    Case("waveform-numpy-ints", lambda: synthetic.waveform(np.int64(3), n_noise=np.int8(2), random_state=0)[0].shape,
+         Ok(lambda v: v == (3, 23))),
     Case("led-random-state-string", lambda: synthetic.led(5, random_state="seed"),
          Err(ValueError, "random_state must be")),
     Case("led-random-state-negative", lambda: synthetic.led(5, random_state=-1), Err(ValueError, "random_state must")),
