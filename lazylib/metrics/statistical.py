@@ -127,14 +127,22 @@ class Mahalanobis(_NumericMetric):
         if n <= m:
             raise ValueError(f"Mahalanobis distance needs more training instances than attributes "
                              f"(n = {n}, m = {m}): the covariance matrix is singular")
-        V = np.atleast_2d(np.cov(Z, rowvar=False))
-        eig = np.linalg.eigvalsh(V)
+        # the covariance of the columns scaled by powers of 2 (exact): V = S C S, so the rank test, the inverse
+        # and the determinant hold at any magnitude of the data, and det(V)^(1/m) = det(C)^(1/m) prod(S)^(2/m)
+        top = np.abs(Z).max(axis=0)
+        S = np.ldexp(1.0, np.frexp(np.where(top > 0, top, 1.0))[1])
+        C = np.atleast_2d(np.cov(Z / S, rowvar=False))
+        eig = np.linalg.eigvalsh(C)
         if eig[0] <= RANK_TOLERANCE * max(eig[-1], np.finfo(float).tiny):
-            raise ValueError(f"the training covariance matrix is singular or nearly so (eigenvalues "
-                             f"{eig[0]:.3g} to {eig[-1]:.3g}): some attribute is constant or a linear "
+            raise ValueError(f"the training covariance matrix is singular or nearly so (eigenvalues, columns scaled "
+                             f"to 1: {eig[0]:.3g} to {eig[-1]:.3g}): some attribute is constant or a linear "
                              "combination of others, and Mahalanobis distance is undefined")
-        self.factor_ = float(np.exp(np.log(eig).sum() / m))
-        self.whiten_ = np.linalg.cholesky(np.linalg.inv(V))
+        with np.errstate(over="ignore", under="ignore"):
+            self.factor_ = float(np.exp((np.log(eig).sum() + 2.0 * np.log(S).sum()) / m))
+        if not np.finfo(float).tiny <= self.factor_ < np.inf:
+            raise ValueError("Mahalanobis distances grow as the square of the data, and at this magnitude "
+                             f"(columns up to {top.max():.3g}) they are beyond the float range: rescale the data")
+        self.whiten_ = np.linalg.cholesky(np.linalg.inv(C)) / S[:, None]
 
     def _block(self, A, B):
         return self.factor_ * _sq_euclidean(A @ self.whiten_, B @ self.whiten_)
