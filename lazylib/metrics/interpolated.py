@@ -100,7 +100,10 @@ class DVDM(AttributeMetric):
             x = Z[:, a]
             present = x[~np.isnan(x)]
             if self._continuous(kind) and len(present) and present.max() > present.min():
-                disc = Discretizer(present.min(), present.max(), self.s_)
+                try:
+                    disc = Discretizer(present.min(), present.max(), self.s_)
+                except ValueError as exc:
+                    raise ValueError(f"column {self.columns_[a]!r}: {exc}") from None
                 self.discretizers_[self.columns_[a]] = disc
                 self.attributes_.append(self._continuous_attribute(x, y, C, disc, form))
             else:

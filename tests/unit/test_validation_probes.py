@@ -429,6 +429,11 @@ CASES = [
         np.array([[np.nan, 0.0]]), X2[:1] * 1e-8), Err(ValueError, "unknown value's term 1 is beyond the float range")),
     Case("correlation-huge-values", lambda: fitted("correlation", X=X2 * 1e307, y=None).pairwise(X2[:2] * 1e307),
          _all_close(fitted("correlation", y=None).pairwise(X2[:2]), rtol=1e-9, atol=1e-12)),
+    *[Case(f"{name}-values-at-{scale:g}", lambda name=name, scale=scale: fitted(name, X=X2 * scale).pairwise(
+        X2 * scale), _all_close(fitted(name).pairwise(X2), rtol=1e-9, atol=1e-12))
+      for name in ("ivdm", "wvdm", "dvdm", "hvdm", "heom") for scale in (1e-300, 1e300)],
+    Case("dvdm-range-of-extreme-values", lambda: fitted("dvdm", X=np.array([[-1.5e308, 0.0], [1.5e308, 1.0]]),
+                                                        y=[0, 1]), Err(ValueError, "column '0': the attribute spans")),
     Case("heom-range-of-extreme-values", lambda: fitted("heom", X=np.array([[-1.5e308, 0.0], [1.5e308, 1.0]]),
                                                         y=None), Err(ValueError, "column '0' spans")),
     # ------------------------------------------------------------ Wilson & Martinez' Figure 1 distances
