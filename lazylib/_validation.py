@@ -1,5 +1,7 @@
-"""Checks of public parameters, declared once: an integer in a range, a real number in a range, one of a set
-of choices. Every message names the parameter and says what was expected and what was given.
+"""Checks of public parameters, declared once: an integer in a range, a real number in a range, a bool, one of
+a set of choices (with close-match suggestions for mistyped strings), a random state, a size bound. Every message
+names the parameter and says what was expected and what was given. Numpy scalars count as the Python numbers
+they hold; bools are not integers or reals here (``k=True`` is refused, not read as 1).
 
 >>> check("n_splits", 10.5, Integer(low=2))
 Traceback (most recent call last):
@@ -7,6 +9,10 @@ Traceback (most recent call last):
 ValueError: n_splits must be an integer >= 2, got 10.5
 >>> check("noise", 0.1, Real(low=0, high=1))
 0.1
+>>> check("normalization", "n2", Choice(("N1", "N2", "N3")))
+Traceback (most recent call last):
+...
+ValueError: normalization must be one of 'N1', 'N2', 'N3', got 'n2'; did you mean 'N2'?
 """
 
 from __future__ import annotations
