@@ -101,7 +101,10 @@ def manifest(data_dir: Path = DATA_DIR) -> dict[str, dict[str, str]]:
     ``notes``, ``licence``, ``sha256``.
     """
     rows: dict[str, dict[str, str]] = {}
-    text = (Path(data_dir) / "MANIFEST.md").read_text(encoding="utf-8")
+    path = _check_data_dir(data_dir) / "MANIFEST.md"
+    if not path.is_file():
+        raise ValueError(f"{data_dir} has no MANIFEST.md: the sha256 of every data file is recorded there")
+    text = path.read_text(encoding="utf-8")
     for line in text.splitlines():
         if not line.startswith("| ") or line.startswith("| file") or line.startswith("|---"):
             continue

@@ -172,6 +172,12 @@ def _without_csv(tmp):
     return tmp
 
 
+def _without_manifest(tmp):
+    _copy_dataset(tmp)
+    (tmp / "MANIFEST.md").unlink()
+    return tmp
+
+
 def _axes(n):
     import matplotlib.pyplot as plt
 
@@ -606,6 +612,8 @@ CASES = [
     Case("load-csv-altered", lambda: load("iris", data_dir=_with_csv_unrecorded(_tmp())), Err(ValueError, "sha256")),
     Case("load-csv-missing-file", lambda: load("iris", data_dir=_without_csv(_tmp())),
          Err(ValueError, "names the file iris.csv, which is not in")),
+    Case("load-without-manifest", lambda: load("iris", data_dir=_without_manifest(_tmp())),
+         Err(ValueError, "has no MANIFEST.md")),
     Case("load-schema-duplicate-values", lambda: load("zoo", data_dir=_with_schema(_tmp(), _duplicate_values, "zoo")),
          Err(ValueError, "declares the value")),
     Case("load-schema-values-not-list", lambda: load("zoo", data_dir=_with_schema(_tmp(), _string_values, "zoo")),
