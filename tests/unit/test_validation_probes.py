@@ -108,9 +108,13 @@ def _with_csv(tmp, edit, name="iris"):
 
 
 def _tmp():
+    """A fresh folder, removed when the interpreter exits."""
+    import atexit
     import tempfile
 
-    return Path(tempfile.mkdtemp(prefix="lazylib-probe-"))
+    folder = Path(tempfile.mkdtemp(prefix="lazylib-probe-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return folder
 
 
 def _tree(X=FRAME, y=Y2, **params):
