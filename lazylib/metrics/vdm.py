@@ -5,10 +5,24 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import Choice, check, check_working_memory, suggest
 from lazylib.metrics._attributes import OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._encode import encode, encode_labels
 from lazylib.metrics._probabilities import minimum_value_weight, probability_table, value_weight
+
+
+UNSEEN = ("zero", "uniform")
+
+
+def column_index(metric, column) -> int:
+    """Position of ``column`` (a name, or for an array fit its number) among a fitted metric's columns."""
+    metric._check_fitted()
+    name = str(column)
+    if name not in metric.columns_:
+        raise ValueError(f"{type(metric).__name__} has no column {name!r}{suggest(name, metric.columns_)} "
+                         f"(columns: {list(metric.columns_)[:10]})")
+    return metric.columns_.index(name)
 
 
 class _ProbabilityMetric(AttributeMetric):
@@ -22,6 +36,8 @@ class _ProbabilityMetric(AttributeMetric):
         self.unseen = unseen
 
     def _fit(self, Z, y):
+        check_working_memory(self.working_memory)
+        check("unseen", self.unseen, Choice(UNSEEN))
         C = len(self.classes_)
         self.attributes_ = [self._attribute(*probability_table(Z[:, a], y, C, self.unseen)) for a in range(Z.shape[1])]
 
@@ -69,7 +85,7 @@ class MVDM(_ProbabilityMetric):
 
     def probabilities(self, column) -> pd.DataFrame:
         """Fitted ``P(c|v)`` of one attribute: a DataFrame indexed by value (plus ``<unseen>``, ``<missing>``)."""
-        a = self.columns_.index(str(column))
+        a = column_index(self, column)
         att = self.attributes_[a]
         return pd.DataFrame(att.P, index=_value_labels(self, a, att.table), columns=list(self.classes_))
 
