@@ -146,7 +146,6 @@ def _zero_data(name):
 
 
 #: Where an exact-zero self-distance failure lies when it is not in a metric module (filled from the probes).
-_ZERO_OWNER = {name: "lazylib/metrics/_base.py" for name in ("hvdm", "mvdm", "vdm", "dvdm", "ivdm", "wvdm")}
 
 
 def _duplicate_values(schema):
@@ -489,14 +488,13 @@ CASES = [
                                                y=None).pairwise(np.array([[2.0, 3.0]]))[0],
          _all_close([1.0, 1.0, 0.0])),
     # ------------------------------------------------------------ identical instances are at distance exactly 0
-    *[Case(f"self-distance-{name}", lambda name=name: diag_exact_zero(name, *_zero_data(name)), ALL_ZERO,
-           owner=_ZERO_OWNER.get(name))
+    *[Case(f"self-distance-{name}", lambda name=name: diag_exact_zero(name, *_zero_data(name)), ALL_ZERO)
       for name in ("euclidean", "manhattan", "minkowski", "heom", "hvdm", "overlap", "mvdm", "vdm", "omvw", "dvdm",
                    "ivdm", "wvdm", "chebychev", "camberra", "mahalanobis", "quadratic", "correlation",
                    "chisquare")],
     *[Case(f"self-distance-explicit-B-{name}", lambda name=name: np.diag(make_metric(name).fit(
         *_zero_data(name)[:2], types=_zero_data(name)[2]).pairwise(_zero_data(name)[0], _zero_data(name)[0])),
-           ALL_ZERO, owner="lazylib/metrics/_base.py" if name == "vdm" else None)
+           ALL_ZERO)
       for name in ("hvdm", "mvdm", "vdm", "dvdm", "ivdm", "wvdm")],
     # ------------------------------------------------------------ probability helpers
     Case("value-weight-strings", lambda: value_weight(["a", "b"]), Err(ValueError, "probabilities")),
