@@ -145,8 +145,6 @@ def _zero_data(name):
     return pd.concat([X, X.iloc[:5]], ignore_index=True), np.append(y, y[:5]), None
 
 
-#: Where an exact-zero self-distance failure lies when it is not in a metric module (filled from the probes).
-
 
 def _duplicate_values(schema):
     col = next(c for c in schema["columns"] if c["type"] == "nominal")
