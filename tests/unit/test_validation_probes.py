@@ -145,7 +145,6 @@ def _zero_data(name):
     return pd.concat([X, X.iloc[:5]], ignore_index=True), np.append(y, y[:5]), None
 
 
-
 def _duplicate_values(schema):
     col = next(c for c in schema["columns"] if c["type"] == "nominal")
     col["values"] = col["values"] + col["values"][:1]
