@@ -12,20 +12,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib._validation import Integer, check
+from lazylib._validation import Choice, Integer, check
 from lazylib.metrics._search import tolerance
 from lazylib.neighbors import vote_priority
-from lazylib.subspace import _labels, cv_nn, numeric_matrix, scale_fold
+from lazylib.subspace import TIE_RULES, _labels, cv_nn, numeric_matrix, scale_fold
 
 #: Float64 numbers of the (pairs x subsets) distance block computed at once.
 CHUNK_ELEMENTS = 1 << 22
 
 
-def loo_subset_accuracy(X, y, masks, *, tie_tolerance: float = 1e-9) -> np.ndarray:
+def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float = 1e-9) -> np.ndarray:
     """Leave-one-out Euclidean 1-NN accuracy on ``X`` using each attribute subset (rows of boolean ``masks``).
 
-    Each instance is classified by all others with the library's 1-NN rule (every instance tied at the
-    nearest distance votes, then the class more frequent in ``y``, then the lower index). The squared
+    Each instance is classified by all others with Euclidean 1-NN under the tie rule ``ties`` (see
+    :func:`lazylib.subspace.correct_by_width`; ``"random"`` gives the expected accuracy). The squared
     difference of every pair on every attribute is computed once; a subset's squared distances are their sum
     over its attributes, a matrix product shared by a block of subsets.
 
@@ -45,6 +45,7 @@ def loo_subset_accuracy(X, y, masks, *, tie_tolerance: float = 1e-9) -> np.ndarr
     >>> loo_subset_accuracy(X, np.array([0, 0, 1, 1]), np.array([[True, False], [False, True]])).tolist()
     [1.0, 0.0]
     """
+    check("ties", ties, Choice(TIE_RULES))
     X = numeric_matrix(X)
     y = np.asarray(y, dtype=np.intp)
     masks = np.atleast_2d(np.asarray(masks, dtype=bool))
@@ -71,16 +72,22 @@ def loo_subset_accuracy(X, y, masks, *, tie_tolerance: float = 1e-9) -> np.ndarr
                          else np.full((len(M), n), np.inf) for c in range(C)])  # (C, subsets, n)
         dmin = near.min(axis=0)
         tied_classes = near <= dmin + tolerance(dmin, tie_tolerance)
-        pred = np.argmax(tied_classes, axis=0)
+        right = (np.argmax(tied_classes, axis=0) == y[None, :]).astype(float)
         several = np.nonzero(tied_classes.sum(axis=0) > 1)
-        if len(several[0]):  # vote among every tied instance of the tied classes (rare)
+        if len(several[0]):  # several classes tie at the nearest distance (rare): apply the tie rule
             s, q = several
             d = D[s, q, :]  # (cases, n)
             dm = dmin[s, q][:, None]
             tied = d <= dm + tolerance(dm, tie_tolerance)
-            votes = np.stack([tied[:, bounds[c]:bounds[c + 1]].sum(axis=1) for c in range(C)], axis=1)
-            pred[s, q] = np.argmax(votes + priority, axis=1)
-        out[start:start + step] = (pred == y[None, :]).mean(axis=1)
+            if ties == "all":
+                votes = np.stack([tied[:, bounds[c]:bounds[c + 1]].sum(axis=1) for c in range(C)], axis=1)
+                right[s, q] = np.argmax(votes + priority, axis=1) == y[q]
+            elif ties == "first":
+                first = np.argmin(np.where(tied, order[None, :], n), axis=1)
+                right[s, q] = y[first] == y[q]
+            else:
+                right[s, q] = (tied & (y[None, :] == y[q][:, None])).sum(axis=1) / tied.sum(axis=1)
+        out[start:start + step] = right.mean(axis=1)
     return out
 
 
@@ -113,6 +120,8 @@ class MonteCarloSelector:
     n_subsets : int
         The budget: how many subsets are scored (the full set included).
     random_state : int or numpy.random.Generator
+    ties : {"all", "first", "random"}
+        The 1-NN tie rule of the leave-one-out evaluation (:func:`lazylib.subspace.correct_by_width`).
 
     Attributes
     ----------
@@ -143,9 +152,10 @@ class MonteCarloSelector:
     [True, False, False]
     """
 
-    def __init__(self, n_subsets: int = 100, random_state=None):
+    def __init__(self, n_subsets: int = 100, random_state=None, ties: str = "all"):
         self.n_subsets = n_subsets
         self.random_state = random_state
+        self.ties = ties
 
     def fit(self, X, y):
         n_subsets = check("n_subsets", self.n_subsets, Integer(low=1))
@@ -156,7 +166,7 @@ class MonteCarloSelector:
         rng = self.random_state if isinstance(self.random_state, np.random.Generator) else \
             np.random.default_rng(self.random_state)
         self.subsets_ = random_subsets(X.shape[1], n_subsets, rng)
-        self.scores_ = loo_subset_accuracy(X, codes, self.subsets_)
+        self.scores_ = loo_subset_accuracy(X, codes, self.subsets_, ties=self.ties)
         size = self.subsets_.sum(axis=1)
         best = np.lexsort((np.arange(len(size)), size, -self.scores_))[0]
         self.support_ = self.subsets_[best].copy()
@@ -178,7 +188,7 @@ def c45_attributes(X: pd.DataFrame, y, *, types=None, **params) -> np.ndarray:
 
 
 def cv_selection(X: pd.DataFrame, y, folds, *, method: str = "mc", scaling: str = "none", types=None,
-                 n_subsets: int = 100, random_state=None) -> dict:
+                 n_subsets: int = 100, random_state=None, ties: str = "all") -> dict:
     """Cross-validated 1-NN accuracy after MC or FNN attribute selection on each training part.
 
     Returns
@@ -195,9 +205,9 @@ def cv_selection(X: pd.DataFrame, y, folds, *, method: str = "mc", scaling: str 
     for f, (train, _) in enumerate(folds):
         if method == "mc":
             tr, _ = scale_fold(Xn[train], None, scaling)
-            masks.append(MonteCarloSelector(n_subsets, int(seeds[f])).fit(tr, codes[train]).support_)
+            masks.append(MonteCarloSelector(n_subsets, int(seeds[f]), ties).fit(tr, codes[train]).support_)
         else:
             y_train = y.iloc[train] if isinstance(y, pd.Series) else np.asarray(y)[train]
             masks.append(c45_attributes(X.iloc[train], y_train, types=types))
-    acc = cv_nn(Xn, codes, folds, scaling=scaling, attributes=masks)
+    acc = cv_nn(Xn, codes, folds, scaling=scaling, attributes=masks, ties=ties)
     return {"fold_accuracy": acc, "n_attributes": pd.Series([int(m.sum()) for m in masks]), "masks": masks}

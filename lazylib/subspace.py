@@ -24,6 +24,7 @@ import pandas as pd
 
 from lazylib._validation import Choice, Integer, Real, check
 from lazylib.evaluation import parallel_map
+from lazylib.metrics._search import tolerance
 from lazylib.neighbors import vote, vote_priority
 
 #: The two learners of the paper.
@@ -34,6 +35,8 @@ NULL_SPACES = ("svd", "ca", "none")
 SCALINGS = ("none", "range", "sd")
 #: Float64 numbers of the (queries x stored x widths) distance array computed at once.
 CHUNK_ELEMENTS = 1 << 21
+#: Tie rules among equidistant nearest neighbours (see :func:`correct_by_width`).
+TIE_RULES = ("all", "first", "random")
 
 
 def numeric_matrix(X) -> np.ndarray:
@@ -227,59 +230,82 @@ def _complement_directions(Xc: np.ndarray, B: np.ndarray) -> np.ndarray:
     return Q @ W.T
 
 
-def nearest_by_width(Q: np.ndarray, S: np.ndarray, y_stored: np.ndarray, priority: np.ndarray, *,
-                     widths=None, exclude_self: bool = False, tie_tolerance: float = 1e-9) -> np.ndarray:
-    """Euclidean 1-NN class indices of the queries ``Q`` among the stored ``S`` on the first ``w`` columns, for
-    every ``w`` in ``widths`` (default ``1..J``): shape (n_queries, n_widths).
+def correct_by_width(Q: np.ndarray, y_query: np.ndarray, S: np.ndarray, y_stored: np.ndarray,
+                     priority: np.ndarray, *, widths=None, exclude_self: bool = False, ties: str = "all",
+                     tie_tolerance: float = 1e-9) -> np.ndarray:
+    """Whether Euclidean 1-NN classifies each query right, on the first ``w`` columns for every ``w`` in
+    ``widths`` (default ``1..J``): shape (n_queries, n_widths), entries in [0, 1].
 
-    Squared distances accumulate column by column (one cumulative sum), and each width is voted with the
-    library's 1-NN rule (:func:`lazylib.neighbors.vote`: every stored instance tied at the nearest distance
-    votes, then the class more frequent in training, then the lower index). ``exclude_self`` leaves query ``i``
-    out of the stored set (``Q`` is ``S``: leave-one-out).
+    Squared distances accumulate column by column (one cumulative sum). Stored instances within the relative
+    ``tie_tolerance`` of the nearest distance are tied (:func:`lazylib.metrics._search.tolerance`), and ``ties``
+    decides among them:
+
+    - ``"all"``: every tied instance votes, then the class more frequent in training, then the lower index (the
+      library's rule, :func:`lazylib.neighbors.vote`);
+    - ``"first"``: the tied instance stored first decides;
+    - ``"random"``: one tied instance chosen uniformly at random decides; the entry is the *expected*
+      correctness, the share of tied instances of the query's class (no random numbers are drawn).
+
+    ``exclude_self`` leaves query ``i`` out of the stored set (``Q`` is ``S``: leave-one-out).
 
     Examples
     --------
-    >>> S = np.array([[0.0, 0.0], [1.0, 5.0]])
-    >>> nearest_by_width(np.array([[0.9, 0.0]]), S, np.array([0, 1]), np.array([0.6, 0.3])).tolist()
-    [[1, 0]]
+    >>> S = np.array([[0.0, 0.0], [1.0, 5.0], [1.0, -5.0]])
+    >>> Q, y = np.array([[0.9, 0.0]]), np.array([0, 1, 0])
+    >>> correct_by_width(Q, [1], S, y, np.array([0.6, 0.3]), ties="random").tolist()
+    [[0.5, 0.0]]
     """
+    check("ties", ties, Choice(TIE_RULES))
     J = S.shape[1]
     widths = np.arange(1, J + 1) if widths is None else np.asarray(widths, dtype=np.intp)
+    y_query, y_stored = np.asarray(y_query, dtype=np.intp), np.asarray(y_stored, dtype=np.intp)
     n, m = len(Q), len(S)
-    out = np.empty((n, len(widths)), dtype=np.intp)
+    out = np.empty((n, len(widths)))
     step = max(1, CHUNK_ELEMENTS // max(1, m * J))
     for start in range(0, n, step):
         diff = Q[start:start + step, None, :] - S[None, :, :]
         D = np.cumsum(diff * diff, axis=2)[:, :, widths - 1]  # (chunk, m, widths)
+        rows = np.arange(len(D))
         if exclude_self:
-            rows = np.arange(len(D))
             D[rows, start + rows, :] = np.inf
-        stacked = np.moveaxis(D, 2, 0).reshape(len(widths) * len(D), m)
-        pred = vote(stacked, y_stored, 1, priority, "all", tie_tolerance)
-        out[start:start + step] = pred.reshape(len(widths), len(D)).T
+        W = len(widths)
+        stacked = np.moveaxis(D, 2, 0).reshape(W * len(D), m)  # width-major rows
+        truth = np.tile(y_query[start:start + len(D)], W)
+        if ties == "all":
+            right = vote(stacked, y_stored, 1, priority, "all", tie_tolerance) == truth
+        else:
+            dmin = stacked.min(axis=1, keepdims=True)
+            tied = stacked <= dmin + tolerance(dmin, tie_tolerance)
+            same = y_stored[None, :] == truth[:, None]
+            if ties == "first":
+                right = same[np.arange(len(tied)), np.argmax(tied, axis=1)]
+            else:
+                right = (tied & same).sum(axis=1) / tied.sum(axis=1)
+        out[start:start + len(D)] = np.asarray(right, dtype=float).reshape(W, len(D)).T
     return out
 
 
 def accuracy_by_width(Z_train, y_train, Z_test=None, y_test=None, *, n_classes: int | None = None,
-                      widths=None) -> np.ndarray:
+                      widths=None, ties: str = "all") -> np.ndarray:
     """1-NN accuracy for every number of leading columns: on ``Z_test`` when given, else leave-one-out on
-    ``Z_train``. Labels are class indices (``0..n_classes-1``); priorities come from the training counts."""
+    ``Z_train`` (:func:`correct_by_width`). Labels are class indices (``0..n_classes-1``); the vote priorities
+    come from the training counts."""
     y_train = np.asarray(y_train, dtype=np.intp)
     C = int(n_classes if n_classes is not None else y_train.max() + 1)
     priority = vote_priority(np.bincount(y_train, minlength=C))
     if Z_test is None:
-        pred = nearest_by_width(Z_train, Z_train, y_train, priority, widths=widths, exclude_self=True)
-        truth = y_train
+        right = correct_by_width(Z_train, y_train, Z_train, y_train, priority, widths=widths, exclude_self=True,
+                                 ties=ties)
     else:
-        pred = nearest_by_width(Z_test, Z_train, y_train, priority, widths=widths)
-        truth = np.asarray(y_test, dtype=np.intp)
-    return (pred == truth[:, None]).mean(axis=0)
+        right = correct_by_width(Z_test, y_test, Z_train, y_train, priority, widths=widths, ties=ties)
+    return right.mean(axis=0)
 
 
-def nn_accuracy(Z_train, y_train, Z_test, y_test, *, n_classes: int | None = None) -> float:
+def nn_accuracy(Z_train, y_train, Z_test, y_test, *, n_classes: int | None = None, ties: str = "all") -> float:
     """Plain Euclidean 1-NN test accuracy on all columns (the paper's NN)."""
     J = np.asarray(Z_train).shape[1]
-    return float(accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, widths=[J])[0])
+    return float(accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, widths=[J],
+                                   ties=ties)[0])
 
 
 def paper_rule(accuracy_by_k: pd.Series) -> tuple[int, float]:
@@ -297,7 +323,7 @@ def paper_rule(accuracy_by_k: pd.Series) -> tuple[int, float]:
 
 
 def fold_sweep(train, y_train, test, y_test, *, method: str = "ca", null_space: str = "svd",
-               n_classes: int | None = None, nested: bool = True) -> dict:
+               n_classes: int | None = None, nested: bool = True, ties: str = "all") -> dict:
     """One fold of the K sweep on prepared (imputed, scaled) matrices with class-index labels.
 
     Returns
@@ -307,15 +333,15 @@ def fold_sweep(train, y_train, test, y_test, *, method: str = "ca", null_space: 
     """
     mapping = SubspaceMapping(method, null_space=null_space).fit(train, y_train)
     Z_train, Z_test = mapping.transform(train), mapping.transform(test)
-    out = {"test": accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes),
+    out = {"test": accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, ties=ties),
            "rank": mapping.rank_}
     if nested:
-        out["loo"] = accuracy_by_width(Z_train, y_train, n_classes=n_classes)
+        out["loo"] = accuracy_by_width(Z_train, y_train, n_classes=n_classes, ties=ties)
     return out
 
 
 def cv_sweep(X, y, folds, *, method: str = "ca", scaling: str = "none", null_space: str = "svd",
-             nested: bool = True, n_jobs: int = 1) -> dict:
+             nested: bool = True, ties: str = "all", n_jobs: int = 1) -> dict:
     """Cross-validated 1-NN accuracy of CA or CACP for every K, the paper's choice of K, and a nested choice.
 
     Parameters
@@ -325,6 +351,7 @@ def cv_sweep(X, y, folds, *, method: str = "ca", scaling: str = "none", null_spa
     folds : list of (train, test) index arrays
     method, null_space : see :class:`SubspaceMapping`
     scaling : see :func:`scale_fold` (imputation and normalisation from each training part)
+    ties : see :func:`correct_by_width`
     nested : bool
         Also choose K inside each training part by leave-one-out 1-NN accuracy (highest, then fewest), and
         score the test part with that K: an honest estimate, free of the optimism of choosing K on the test
@@ -353,7 +380,7 @@ def cv_sweep(X, y, folds, *, method: str = "ca", scaling: str = "none", null_spa
         train, test = folds[f]
         tr, te = scale_fold(X[train], X[test], scaling)
         return fold_sweep(tr, codes[train], te, codes[test], method=method, null_space=null_space, n_classes=C,
-                          nested=nested)
+                          nested=nested, ties=ties)
 
     results = parallel_map(one, range(len(folds)), n_jobs=n_jobs, label=method)
     width = max(len(r["test"]) for r in results)
@@ -370,7 +397,7 @@ def cv_sweep(X, y, folds, *, method: str = "ca", scaling: str = "none", null_spa
     return out
 
 
-def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None) -> pd.Series:
+def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "all") -> pd.Series:
     """Cross-validated Euclidean 1-NN accuracy per fold (the paper's NN), optionally on a subset of attributes
     per fold (``attributes[f]`` a boolean mask or index list, as MC and FNN produce)."""
     X = numeric_matrix(X)
@@ -384,5 +411,5 @@ def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None) -> pd.Series:
             tr, te = tr[:, cols], te[:, cols]
             if not len(cols):  # nothing selected: every stored instance is tied, the vote rule decides
                 tr, te = np.zeros((len(tr), 1)), np.zeros((len(te), 1))
-        acc.append(nn_accuracy(tr, codes[train], te, codes[test], n_classes=len(classes)))
+        acc.append(nn_accuracy(tr, codes[train], te, codes[test], n_classes=len(classes), ties=ties))
     return pd.Series(acc, name="accuracy")

@@ -13,31 +13,39 @@ from lazylib import evaluation
 from lazylib.selection import MonteCarloSelector, c45_attributes, cv_selection, loo_subset_accuracy, random_subsets
 
 
-def _loo_loop(X, y, mask):
-    """Independent leave-one-out 1-NN: every instance at the nearest distance votes, then the class more
-    frequent in y, then the lower index."""
+def _loo_loop(X, y, mask, ties="all"):
+    """Independent leave-one-out 1-NN. ties="all": every instance at the nearest distance votes, then the class
+    more frequent in y, then the lower index; "first": the first tied instance; "random": the expected
+    correctness of a uniform choice among the tied."""
     counts = np.bincount(y)
     correct = 0
     for i in range(len(X)):
         d = ((X[:, mask] - X[i, mask]) ** 2).sum(axis=1)
         d[i] = np.inf
         tied = d <= d.min() * (1 + 1e-9) + 1e-9
+        if ties == "first":
+            correct += y[np.flatnonzero(tied)[0]] == y[i]
+            continue
+        if ties == "random":
+            correct += np.mean(y[tied] == y[i])
+            continue
         votes = np.bincount(y[tied], minlength=len(counts))
         best = np.flatnonzero(votes == votes.max())
         correct += best[np.argmax(counts[best])] == y[i]
     return correct / len(X)
 
 
+@pytest.mark.parametrize("ties", ["all", "first", "random"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_loo_subset_accuracy_matches_a_loop(seed):
+def test_loo_subset_accuracy_matches_a_loop(seed, ties):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 3, 45)
     X = np.round(rng.normal(size=(45, 5)) + y[:, None] * 0.5, 1)  # rounded: many exact ties
     X[3] = X[4]
     masks = random_subsets(5, 31, rng)
-    got = loo_subset_accuracy(X, y, masks)
+    got = loo_subset_accuracy(X, y, masks, ties=ties)
     for mask, acc in zip(masks, got):
-        assert acc == pytest.approx(_loo_loop(X, y, mask))
+        assert acc == pytest.approx(_loo_loop(X, y, mask, ties))
 
 
 def test_random_subsets():

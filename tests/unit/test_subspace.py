@@ -93,14 +93,15 @@ def test_nn_matches_the_library_classifier():
         assert ours == pytest.approx(knn.score(ds.X.iloc[test], ds.y.iloc[test]))
 
 
+@pytest.mark.parametrize("ties", ["all", "first", "random"])
 @pytest.mark.parametrize("method", ["ca", "cacp"])
-def test_sweep_equals_fitting_each_k(method):
+def test_sweep_equals_fitting_each_k(method, ties):
     """Oracle: the one-pass sweep against a separate fit and a plain per-pair 1-NN loop for every K."""
     X, y = _data(4, n=40, J=5, C=3)
     X[::7, 2] = X[1, 2]  # shared values
     X[5] = X[6]  # a duplicate instance: an exact distance tie
     folds = evaluation.kfold(len(X), 4, random_state=0)
-    res = cv_sweep(X, y, folds, method=method, nested=True)
+    res = cv_sweep(X, y, folds, method=method, nested=True, ties=ties)
     for f, (train, test) in enumerate(folds):
         counts = np.bincount(y[train], minlength=3)
         for K in range(1, 6):
@@ -110,10 +111,15 @@ def test_sweep_equals_fitting_each_k(method):
             for q, truth in zip(Zte, y[test]):
                 d = ((Ztr - q) ** 2).sum(axis=1)
                 tied = d <= d.min() * (1 + 1e-9) + 1e-9
-                votes = np.bincount(y[train][tied], minlength=3).astype(float)
-                best = np.flatnonzero(votes == votes.max())
-                pred = best[np.argmax(counts[best])]  # then the more frequent class, then the lower index
-                correct += pred == truth
+                if ties == "first":
+                    correct += y[train][np.flatnonzero(tied)[0]] == truth
+                elif ties == "random":
+                    correct += np.mean(y[train][tied] == truth)
+                else:
+                    votes = np.bincount(y[train][tied], minlength=3).astype(float)
+                    best = np.flatnonzero(votes == votes.max())
+                    pred = best[np.argmax(counts[best])]  # then the more frequent class, then the lower index
+                    correct += pred == truth
             assert res["by_k"].loc[f, K] == pytest.approx(correct / len(test))
     k, acc = paper_rule(res["by_k"].mean())
     assert (res["k"], res["accuracy"]) == (k, acc)
