@@ -65,3 +65,14 @@ def test_width_validation():
     X, y = _mixed(0)
     with pytest.raises(ValueError, match="between 1 and the number of features"):
         prefix_accuracy(X, y, evaluation.kfold(len(X), 5, random_state=0), [0, 3])
+
+
+def test_vfi_alone_with_weka_options_equals_fitting_each_width():
+    X, y = _mixed(4)
+    folds = evaluation.kfold(len(X), 5, random_state=4)
+    params = {"point_intervals": False, "confidence_bias": 0.6}
+    got = prefix_accuracy(X, y, folds, [2, 5, 8], ks=(), vfi_params=params)
+    assert set(got["classifier"]) == {"VFI5"}
+    for w in (2, 5, 8):
+        expected = evaluation.cross_validate(lambda: VFI5Classifier(**params), X.iloc[:, :w], y, folds)
+        np.testing.assert_allclose(got[got["width"] == w].sort_values("fold")["accuracy"], expected)

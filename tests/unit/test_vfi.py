@@ -180,3 +180,26 @@ def test_value_inside_a_range_and_on_an_end_point():
     # end points 0, 2 (a) and 1, 3 (b): (1, 2) holds no training value; [1] holds one b; (0, 1) none
     fv = clf.feature_votes(np.array([[1.5], [1.0], [0.5], [2.0]]))[:, 0]
     np.testing.assert_allclose(fv, [[0, 0], [0, 1], [0, 0], [1, 0]])
+
+
+def test_weka_option_validation():
+    X, y = _data()
+    types = ["continuous"] * 4
+    for bad in (0, -1.0, float("inf"), "0.6", True):
+        with pytest.raises(ValueError, match="confidence_bias"):
+            VFI5Classifier(confidence_bias=bad).fit(X, y, types=types)
+    with pytest.raises(ValueError, match="point_intervals"):
+        VFI5Classifier(point_intervals="no").fit(X, y, types=types)
+
+
+def test_weka_half_counts_on_a_small_example():
+    # end points 0, 2 (a) and 1, 3 (b); the value 1.5 of class a lies inside (1, 2)
+    X = np.array([[0.0], [1.5], [2.0], [1.0], [3.0]])
+    clf = VFI5Classifier(point_intervals=False).fit(X, ["a", "a", "a", "b", "b"], types=["continuous"])
+    table = clf.intervals_["0"]
+    assert table["closed"].tolist() == ["open"] * 5 and clf.n_intervals_.tolist() == [5]
+    # ranges (-inf,0) (0,1) (1,2) (2,3) (3,inf): halves of the end-point values either side
+    np.testing.assert_allclose(table["count a"], [0.5, 0.5, 1.5, 0.5, 0.0])
+    np.testing.assert_allclose(table["count b"], [0.0, 0.5, 0.5, 0.5, 0.5])
+    # a query on the end point 1 gets the mean of (0,1) and (1,2): a 1.0, b 0.5 -> shares 1/3 and 1/4
+    np.testing.assert_allclose(clf.feature_votes(np.array([[1.0]]))[0, 0], [4 / 7, 3 / 7])
