@@ -58,10 +58,13 @@ def loop_vfi5(X, y, nominal, Xq):
     return total
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_vectorised_matches_loop(seed):
-    rng = np.random.default_rng(seed)
-    n, C = 60, 2 + seed
+NOMINAL = [False, False, True, False]
+TYPES = ["continuous", "integer", "nominal", "continuous"]
+
+
+def mixed_data(rng, n, C, n_queries, n_copied):
+    """Training data of the four kinds of TYPES (10 % missing), and queries, the first ``n_copied`` of them
+    copies of training rows (values on end points)."""
     y = rng.integers(0, C, n)
     X = np.column_stack([
         rng.normal(size=n),                      # continuous: distinct end points
@@ -70,12 +73,19 @@ def test_vectorised_matches_loop(seed):
         rng.normal(size=n) + y,                  # informative
     ])
     X[rng.random(X.shape) < 0.1] = np.nan
-    nominal = [False, False, True, False]
-    types = ["continuous", "integer", "nominal", "continuous"]
-    Xq = np.column_stack([rng.normal(size=40), rng.integers(-1, 8, 40), rng.integers(0, 6, 40),
-                          rng.normal(size=40) + 1]).astype(float)
-    Xq[:5] = X[:5]  # values on end points and training values
+    Xq = np.column_stack([rng.normal(size=n_queries), rng.integers(-1, 8, n_queries),
+                          rng.integers(0, 6, n_queries), rng.normal(size=n_queries) + 1]).astype(float)
+    Xq[:n_copied] = X[:n_copied]
+    return X, y, Xq
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_vectorised_matches_loop(seed):
+    rng = np.random.default_rng(seed)
+    C = 2 + seed
+    X, y, Xq = mixed_data(rng, 60, C, 40, 5)
     Xq[rng.random(Xq.shape) < 0.1] = np.nan
+    nominal, types = NOMINAL, TYPES
     clf = VFI5Classifier().fit(X, y, types=types)
     expected = loop_vfi5(X, y, nominal, Xq)
     np.testing.assert_allclose(clf.decision_function(Xq), expected, atol=1e-12)
@@ -155,22 +165,10 @@ def loop_weka_vfi(X, y, nominal, Xq, bias=None, tiny=1e-11):
 @pytest.mark.parametrize("seed", range(3))
 def test_weka_options_match_loop(seed, bias):
     rng = np.random.default_rng(100 + seed)
-    n, C = 50, 2 + seed
-    y = rng.integers(0, C, n)
-    X = np.column_stack([
-        rng.normal(size=n),
-        rng.integers(0, 5, n).astype(float),
-        rng.integers(0, 4, n).astype(float),
-        rng.normal(size=n) + y,
-    ])
-    X[rng.random(X.shape) < 0.1] = np.nan
-    nominal = [False, False, True, False]
-    types = ["continuous", "integer", "nominal", "continuous"]
-    Xq = np.column_stack([rng.normal(size=30), rng.integers(-1, 7, 30), rng.integers(0, 5, 30),
-                          rng.normal(size=30) + 1]).astype(float)
-    Xq[:8] = X[:8]  # queries on end points and training values
-    clf = VFI5Classifier(point_intervals=False, confidence_bias=bias).fit(X, y, types=types)
-    expected = loop_weka_vfi(X, y, nominal, Xq, bias)
+    C = 2 + seed
+    X, y, Xq = mixed_data(rng, 50, C, 30, 8)
+    clf = VFI5Classifier(point_intervals=False, confidence_bias=bias).fit(X, y, types=TYPES)
+    expected = loop_weka_vfi(X, y, NOMINAL, Xq, bias)
     np.testing.assert_allclose(clf.decision_function(Xq), expected, rtol=1e-9, atol=1e-12)
     if bias is None:
         assert (clf.n_intervals_[[0, 1, 3]] <= 2 * C + 1).all()
