@@ -20,7 +20,8 @@ from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
 from lazylib.metrics._columns import known_range
 from lazylib.metrics._encode import encode_labels
-from lazylib.neighbors import TIE_RULES, vote, vote_priority
+from lazylib.metrics._search import select
+from lazylib.neighbors import TIE_RULES, class_probabilities, neighbourhood, vote, vote_priority
 from lazylib.vfi import TIE_TOLERANCE, VFI5Classifier, winners
 
 #: Float64 numbers of the (test x train x features) difference array computed at once.
@@ -71,6 +72,10 @@ def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: n
     vfi_params : dict, optional
         Keyword parameters of :class:`lazylib.vfi.VFI5Classifier` (e.g. Weka's options).
 
+    ties : {"all", "first", "random"}
+        k-NN's tie rule (:mod:`lazylib.neighbors`); for ``"random"`` the accuracy is its exact expectation over
+        the random choices, not one draw.
+
     Returns
     -------
     dict mapping ``"VFI5"`` and ``"k-NN"`` names (``"1-NN"``, ...) to arrays of accuracies, one per width.
@@ -92,6 +97,14 @@ def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: n
     stacked = np.moveaxis(S, 2, 0).reshape(n_w * n_te, len(train))
     priority = vote_priority(np.bincount(y_fit, minlength=len(classes)))
     for k in ks:
+        if ties == "random":  # the exact expected accuracy over the random tie draws
+            rows, cols, sums = select(stacked, k, tie_tolerance)
+            nb = neighbourhood(rows, cols, sums, len(stacked), y_fit, len(classes), k, tie_tolerance)
+            P = class_probabilities(nb, k, priority, "random")
+            truth = np.tile(y_te, n_w)
+            hit = (classes[None, :] == truth[:, None]) * P  # zero where the class is absent from the fold
+            out[f"{k}-NN"] = hit.sum(axis=1).reshape(n_w, n_te).mean(axis=1)
+            continue
         pred = vote(stacked, y_fit, k, priority, ties, tie_tolerance).reshape(n_w, n_te)
         out[f"{k}-NN"] = (classes[pred] == y_te[None, :]).mean(axis=1)
     return out
