@@ -86,7 +86,7 @@ def fixed_split(split: dict):
 
 
 def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1, label: str = "folds",
-                   encode_once: bool = True):
+                   encode_once: bool = True, expected: bool = False):
     """Test accuracy of ``make_classifier()`` on every fold (fitted on the fold's training part).
 
     Parameters
@@ -103,6 +103,11 @@ def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1,
         Convert a DataFrame ``X`` to lazylib's numeric form once (:func:`lazylib.metrics.encode`) and hand each
         fold its rows in that form, which every lazylib estimator accepts; the declared category order makes
         this identical to encoding each fold's rows. Set False for estimators that need the DataFrame.
+    expected : bool
+        Report each fold's *expected* accuracy over the classifier's random choices,
+        ``clf.score(X_test, y_test, expected=True)`` (exact and deterministic for
+        :class:`lazylib.neighbors.KNeighborsClassifier` with ``ties="random"``; the plain accuracy for the other
+        rules).
 
     Returns
     -------
@@ -110,7 +115,7 @@ def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1,
     """
     if encode_once and isinstance(X, pd.DataFrame):
         X = encode(X, types)
-    job = (make_classifier, X, y, folds, types, _labels(y))
+    job = (make_classifier, X, y, folds, types, _labels(y), expected)
     scores = parallel_map(lambda i: _fold_accuracy(job, i), range(len(folds)), n_jobs=n_jobs, label=label)
     return np.array(scores)
 
@@ -171,11 +176,13 @@ def _call_task(item):
 
 
 def _fold_accuracy(job, i: int) -> float:
-    make_classifier, X, y, folds, types, labels = job
+    make_classifier, X, y, folds, types, labels, expected = job
     train, test = folds[i]
     y_train = y.iloc[train] if isinstance(y, pd.Series) else np.asarray(y)[train]
     clf = make_classifier().fit(_rows(X, train), y_train, types=types)
     truth = labels[test]
+    if expected:
+        return float(clf.score(_rows(X, test), truth, expected=True))
     return float(np.mean(clf.predict(_rows(X, test)).astype(object) == truth))
 
 
@@ -316,10 +323,12 @@ def compare_with_published(published: pd.Series, band: pd.DataFrame, *, toleranc
     return out
 
 
-def compare(makers: dict, X, y, folds, *, types=None, n_jobs: int = 1) -> pd.DataFrame:
+def compare(makers: dict, X, y, folds, *, types=None, n_jobs: int = 1, expected: bool = False) -> pd.DataFrame:
     """Fold accuracies of several classifiers on the very same folds: DataFrame (fold x name).
 
-    ``makers`` maps a name to a function returning a fresh unfitted classifier.
+    ``makers`` maps a name to a function returning a fresh unfitted classifier; ``expected`` as in
+    :func:`cross_validate`.
     """
-    return pd.DataFrame({name: cross_validate(make, X, y, folds, types=types, n_jobs=n_jobs, label=name)
+    return pd.DataFrame({name: cross_validate(make, X, y, folds, types=types, n_jobs=n_jobs, label=name,
+                                              expected=expected)
                          for name, make in makers.items()})

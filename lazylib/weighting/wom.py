@@ -9,7 +9,9 @@ import pandas as pd
 
 from lazylib.metrics._base import WORKING_MEMORY
 from lazylib.metrics._encode import encode, encode_labels
+from lazylib.metrics._search import tolerance
 from lazylib.metrics.overlap import Overlap
+from lazylib.neighbors import vote_priority
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
 _UNKNOWN = -1.0
@@ -84,9 +86,7 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
         raise ValueError("leave-one-out needs at least two training instances")
     counts = np.bincount(labels)
     C = len(counts)
-    rank = np.empty(C)
-    rank[np.lexsort((np.arange(C), -counts))] = np.arange(C)
-    priority = (C - rank) / (C + 1)
+    priority = vote_priority(counts)
     rng = np.random.default_rng(random_state)
     w = np.ones(m)
     history = np.empty((n_passes * n + 1, m))
@@ -100,7 +100,7 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
             differs = Z != Z[i]
             d = differs @ w
             d[i] = np.inf
-            nearest = np.flatnonzero(d <= d.min() * (1 + tie_tolerance) + tie_tolerance)
+            nearest = np.flatnonzero(d <= d.min() + tolerance(d.min(), tie_tolerance))
             if len(nearest) == 1:
                 j = nearest[0]
                 predicted = labels[j]

@@ -85,7 +85,7 @@ def test_validation():
     with pytest.raises(ValueError, match="larger than the training set"):
         KNeighborsClassifier(5, "overlap").fit(X, [0, 1, 0], types=["nominal"])
     with pytest.raises(ValueError, match="ties"):
-        KNeighborsClassifier(1, "overlap", ties="random").fit(X, [0, 1, 0], types=["nominal"])
+        KNeighborsClassifier(1, "overlap", ties="bogus").fit(X, [0, 1, 0], types=["nominal"])
     with pytest.raises(ValueError, match="unknown metric"):
         KNeighborsClassifier(1, "nope").fit(X, [0, 1, 0], types=["nominal"])
     with pytest.raises(RuntimeError, match="not fitted"):

@@ -1,0 +1,142 @@
+"""The random tie rule: seeded draws, and an exact expected accuracy checked against brute-force enumeration of
+every choice and against the mean of many seeded draws."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from lazylib import evaluation
+from lazylib.datasets import load
+from lazylib.neighbors import (KNeighborsClassifier, Neighbourhood, class_probabilities, decide,
+                               loo_accuracy_by_k, vote_priority)
+
+
+def enumerated_probabilities(a, t, k):
+    """P(winner = c) by listing every subset of the tied instances (each one an individual) and splitting an
+    equal vote evenly between the top classes: independent of the generating-function formula."""
+    members = [c for c, count in enumerate(t) for _ in range(count)]
+    r = k - sum(a)
+    P = [Fraction(0)] * len(a)
+    subsets = list(itertools.combinations(range(len(members)), min(r, len(members))))
+    for subset in subsets:
+        votes = list(a)
+        for i in subset:
+            votes[members[i]] += 1
+        top = [c for c, v in enumerate(votes) if v == max(votes)]
+        for c in top:
+            P[c] += Fraction(1, len(top) * len(subsets))
+    return [float(p) for p in P]
+
+
+CASES = [  # (strictly nearer counts a, tied counts t, k)
+    ([0, 0], [2, 3], 1), ([0, 0, 0], [1, 1, 1], 1), ([1, 0, 0], [0, 2, 3], 3), ([0, 1, 1], [2, 2, 1], 4),
+    ([2, 0, 1], [1, 3, 2], 5), ([0, 0, 0, 0], [2, 2, 2, 3], 4), ([1, 1, 0, 0, 0], [0, 1, 2, 2, 1], 5),
+    ([0, 0, 0], [4, 0, 4], 3), ([0, 0], [3, 3], 2), ([3, 0, 0], [0, 4, 4], 7), ([1, 1, 1], [1, 1, 1], 4),
+]
+
+
+@pytest.mark.parametrize(("a", "t", "k"), CASES)
+def test_expected_vote_equals_enumeration_of_every_choice(a, t, k):
+    nb = Neighbourhood(np.array([a]), np.array([t]))
+    P = class_probabilities(nb, k, vote_priority(np.ones(len(a))), "random")[0]
+    np.testing.assert_allclose(P, enumerated_probabilities(a, t, k), rtol=0, atol=1e-12)
+
+
+def test_draws_follow_the_expected_probabilities():
+    # every case repeated 40,000 times in one call: the frequencies of each winner within 5 standard errors
+    a = np.array([c[0] + [0] * (5 - len(c[0])) for c in CASES])
+    t = np.array([c[1] + [0] * (5 - len(c[1])) for c in CASES])
+    ks = [c[2] for c in CASES]
+    n = 40_000
+    for i, k in enumerate(ks):
+        nb = Neighbourhood(np.repeat(a[i:i + 1], n, 0), np.repeat(t[i:i + 1], n, 0))
+        P = class_probabilities(Neighbourhood(a[i:i + 1], t[i:i + 1]), k, np.zeros(5), "random")[0]
+        freq = np.bincount(decide(nb, k, np.zeros(5), "random", np.random.default_rng(i)), minlength=5) / n
+        assert np.all(np.abs(freq - P) <= 5 * np.sqrt(P * (1 - P) / n) + 1e-12), (CASES[i], freq, P)
+
+
+def tic_tac_toe_fold():
+    ds = load("tic-tac-toe")
+    train, test = evaluation.kfold(len(ds.y), 10, random_state=1)[0]
+    return ds.X.iloc[train], ds.y.iloc[train], ds.X.iloc[test], ds.y.iloc[test]
+
+
+@pytest.mark.parametrize("k", [1, 4])
+def test_expected_accuracy_is_the_mean_of_seeded_runs(k):
+    X, y, Xq, yq = tic_tac_toe_fold()
+    clf = KNeighborsClassifier(k, "overlap", ties="random").fit(X, y)
+    expected = clf.score(Xq, yq, expected=True)
+    runs = np.array([KNeighborsClassifier(k, "overlap", ties="random", random_state=s).fit(X, y).score(Xq, yq)
+                     for s in range(200)])
+    # the per-query probabilities give the exact standard deviation of one run's accuracy
+    P = clf.predict_distribution(Xq)
+    hit = P[np.arange(len(yq)), [list(clf.classes_).index(c) for c in yq]]
+    sd = np.sqrt(np.sum(hit * (1 - hit))) / len(yq)
+    assert sd > 0.005  # ties matter here
+    assert abs(runs.mean() - expected) <= 4 * sd / np.sqrt(len(runs))
+    assert runs.std() == pytest.approx(sd, rel=0.25)
+
+
+def test_seeded_runs_reproduce_and_seeds_differ():
+    X, y, Xq, _ = tic_tac_toe_fold()
+    a = KNeighborsClassifier(1, "overlap", ties="random", random_state=7).fit(X, y)
+    b = KNeighborsClassifier(1, "overlap", ties="random", random_state=7).fit(X, y)
+    np.testing.assert_array_equal(a.predict(Xq), b.predict(Xq))
+    np.testing.assert_array_equal(a.predict(Xq), a.predict(Xq))  # an integer seed: the same draws every call
+    c = KNeighborsClassifier(1, "overlap", ties="random", random_state=8).fit(X, y)
+    assert (a.predict(Xq) != c.predict(Xq)).any()
+
+
+def test_without_ties_every_rule_is_plain_nearest_neighbour():
+    rng = np.random.default_rng(3)
+    X, y, Xq = rng.normal(size=(200, 3)), rng.integers(0, 3, 200), rng.normal(size=(100, 3))
+    yq = rng.integers(0, 3, 100)
+    types = ["continuous"] * 3
+    plain = KNeighborsClassifier(1, "euclidean").fit(X, y, types=types)
+    rand = KNeighborsClassifier(1, "euclidean", ties="random").fit(X, y, types=types)
+    assert rand.score(Xq, yq, expected=True) == plain.score(Xq, yq)
+    np.testing.assert_array_equal(rand.predict(Xq), plain.predict(Xq))
+    P = rand.predict_distribution(Xq)
+    assert set(np.unique(P)) == {0.0, 1.0}
+
+
+def test_expected_accuracy_does_not_depend_on_class_or_file_order():
+    X, y, Xq, yq = tic_tac_toe_fold()
+    flipped = y.cat.reorder_categories(list(reversed(y.cat.categories)))
+    order = np.random.default_rng(0).permutation(len(X))
+    base = KNeighborsClassifier(3, "overlap", ties="random").fit(X, y).score(Xq, yq, expected=True)
+    other = KNeighborsClassifier(3, "overlap", ties="random").fit(X.iloc[order], flipped.iloc[order])
+    assert other.score(Xq, yq, expected=True) == pytest.approx(base, abs=1e-12)
+
+
+def test_evaluation_reports_the_expected_accuracy():
+    ds = load("tic-tac-toe")
+    folds = evaluation.kfold(len(ds.y), 5, random_state=2)
+    make = {"random": lambda: KNeighborsClassifier(1, "overlap", ties="random"),
+            "all": lambda: KNeighborsClassifier(1, "overlap")}
+    table = evaluation.compare(make, ds.X, ds.y, folds, expected=True)
+    for f, (train, test) in enumerate(folds):
+        clf = make["random"]().fit(ds.X.iloc[train], ds.y.iloc[train])
+        assert table["random"][f] == clf.score(ds.X.iloc[test], ds.y.iloc[test], expected=True)
+    plain = evaluation.compare(make, ds.X, ds.y, folds)
+    np.testing.assert_array_equal(table["all"], plain["all"])  # deterministic rules: expected = plain
+
+
+def test_loo_expected_accuracy_matches_the_classifier_rule():
+    ds = load("house-votes-84")
+    X, y = ds.X.iloc[:80], ds.y.iloc[:80]
+    loo = loo_accuracy_by_k(X, y, [1, 3], metric="overlap", ties="random", expected=True)
+    for k in (1, 3):
+        hits = 0.0
+        for i in range(len(X)):
+            rest = np.delete(np.arange(len(X)), i)
+            # refitting on the others changes nothing for the overlap metric (no statistics are learnt)
+            clf = KNeighborsClassifier(k, "overlap", ties="random").fit(X.iloc[rest], y.iloc[rest])
+            hits += clf.score(X.iloc[[i]], y.iloc[[i]], expected=True)
+        assert loo[k] == pytest.approx(hits / len(X), abs=1e-12)
+    draws = loo_accuracy_by_k(X, y, [1, 3], metric="overlap", ties="random", random_state=0)
+    assert draws.equals(loo_accuracy_by_k(X, y, [1, 3], metric="overlap", ties="random", random_state=0))
