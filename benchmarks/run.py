@@ -6,6 +6,12 @@ too. Prints a Markdown table of seconds per 1,000 queries (fit excluded, nearest
 and the ratio to scikit-learn's brute-force 1-NN on a one-hot + standardised embedding of the same data.
 
     python benchmarks/run.py [--sizes 1000 10000 50000] [--output benchmarks/results.md]
+
+A second table (issue 16): massive ties. On shuttle (58,000 instances of small integers), DVDM's discretised
+ranges leave 114 distinct stored sides, so a query ties with thousands of stored instances at the nearest
+distance; the search groups identical stored instances and counts tied neighbours by class. One stratified
+fold (52,200 stored, 5,800 queries), 1-NN under each tie rule, beside HVDM (almost no ties).
+``--only ties`` reruns that table alone and replaces it in ``--output``.
 """
 
 from __future__ import annotations
@@ -96,11 +102,51 @@ def our_seconds(name, X, y, Xq, types):
     return seconds, peak
 
 
+TIES_TITLE = "## Massive ties: 1-NN on shuttle"
+
+
+def ties_lines() -> list[str]:
+    """The massive-ties table: fit and search seconds of 1-NN on one shuttle fold, per metric and tie rule."""
+    from lazylib.datasets import load
+    from lazylib.evaluation import stratified_kfold
+
+    ds = load("shuttle")
+    train, test = stratified_kfold(ds.y, 10, random_state=0)[0]
+    X, y, Xq = ds.X.iloc[train], ds.y.iloc[train], ds.X.iloc[test]
+    lines = [TIES_TITLE, "",
+             f"One stratified fold: {len(train)} stored, {len(test)} queries. `tied`: mean number of stored "
+             "instances tied at the nearest distance per query. Fit once, then the fastest of "
+             f"{REPEATS} searches (the first search also groups identical stored sides, kept with the fit).", "",
+             "| metric | ties | tied | fit s | first search s | s / 1k queries |", "|---|---|---|---|---|---|"]
+    for name, ties in (("hvdm", "all"), ("dvdm", "all"), ("dvdm", "first"), ("dvdm", "random")):
+        start = time.perf_counter()
+        clf = KNeighborsClassifier(1, name, ties=ties, random_state=0).fit(X, y)
+        fit = time.perf_counter() - start
+        start = time.perf_counter()
+        nb = list(clf._neighbourhoods(Xq))
+        first = time.perf_counter() - start
+        tied = np.mean(np.concatenate([b[2].tied.sum(axis=1) for b in nb]))
+        sec = best_of(lambda: clf.predict(Xq))
+        lines.append(f"| {name} | {ties} | {tied:.0f} | {fit:.2f} | {first:.2f} | {sec / len(test) * 1000:.3f} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 50000])
     parser.add_argument("--output", default=None)
+    parser.add_argument("--only", choices=["ties"], default=None)
     args = parser.parse_args()
+    if args.only == "ties":
+        table = "\n".join(ties_lines()) + "\n"
+        old = open(args.output).read() if args.output and os.path.exists(args.output) else ""
+        text = (old.split(TIES_TITLE)[0].rstrip("\n") + "\n\n" if old else "") + table
+        if args.output:
+            with open(args.output, "w") as fh:
+                fh.write(text)
+        print(table)
+        return
     lines = [
         "# Benchmark: 1-NN search, seconds per 1,000 queries",
         "",
@@ -126,7 +172,7 @@ def main():
                 sec, peak = our_seconds(name, X, y, Xq, types)
                 lines.append(f"| {label} | {n} | {name} | {sec:.3f} | {sec / ref:.2f} | {peak / 2**20:.0f} |")
             print("\n".join(lines[-len(METRICS) - 1:]), flush=True)
-    text = "\n".join(lines) + "\n"
+    text = "\n".join(lines + [""] + ties_lines()) + "\n"
     if args.output:
         with open(args.output, "w") as fh:
             fh.write(text)

@@ -26,33 +26,41 @@ under "first" both the file order (which tied instances vote) and the class orde
 matter: a data set stored sorted by class gives the first class every tie. "random" depends on neither: its
 expected accuracy is invariant to both orders, and its draws only through the random stream.
 
-Distances within ``tie_tolerance`` (relative, 1e-9 by default) of the k-th count as equal: BLAS can round one
-distance differently from an identical one. Every rule sees the same tied set.
+Sums (distances before their root) within ``tie_tolerance`` of the k-th, relative to it (1e-9 by default),
+count as equal: BLAS can round one distance differently from an identical one. The tolerance is relative
+only, so rescaling the data changes no neighbour and no vote; sums near zero are recomputed from direct
+differences, and identical instances are at exactly 0 (:mod:`lazylib.metrics._base`). Every rule sees the
+same tied set. :meth:`KNeighborsClassifier.kneighbors` lists tied neighbours in stored order under every
+rule, the same for a query alone or in a batch.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from lazylib.metrics import Metric, make_metric
+from lazylib.metrics._base import Params
 from lazylib.metrics._encode import encode_labels
-from lazylib.metrics._search import row_starts, select, tolerance
+from lazylib.metrics._search import Groups, kth_position, row_starts, select, tolerance, within
 
 TIE_RULES = ("all", "first", "random")
 
 
-class KNeighborsClassifier:
-    """k-NN classifier (scikit-learn conventions: parameters in ``__init__``, fitted attributes end in ``_``).
+class KNeighborsClassifier(Params):
+    """k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
+    fitted attributes end in ``_``).
 
     Parameters
     ----------
     n_neighbors : int
         k.
     metric : str or Metric
-        A name of :func:`lazylib.metrics.available` or an unfitted metric object.
+        A name of :func:`lazylib.metrics.available` or a metric object; ``fit`` fits a copy (``metric_``), so one
+        object can serve several classifiers.
     metric_params : dict, optional
         Parameters for :func:`lazylib.metrics.make_metric`.
     ties : {"all", "first", "random"}
@@ -93,6 +101,12 @@ class KNeighborsClassifier:
         self.tie_tolerance = tie_tolerance
         self.random_state = random_state
 
+    def __repr__(self) -> str:
+        defaults = type(self)().get_params()
+        changed = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not defaults[k]
+                            and not (isinstance(v, (str, int, float)) and v == defaults[k]))
+        return f"{type(self).__name__}({changed})"
+
     def fit(self, X, y, *, types=None):
         """Store the training data and fit the metric on it."""
         check_ties(self.ties)
@@ -111,7 +125,7 @@ class KNeighborsClassifier:
         if isinstance(self.metric, Metric):
             if self.metric_params:
                 raise ValueError("metric_params only apply when metric is given by name")
-            return self.metric
+            return copy.deepcopy(self.metric)  # fitted here: a metric object given to two classifiers is not shared
         return make_metric(self.metric, **(self.metric_params or {}))
 
     def _check(self):
@@ -129,24 +143,31 @@ class KNeighborsClassifier:
         if k > len(self.y_):
             raise ValueError(f"n_neighbors={k} is larger than the training set ({len(self.y_)} instances)")
         dist, idx = [], []
-        for start, stop, rows, cols, sums in self.metric_.nearest_chunks(X, k, self.tie_tolerance):
+        for start, stop, rows, cols, sums, groups in self.metric_.nearest_groups(X, k, self.tie_tolerance):
+            # each group's first k members are enough: the k nearest take at most k of any group
+            rows, cols, sums = groups.expand(rows, cols, sums, limit=k)
             i, d = first_k(rows - start, cols, sums, stop - start, k, self.tie_tolerance)
             idx.append(i)
             dist.append(d)
         idx = np.vstack(idx)
         return (self.metric_.from_reduced(np.vstack(dist)), idx) if return_distance else idx
 
-    def _neighbourhoods(self, X):
-        k = self.n_neighbors
-        for start, stop, rows, cols, sums in self.metric_.nearest_chunks(X, k, self.tie_tolerance):
-            yield neighbourhood(rows - start, cols, sums, stop - start, self.y_, len(self.classes_), k,
-                                self.tie_tolerance, first=self.ties == "first")
+    def _neighbourhoods(self, X, k: int | None = None, leave_one_out: bool = False):
+        """:class:`Neighbourhood` of each block of queries (``leave_one_out``: the training instances, each
+        among the others)."""
+        k = self.n_neighbors if k is None else k
+        for start, stop, rows, cols, sums, groups in self.metric_.nearest_groups(
+                X, k, self.tie_tolerance, leave_one_out=leave_one_out):
+            yield start, stop, neighbourhood(
+                rows - start, cols, sums, stop - start, self.y_, len(self.classes_), k, self.tie_tolerance,
+                first=self.ties == "first", groups=groups,
+                exclude=np.arange(start, stop) if leave_one_out else None)
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (``ties="random"``: one draw, from ``random_state``)."""
         self._check()
         rng = _generator(self.random_state) if self.ties == "random" else None
-        out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for nb in self._neighbourhoods(X)]
+        out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
     def predict_distribution(self, X) -> np.ndarray:
@@ -154,7 +175,7 @@ class KNeighborsClassifier:
         over the draws of ``ties="random"`` (exact, deterministic). Rows are one-hot for "all" and "first"."""
         self._check()
         return np.vstack([class_probabilities(nb, self.n_neighbors, self.priority_, self.ties)
-                          for nb in self._neighbourhoods(X)])
+                          for *_, nb in self._neighbourhoods(X)])
 
     def score(self, X, y, *, expected: bool = False) -> float:
         """Accuracy on ``(X, y)``; with ``expected=True``, its exact expectation over the random choices of
@@ -189,6 +210,26 @@ def check_ties(ties: str) -> str:
     if ties not in TIE_RULES:
         raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
     return ties
+
+
+def clone(estimator):
+    """A new unfitted estimator with the same parameters (scikit-learn's ``clone``): parameters are deep-copied,
+    so a metric object given as a parameter is not shared with the original.
+
+    Works for any object with ``get_params()`` whose keys are its constructor's keywords (the classifiers and
+    metrics of lazylib).
+
+    Examples
+    --------
+    >>> knn = KNeighborsClassifier(3, "vdm", ties="random", random_state=0)
+    >>> clone(knn)
+    KNeighborsClassifier(n_neighbors=3, metric='vdm', ties='random', random_state=0)
+    >>> clone(knn).set_params(n_neighbors=5).get_params()["n_neighbors"], knn.n_neighbors
+    (5, 3)
+    """
+    if not hasattr(estimator, "get_params"):
+        raise TypeError(f"cannot clone {estimator!r}: it has no get_params()")
+    return type(estimator)(**{k: copy.deepcopy(v) for k, v in estimator.get_params().items()})
 
 
 def knn_makers(metrics: dict, n_neighbors: int = 1, **params) -> dict:
@@ -246,21 +287,52 @@ class Neighbourhood:
 
 
 def neighbourhood(rows, cols, sums, n: int, y: np.ndarray, C: int, k: int, tie_tolerance: float = 1e-9, *,
-                  first: bool = False) -> Neighbourhood:
+                  first: bool = False, groups: Groups | None = None, exclude: np.ndarray | None = None
+                  ) -> Neighbourhood:
     """:class:`Neighbourhood` of ``n`` queries from the candidates of
     :meth:`lazylib.metrics.Metric.nearest_chunks` (``(rows, cols, sums)`` sorted by row, then sum, then column,
-    holding each row's k nearest and everything tied with the k-th; ``rows`` from 0)."""
+    holding at least each row's k nearest and everything tied with the k-th, e.g. from a search for a larger k;
+    ``rows`` from 0).
+
+    With ``groups`` (from :meth:`~lazylib.metrics.Metric.nearest_groups`), ``cols`` index groups of identical
+    stored instances, counted by class without listing their members. ``exclude`` (n,): a stored instance
+    left out of each query's neighbours (leave-one-out: the query itself; the candidates must then come from a
+    search for k + 1).
+    """
+    groups = Groups.identity(len(y)) if groups is None else groups
+    size = groups.size[cols]
+    if exclude is not None:
+        own = cols == groups.of[exclude][rows]  # the pair holding the query's own instance
+        size = size - own
     starts = row_starts(rows, n)
-    kth = sums[starts + k - 1]
-    nearer = sums < (kth - tolerance(kth, tie_tolerance))[rows]
-    key = rows * C + y[cols]
-    strict = np.bincount(key[nearer], minlength=n * C).reshape(n, C)
-    tied = np.bincount(key[~nearer], minlength=n * C).reshape(n, C)
+    kth = sums[kth_position(rows, size, starts, n, k)]
+    tol = tolerance(kth, tie_tolerance)[rows]
+    nearer = sums < kth[rows] - tol
+    near = sums <= kth[rows] + tol
+    if groups.trivial:
+        key = rows * C + y[cols]
+        weight = size.astype(np.float64)
+        strict = np.bincount(key[nearer], weight[nearer], minlength=n * C).reshape(n, C)
+        tied = np.bincount(key[near & ~nearer], weight[near & ~nearer], minlength=n * C).reshape(n, C)
+    else:
+        per_group = groups.class_counts(y, C)
+        strict, tied = np.zeros((n, C)), np.zeros((n, C))
+        for c in range(C):
+            strict[:, c] = np.bincount(rows[nearer], per_group[cols[nearer], c], minlength=n)
+            tied[:, c] = np.bincount(rows[near & ~nearer], per_group[cols[near & ~nearer], c], minlength=n)
+        if exclude is not None:  # the query's own instance: one member of its class in its group
+            me = np.flatnonzero(own & near)
+            mine, cls, closer = rows[me], y[exclude[rows[me]]], nearer[me]
+            np.subtract.at(strict, (mine[closer], cls[closer]), 1.0)
+            np.subtract.at(tied, (mine[~closer], cls[~closer]), 1.0)
     voters = None
     if first:
-        idx, _ = first_k(rows, cols, sums, n, k, tie_tolerance)
+        r, c, v = groups.expand(rows, cols, sums, limit=None if groups.trivial else k + 1)
+        keep = np.ones(len(r), bool) if exclude is None else c != exclude[r]
+        r, c, v = within(r[keep], c[keep], v[keep], n, k, tie_tolerance)  # the candidates may be a superset
+        idx, _ = first_k(r, c, v, n, k, tie_tolerance)
         voters = np.bincount((np.arange(n)[:, None] * C + y[idx]).ravel(), minlength=n * C).reshape(n, C)
-    return Neighbourhood(strict, tied, voters)
+    return Neighbourhood(strict.astype(np.int64), tied.astype(np.int64), voters)
 
 
 def decide(nb: Neighbourhood, k: int, priority: np.ndarray, ties: str = "all", rng=None) -> np.ndarray:
@@ -402,12 +474,13 @@ def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
 
 def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None, ties: str = "all",
                       tie_tolerance: float = 1e-9, expected: bool = False, random_state=None) -> pd.Series:
-    """Leave-one-out accuracy on the training data for every k in ``ks``, from one distance matrix.
+    """Leave-one-out accuracy on the training data for every k in ``ks``, from one exact search.
 
-    Each instance is classified by the others (its own column is excluded), with the same tie rule as
-    :class:`KNeighborsClassifier`. The distance matrix is computed once, in chunks of rows. The metric's
-    statistics (probabilities, deviations) are those of the whole training set: only the neighbour itself is
-    left out, as when the fitted classifier is asked about one of its own stored instances.
+    Each instance is classified by the others (its own stored row is excluded), with the same tie rule as
+    :class:`KNeighborsClassifier`. One search (:meth:`lazylib.metrics.Metric.nearest_groups` with
+    ``leave_one_out=True``) for the largest k gives every smaller k's neighbours too. The metric's statistics
+    (probabilities, deviations) are those of the whole training set: only the neighbour itself is left out, as
+    when the fitted classifier is asked about one of its own stored instances.
 
     Parameters
     ----------
@@ -427,12 +500,12 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
     C = len(clf.classes_)
     rng = _generator(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))
-    for start, stop, D in clf.metric_.pairwise_chunks(X, reduced=True):
-        D[np.arange(stop - start), np.arange(start, stop)] = np.inf
+    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance,
+                                                                            leave_one_out=True):
         truth = clf.y_[start:stop]
         for i, k in enumerate(ks):
-            rows, cols, sums = select(D, k, tie_tolerance)
-            nb = neighbourhood(rows, cols, sums, stop - start, clf.y_, C, k, tie_tolerance, first=ties == "first")
+            nb = neighbourhood(rows - start, cols, sums, stop - start, clf.y_, C, k, tie_tolerance,
+                               first=ties == "first", groups=groups, exclude=np.arange(start, stop))
             correct[i] += _hits(nb, k, clf.priority_, ties, truth, expected, rng)
     return pd.Series(correct / n, index=pd.Index(ks, name="k"), name="loo_accuracy")
 

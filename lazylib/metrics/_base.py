@@ -37,6 +37,12 @@ WORKING_MEMORY = 64
 #: differences: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root
 #: would turn a rounding error of 1e-16 into a distance of 1e-8 between identical instances.
 CANCELLATION = 1e-3
+#: Recomputed sums below this fraction of the size of their cancelling terms are exactly 0: the embeddings of
+#: the two instances then agree to about 12 significant digits, the level of the rounding left in embeddings of
+#: identical values computed on two paths (query and stored side; projections of centred probabilities leave
+#: residuals of 1e-30 against terms of 1). So identical instances are at distance exactly 0, in ``pairwise``
+#: and in the search alike.
+SNAP = 1e-24
 
 
 class NotFittedError(RuntimeError):
@@ -101,14 +107,41 @@ class _Plan:
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
         scale_q, scale_s = self.cancelling_scales()
-        near = np.flatnonzero(sums <= CANCELLATION * (scale_q[rows] + scale_s[cols]))
+        scale = scale_q[rows] + scale_s[cols]
+        near = np.flatnonzero(sums <= CANCELLATION * scale)
         if len(near):
             sums = sums.copy()
-            sums[near] = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
+            exact = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
+            sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
         return sums
 
 
-class Metric:
+class Params:
+    """scikit-learn style parameters: the constructor's keywords, stored under their own names."""
+
+    def get_params(self, deep: bool = False) -> dict:
+        """Constructor parameters (``deep`` accepted for compatibility and ignored)."""
+        return {n: getattr(self, n) for n in self._init_names()}
+
+    def set_params(self, **params):
+        """Set constructor parameters by name; unknown names raise ValueError. They take effect at the next
+        ``fit`` (fitted state is kept until then)."""
+        names = self._init_names()
+        unknown = sorted(set(params) - set(names))
+        if unknown:
+            raise ValueError(f"{type(self).__name__} has no parameter(s) {unknown}; valid: {names}")
+        for name, value in params.items():
+            setattr(self, name, value)
+        return self
+
+    @classmethod
+    def _init_names(cls) -> list[str]:
+        import inspect
+
+        return [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "args", "kwargs")]
+
+
+class Metric(Params):
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
     Subclasses describe one attribute at a time; this class validates input, applies weights, chunks the work
@@ -196,27 +229,65 @@ class Metric:
         Zq, Zs, cls = self._prepare(A, B, y_B)
         yield from self._chunks(Zq, Zs, cls, reduced=reduced)
 
-    def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9):
+    def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
-        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative; absolute below 1) of the
+        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative to it, whatever the scale of the data) of the
         query's k-th smallest, so the k nearest and every instance tied with the k-th.
 
         Yields ``(start, stop, rows, cols, sums)``: query indices (from 0 for the first row of ``A``), training
         indices and their sums, sorted by row, then sum, then column. Metrics made of bilinear terms only
         search exactly through a single-precision filter (:mod:`lazylib.metrics._search`); the others scan
-        whole rows of :meth:`pairwise_chunks`.
+        whole rows of :meth:`pairwise_chunks`. With ``leave_one_out=True`` (and ``A=None``) the queries are the
+        training instances, each searched among the others (its own row excluded).
         """
         from lazylib.metrics import _search
 
-        Zq, Zs, cls = self._prepare(A, None, None)
-        if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
-            raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
+        for start, stop, rows, cols, sums, groups in self.nearest_groups(A, k, tie_tolerance,
+                                                                         leave_one_out=leave_one_out):
+            rows, cols, sums = groups.expand(rows, cols, sums)
+            if leave_one_out:
+                keep = cols != rows
+                rows, cols, sums = _search.within(rows[keep] - start, cols[keep], sums[keep], stop - start, k,
+                                                  tie_tolerance)
+                rows = rows + start
+            yield start, stop, rows, cols, sums
+
+    def nearest_groups(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
+        """:meth:`nearest_chunks` over groups of training instances with identical stored sides (identical
+        sums against every query; :class:`lazylib.metrics._search.Groups`): yields ``(start, stop, rows,
+        groups, sums, grouping)`` where ``groups`` index ``grouping``'s groups and the k-th smallest sum counts
+        each group once per member. Massive ties among identical instances then cost one pair per group.
+
+        With ``leave_one_out=True`` (``A=None``), the search is made for ``k + 1`` among all training
+        instances, each query's own instance included: removing it (one member of its group) leaves a superset
+        of the pairs within the tolerance of the k-th smallest among the others.
+        """
+        from lazylib.metrics import _search
+
+        if leave_one_out:
+            if A is not None:
+                raise ValueError("leave_one_out searches the training data: pass A=None")
+            self._check_fitted()
+            Zq, Zs, cls = self.X_, self.X_, self.y_
+            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs) - 1):
+                raise ValueError(f"k must be an integer between 1 and n - 1 = {len(Zs) - 1} for leave-one-out, "
+                                 f"got {k!r}")
+            k = int(k) + 1
+        else:
+            Zq, Zs, cls = self._prepare(A, None, None)
+            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
+                raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
+            k = int(k)
         plan = self._plan(Zq, Zs, cls) if self._searchable() else None
         if plan is not None and plan.left is not None:
-            yield from _search.search(self, plan, int(k), tie_tolerance)
+            plan, groups = _search.group_plan(plan)
+            size = None if groups.trivial else groups.size
+            for block in _search.search(self, plan, k, tie_tolerance, size):
+                yield (*block, groups)
             return
+        groups = _search.Groups.identity(len(Zs))
         for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True):
-            yield (start, stop, *_search.select(S, int(k), tie_tolerance, start))
+            yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
@@ -395,19 +466,18 @@ class Metric:
         plan = self._plan(Zq, Zs, cls)
         pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
         step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1])
-        # only a root amplifies the rounding of near-zero sums
-        exact_near_zero = pair is not None and self.root != 1.0 and not reduced
-        if exact_near_zero:
+        # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
+        # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
+        if pair is not None:
             scale_q, scale_s = plan.cancelling_scales()
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
             if left is not None:
                 S = left[start:stop] @ right.T
                 plan.add_fills(S, start, stop)
-                if exact_near_zero:
-                    near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
-                    if len(near[0]):
-                        S[near] = _exact_pairs(pair, near[0] + start, near[1], U, V)
+                near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
+                if len(near[0]):
+                    S[near] = plan.refine(near[0] + start, near[1], S[near])
             else:
                 S = np.zeros((stop - start, len(Zs)))
             for a, term in self._direct_terms(Zq[start:stop], Zs):
@@ -425,12 +495,7 @@ class Metric:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not None)
         return f"{type(self).__name__}({params})"
 
-    def get_params(self) -> dict:
-        """Constructor parameters (scikit-learn style)."""
-        import inspect
 
-        names = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
-        return {n: getattr(self, n) for n in names}
 
 
 def _assemble_right(s: Bilinear, V, no_query_weights: bool):

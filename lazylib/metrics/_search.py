@@ -20,12 +20,21 @@ bilinear metrics (``S = left @ right.T``, see :mod:`lazylib.metrics._base`) sear
    on those sums.
 
 The result is the selection :func:`select` makes on the double-precision matrix, up to the rounding of a
-double-precision sum. A training set that fits one tile is scanned in double precision directly. Data on
+double-precision sum.
+
+**Identical stored instances.** Stored instances whose whole stored side is identical (every embedding, weight
+and unknown-value flag; e.g. DVDM's discretised ranges, where 58,000 shuttle instances have 114 distinct
+stored sides) have identical sums against every query. When they are at most half the stored instances, the
+search runs over one representative per group, with the group sizes as multiplicities in the k-th smallest
+sum (:class:`Groups`); callers count tied neighbours by class from the groups instead of listing every
+(query, stored instance) pair, so massive ties cost no more than the distinct stored sides. A training set that fits one tile is scanned in double precision directly. Data on
 scales beyond single precision, or ties so massive that the kept pairs would exceed the metric's
 ``working_memory``, fall back to whole rows in double precision, so memory stays bounded either way.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -38,22 +47,44 @@ STORED_BLOCK = 2048
 PAIR_BYTES = 24
 
 
-def tolerance(kth: np.ndarray, tie_tolerance: float) -> np.ndarray:
-    """Sums within this of the k-th smallest count as tied with it (relative, absolute below 1)."""
-    return tie_tolerance * np.maximum(1.0, np.abs(kth))
+def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.ndarray:
+    """Sums within this of the k-th smallest count as tied with it: relative to the k-th smallest itself, so
+    the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
+    have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
+    exactly 0, see :data:`lazylib.metrics._base.SNAP`), so a relative tolerance is also right at 0."""
+    return tie_tolerance * np.maximum(floor, np.abs(kth))
 
 
-def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0):
-    """In each row of ``S``, the columns whose sum is within the tolerance of the row's k-th smallest.
+def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0, size: np.ndarray | None = None):
+    """In each row of ``S``, the columns whose sum is within the tolerance of the row's k-th smallest; with
+    ``size``, column ``j`` stands for ``size[j]`` stored instances in the count of the k smallest.
 
     Returns ``(rows, cols, sums)`` sorted by row, then sum, then column; ``rows`` start at ``row_offset``.
     """
     n, ns = S.shape
-    kth = S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
+    kth = kth_smallest(S, k, size)
     flat = np.flatnonzero(S <= (kth + tolerance(kth, tie_tolerance))[:, None])
     rows, cols = np.divmod(flat, ns)
-    rows, cols, sums = within(rows, cols, S.reshape(-1)[flat], n, k, tie_tolerance)
+    rows, cols, sums = within(rows, cols, S.reshape(-1)[flat], n, k, tie_tolerance, size)
     return rows + row_offset, cols, sums
+
+
+def kth_smallest(S: np.ndarray, k: int, size: np.ndarray | None = None) -> np.ndarray:
+    """The k-th smallest of each row of ``S`` (column ``j`` counted ``size[j]`` times)."""
+    n, ns = S.shape
+    if size is None:
+        return S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
+    order = np.argsort(S, axis=1, kind="stable")
+    position = (np.cumsum(size[order], axis=1) < k).sum(axis=1)
+    return S[np.arange(n), order[np.arange(n), np.minimum(position, ns - 1)]]
+
+
+def kth_position(rows: np.ndarray, size: np.ndarray, starts: np.ndarray, n: int, k: int) -> np.ndarray:
+    """Position of each row's k-th smallest in sorted candidates where entry ``i`` counts ``size[i]`` times
+    (every row holding at least k in all)."""
+    total = np.cumsum(size)
+    before = np.concatenate(([0], total))[starts][rows]  # counted in earlier rows
+    return starts + np.bincount(rows[total - before < k], minlength=n)
 
 
 def row_starts(rows: np.ndarray, n: int) -> np.ndarray:
@@ -61,45 +92,141 @@ def row_starts(rows: np.ndarray, n: int) -> np.ndarray:
     return np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
 
 
-def within(rows, cols, sums, n: int, k: int, tie_tolerance: float):
+def within(rows, cols, sums, n: int, k: int, tie_tolerance: float, size: np.ndarray | None = None):
     """From candidate pairs holding at least the k smallest sums of each of the ``n`` rows, those within the
-    tolerance of the k-th smallest; sorted by row, then sum, then column."""
+    tolerance of the k-th smallest; sorted by row, then sum, then column. ``size``: as in :func:`select`."""
     order = np.lexsort((cols, sums, rows))
     rows, cols, sums = rows[order], cols[order], sums[order]
     starts = row_starts(rows, n)
-    kth = sums[starts + k - 1]
+    kth = sums[starts + k - 1] if size is None else sums[kth_position(rows, size[cols], starts, n, k)]
     keep = sums <= (kth + tolerance(kth, tie_tolerance))[rows]
     return rows[keep], cols[keep], sums[keep]
 
 
-def search(metric, plan, k: int, tie_tolerance: float):
+@dataclass
+class Groups:
+    """Stored instances grouped by identical stored sides: ``of[j]`` is the group of stored instance ``j``,
+    ``size[g]`` the number of its members, ``members[ptr[g]:ptr[g + 1]]`` their indices in increasing order."""
+
+    of: np.ndarray
+    size: np.ndarray
+    members: np.ndarray
+    ptr: np.ndarray
+
+    @classmethod
+    def identity(cls, ns: int) -> "Groups":
+        every = np.arange(ns)
+        return cls(every, np.ones(ns, np.intp), every, np.arange(ns + 1))
+
+    @classmethod
+    def of_labels(cls, of: np.ndarray, n_groups: int) -> "Groups":
+        size = np.bincount(of, minlength=n_groups)
+        return cls(of, size, np.argsort(of, kind="stable"), np.concatenate(([0], np.cumsum(size))))
+
+    @property
+    def trivial(self) -> bool:
+        return len(self.size) == len(self.of)
+
+    def class_counts(self, y: np.ndarray, C: int) -> np.ndarray:
+        """(n_groups, C): members of each class in each group."""
+        return np.bincount(self.of * C + y, minlength=len(self.size) * C).reshape(len(self.size), C)
+
+    def expand(self, rows, groups, sums, limit: int | None = None):
+        """Pairs of queries and stored instances from pairs of queries and groups (each group's first ``limit``
+        members only, if given), sorted by row, then sum, then stored index."""
+        if self.trivial:
+            return rows, groups, sums
+        take = self.size[groups] if limit is None else np.minimum(self.size[groups], limit)
+        pair = np.repeat(np.arange(len(rows)), take)
+        offset = np.arange(len(pair)) - np.repeat(np.cumsum(take) - take, take)
+        cols = self.members[self.ptr[groups][pair] + offset]
+        rows, sums = rows[pair], sums[pair]
+        order = np.lexsort((cols, sums, rows))
+        return rows[order], cols[order], sums[order]
+
+
+def group_plan(plan):
+    """The plan restricted to one representative of each group of identical stored sides, with the
+    :class:`Groups`; ``(plan, identity groups)`` when grouping would not halve the stored instances or the
+    stored side is not the fitted one. Grouping is computed once per fitted stored side."""
+    ns = plan.right.shape[0]
+    if plan.cache is None:
+        return plan, Groups.identity(ns)
+    if "groups" not in plan.cache:
+        s = plan.pair[1]
+        key = [plan.right, s.alpha, s.psi]
+        key += [part for part in (s.missing_one, s.rest, plan.V) if part is not None]
+        # a random projection first: rows with different projections differ, so most sets of distinct rows
+        # are recognised without comparing whole rows
+        rng = np.random.default_rng(0)
+        hashed = sum(np.asarray(part, np.float64) @ rng.random(part.shape[1]) for part in key)
+        found = None
+        if 2 * len(np.unique(hashed)) <= ns:
+            key = np.ascontiguousarray(np.hstack([np.asarray(part, np.float64) for part in key]))
+            _, first, of = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(),
+                                     return_index=True, return_inverse=True)
+            if 2 * len(first) <= ns:
+                found = first, Groups.of_labels(of.ravel(), len(first))
+        plan.cache["groups"] = found
+    found = plan.cache["groups"]
+    if found is None:
+        return plan, Groups.identity(ns)
+    rep, groups = found
+    s = plan.pair[1]
+    pick = (lambda a: None if a is None else a[rep])
+    sub_side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], missing_one=pick(s.missing_one), rest=pick(s.rest))
+    sub = replace(plan, pair=(plan.pair[0], sub_side), V=pick(plan.V), right=plan.right[rep], fill=pick(plan.fill),
+                  cache=plan.cache.setdefault("grouped", {}))
+    return sub, groups
+
+
+def search(metric, plan, k: int, tie_tolerance: float, size: np.ndarray | None = None):
     """Yield ``(start, stop, rows, cols, sums)`` over blocks of queries: for each query, the stored instances
-    within the tolerance of its k-th smallest sum (see :func:`select`), for a metric whose sums are the
-    bilinear product of ``plan`` alone (no direct terms)."""
+    within the tolerance of its k-th smallest sum (see :func:`select`; ``size``: the multiplicity of each
+    stored row of ``plan``), for a metric whose sums are the bilinear product of ``plan`` alone (no direct
+    terms)."""
     nq, ns = plan.left.shape[0], plan.right.shape[0]
     if ns <= STORED_BLOCK:  # a single tile: scanning it in double precision costs no more than the filter
-        yield from _scan_rows(metric, plan, 0, nq, k, tie_tolerance)
+        yield from _scan_rows(metric, plan, 0, nq, k, tie_tolerance, size)
         return
     single = _single_precision(plan)
-    cap = max(int(metric.working_memory * 2**20 // PAIR_BYTES), k * QUERY_BLOCK)
+    k_filter = min(k, ns)  # with multiplicities, the k-th smallest row bounds the k-th smallest instance
+    cap = max(int(metric.working_memory * 2**20 // PAIR_BYTES), k_filter * QUERY_BLOCK)
     for start in range(0, nq, QUERY_BLOCK):
         stop = min(start + QUERY_BLOCK, nq)
-        kept = _filter_block(plan, single, start, stop, k, tie_tolerance, cap) if single is not None else None
-        if kept is None:  # scales out of single precision, or too many ties
-            yield from _scan_rows(metric, plan, start, stop, k, tie_tolerance)
+        kept = _filter_block(plan, single, start, stop, k_filter, tie_tolerance, cap) if single is not None else None
+        if kept is None:  # scales out of single precision, or too many ties: scan rows from here on
+            single = None
+            yield from _scan_rows(metric, plan, start, stop, k, tie_tolerance, size)
             continue
         rows, cols = kept
-        rows, cols, sums = within(rows, cols, exact_sums(plan, rows + start, cols), stop - start, k, tie_tolerance)
+        rows, cols, sums = within(rows, cols, exact_sums(plan, rows + start, cols), stop - start, k, tie_tolerance,
+                                  size)
         yield start, stop, rows + start, cols, sums
 
 
-def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float):
+def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float, size=None):
     """:func:`search` for the queries ``start:stop`` by whole rows in double precision, in chunks of rows
-    bounded by the metric's ``working_memory``."""
+    bounded by the metric's ``working_memory``: the same two steps as the filter, with the rounding bound of
+    double precision. The kept pairs get their sums from :func:`exact_sums` (near-zero sums from direct
+    differences), so a query's sums do not depend on the other queries of its block."""
     step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
+    right_max = np.abs(plan.right).max(axis=0, initial=0.0)
+    fill_max = None if plan.unknown is None else np.abs(plan.fill).max(axis=0, initial=0.0)
     for lo in range(start, stop, step):
         hi = min(lo + step, stop)
-        yield (lo, hi, *select(_exact_rows(plan, lo, hi), k, tie_tolerance, lo))
+        S = _exact_rows(plan, lo, hi)
+        width = plan.left.shape[1] + (0 if fill_max is None else len(fill_max)) + 2
+        magnitude = np.abs(plan.left[lo:hi]) @ right_max
+        if fill_max is not None:
+            magnitude += np.abs(plan.fill_coefficients(np.arange(lo, hi))) @ fill_max
+        bound = 1.01 * width * 2.0**-53 * magnitude + 1e-300
+        kth = kth_smallest(S, k, size)
+        limit = kth + 2.0 * bound + tolerance(np.abs(kth) + bound, tie_tolerance)
+        rows, cols = np.nonzero(S <= limit[:, None])
+        sums = exact_sums(plan, rows + lo, cols)
+        rows, cols, sums = within(rows, cols, sums, hi - lo, k, tie_tolerance, size)
+        yield lo, hi, rows + lo, cols, sums
 
 
 def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:

@@ -100,7 +100,7 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
             differs = Z != Z[i]
             d = differs @ w
             d[i] = np.inf
-            nearest = np.flatnonzero(d <= d.min() + tolerance(d.min(), tie_tolerance))
+            nearest = np.flatnonzero(d <= d.min() + tolerance(d.min(), tie_tolerance, floor=1.0))
             if len(nearest) == 1:
                 j = nearest[0]
                 predicted = labels[j]

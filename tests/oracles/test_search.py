@@ -32,7 +32,7 @@ def reference_sets(metric, Q, k):
     out = []
     for row in S:
         kth = np.sort(row)[k - 1]
-        near = np.flatnonzero(row <= kth + TOL * max(1.0, abs(kth)))
+        near = np.flatnonzero(row <= kth + TOL * abs(kth))
         out.append((dict(zip(near.tolist(), row[near].tolist())), row.max()))
     return out
 
@@ -133,7 +133,7 @@ def reference_vote(S_row, y, k, counts, ties):
     """The module docstring's rules, for one row of sums."""
     order = sorted(range(len(S_row)), key=lambda j: (S_row[j], j))
     kth = S_row[order[k - 1]]
-    tol = TOL * max(1.0, abs(kth))
+    tol = TOL * abs(kth)
     if ties == "all":
         voters = [j for j in order if S_row[j] <= kth + tol]
     else:  # nearer than the k-th, then the lowest indices among those tied with it

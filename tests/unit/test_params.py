@@ -1,0 +1,44 @@
+"""scikit-learn style parameters: get_params / set_params on the classifier and the metrics, and clone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lazylib.datasets import load
+from lazylib.metrics import available, make_metric
+from lazylib.neighbors import KNeighborsClassifier, clone
+
+
+def test_get_params_round_trip_and_set_params():
+    knn = KNeighborsClassifier(3, "vdm", ties="random", tie_tolerance=1e-8, random_state=4)
+    params = knn.get_params()
+    assert params == {"n_neighbors": 3, "metric": "vdm", "metric_params": None, "ties": "random",
+                      "tie_tolerance": 1e-8, "random_state": 4}
+    assert KNeighborsClassifier(**params).get_params() == params
+    assert knn.set_params(n_neighbors=5, ties="all") is knn and knn.n_neighbors == 5 and knn.ties == "all"
+    with pytest.raises(ValueError, match=r"no parameter\(s\) \['k'\]"):
+        knn.set_params(k=3)
+
+
+@pytest.mark.parametrize("name", available())
+def test_every_metric_clones_with_its_parameters(name):
+    metric = make_metric(name)
+    copy = clone(metric)
+    assert type(copy) is type(metric) and copy is not metric
+    assert repr(copy) == repr(metric)
+    assert not hasattr(copy, "fitted_")
+    with pytest.raises(ValueError, match="no parameter"):
+        metric.set_params(bogus=1)
+
+
+def test_clone_is_unfitted_and_shares_nothing():
+    ds = load("house-votes-84")
+    metric = make_metric("vdm", working_memory=8)
+    knn = KNeighborsClassifier(1, metric).fit(ds.X, ds.y)
+    twin = clone(knn)
+    assert not hasattr(twin, "metric_") and twin.metric is not metric
+    assert twin.metric.working_memory == 8
+    np.testing.assert_array_equal(twin.fit(ds.X, ds.y).predict(ds.X), knn.predict(ds.X))
+    with pytest.raises(TypeError, match="no get_params"):
+        clone(object())
