@@ -9,14 +9,19 @@ True
 
 from __future__ import annotations
 
+import html
 import math
 import numbers
+import re
 
 import numpy as np
 import pandas as pd
 
 #: Shown for a missing value.
 MISSING = "–"
+
+#: Text columns with a token longer than this (characters) may break it anywhere.
+LONG_TOKEN = 16
 
 #: The book's table style: compact, wrapping text, no horizontal overflow of the text column.
 TABLE_STYLES = [
@@ -55,7 +60,7 @@ def formatter(precision: int = 2, *, yes: str = "yes", no: str = "no", missing: 
 
 
 def table(frame: pd.DataFrame | pd.Series, *, precision: int = 2, formats: dict | None = None, index: bool = True,
-          caption: str | None = None, yes: str = "yes", no: str = "no", missing: str = MISSING):
+          caption: str | None = None, nowrap=(), yes: str = "yes", no: str = "no", missing: str = MISSING):
     """Style ``frame`` for the book: a compact table that wraps its text instead of overflowing the page.
 
     Parameters
@@ -70,6 +75,8 @@ def table(frame: pd.DataFrame | pd.Series, *, precision: int = 2, formats: dict 
         Show the index (as the first column) or hide it.
     caption : str, optional
         A caption above the table.
+    nowrap : sequence of column names
+        Text columns kept on one line (short codes such as ``"6 / 3 / 29"``).
     yes, no, missing : str
         What booleans and missing values (NaN, None, NA) show as.
 
@@ -95,8 +102,58 @@ def table(frame: pd.DataFrame | pd.Series, *, precision: int = 2, formats: dict 
         styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
     if text:
         styler = styler.set_properties(subset=text, **{"text-align": "left"})
+    # Long tokens (file names, identifiers) may break anywhere, so the table never outgrows the text column; in
+    # other columns words stay whole.
+    long_tokens = [c for c in text if max((len(token) for value in frame[c] if not _is_missing(value)
+                                           for token in str(value).split()), default=0) > LONG_TOKEN]
+    if long_tokens:
+        styler = styler.set_properties(subset=long_tokens, **{"overflow-wrap": "anywhere"})
+    if len(nowrap):
+        styler = styler.set_properties(subset=list(nowrap), **{"white-space": "nowrap", "overflow-wrap": "normal"})
     if not index:
         styler = styler.hide(axis="index")
     if caption:
         styler = styler.set_caption(caption)
     return styler
+
+
+_ROLE = re.compile(r":(?:py:)?(?:mod|func|class|meth|attr|data|obj|exc):`~?([^`]+)`")
+
+
+def rest_to_html(text: str) -> str:
+    """Inline reStructuredText of a docstring as HTML: ````code```` and roles (``:mod:`x```, with ``~`` showing
+    the last name only) become ``<code>``, ``*text*`` becomes ``<em>``; everything else is escaped.
+
+    >>> rest_to_html("with ``fit(X, y)`` and :func:`~lazylib.metrics.get` & *more*")
+    'with <code>fit(X, y)</code> and <code>get</code> &amp; <em>more</em>'
+    """
+
+    def role(match):
+        target = match.group(1)
+        shown = target.rsplit(".", 1)[-1] if match.group(0).split("`")[1].startswith("~") else target
+        return f"``{shown}``"
+
+    text = html.escape(_ROLE.sub(role, text), quote=False)
+    text = re.sub(r"``(.+?)``", r"<code>\1</code>", text)
+    return re.sub(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", text)
+
+
+def docstring_summary(doc: str | None) -> str:
+    """The summary of a numpydoc docstring: its first paragraph, on one line (empty for no docstring)."""
+    paragraph = (doc or "").strip().split("\n\n", 1)[0]
+    return " ".join(line.strip() for line in paragraph.splitlines())
+
+
+def module_table(package: str = "lazylib"):
+    """The public modules of ``package`` (no part of the name starting with ``_``) with each one's docstring
+    summary, as a styled table: the map of lazylib on the book's front page, generated from what exists."""
+    import importlib
+    import pkgutil
+
+    root = importlib.import_module(package)
+    names = [package] + [info.name for info in pkgutil.walk_packages(root.__path__, f"{package}.")
+                         if not any(part.startswith("_") for part in info.name.split(".")[1:])]
+    rows = [(f"<code>{name}</code>", rest_to_html(docstring_summary(importlib.import_module(name).__doc__)))
+            for name in sorted(names)]
+    frame = pd.DataFrame(rows, columns=["module", "what it holds"])
+    return table(frame, index=False).set_properties(subset=["module"], **{"white-space": "nowrap"})
