@@ -89,10 +89,11 @@ def table(frame: pd.DataFrame | pd.Series, *, precision: int = 2, formats: dict 
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
     show = formatter(precision, yes=yes, no=no, missing=missing)
-    per_column = {}
-    for column, fmt in (formats or {}).items():
+    def guarded(fmt):
         render = fmt.format if isinstance(fmt, str) else fmt
-        per_column[column] = (lambda render: lambda v: missing if _is_missing(v) else render(v))(render)
+        return lambda value: missing if _is_missing(value) else render(value)
+
+    per_column = {column: guarded(fmt) for column, fmt in (formats or {}).items()}
     styler = frame.style.format({column: per_column.get(column, show) for column in frame.columns})
     styler = styler.format_index(show, axis=0).set_table_styles(TABLE_STYLES, overwrite=True)
     numeric = [c for c in frame.columns
