@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import html
+import itertools
 import math
 import numbers
 import re
@@ -22,6 +23,10 @@ MISSING = "–"
 
 #: Text columns with a token longer than this (characters) may break it anywhere.
 LONG_TOKEN = 16
+
+#: Numbers the tables of one process in order, so re-executing a page gives byte-identical HTML (pandas would
+#: draw a random id for each table's CSS).
+_TABLE_IDS = itertools.count()
 
 #: The book's table style: compact, wrapping text, no horizontal overflow of the text column.
 TABLE_STYLES = [
@@ -96,6 +101,7 @@ def table(frame: pd.DataFrame | pd.Series, *, precision: int = 2, formats: dict 
     per_column = {column: guarded(fmt) for column, fmt in (formats or {}).items()}
     styler = frame.style.format({column: per_column.get(column, show) for column in frame.columns})
     styler = styler.format_index(show, axis=0).set_table_styles(TABLE_STYLES, overwrite=True)
+    styler = styler.set_uuid(f"lazylib{next(_TABLE_IDS)}")
     numeric = [c for c in frame.columns
                if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
     text = [c for c in frame.columns if c not in numeric]
