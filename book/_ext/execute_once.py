@@ -115,7 +115,7 @@ def missing_from_cache(notebooks: list[Path], cache_dir: Path = CACHE) -> list[P
 def current(root: Path = ROOT, cache_dir: Path = CACHE, stamp: Path = STAMP) -> tuple[bool, str]:
     """Whether the cache holds current outputs of every page, and why not."""
     if not stamp.is_file():
-        return False, "no stamp: the last test run did not execute every page successfully"
+        return False, "no test run has stored a clean execution of every page"
     recorded = json.loads(stamp.read_text())
     if recorded.get("inputs") != book_inputs(root):
         return False, "sources, data or library versions changed since the pages were executed"
