@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib.metrics import Encoded, NotFittedError, encode
-from lazylib.metrics._encode import NOMINAL, encode_labels
+from lazylib.metrics._encode import encode_labels
 from lazylib.neighbors import vote_priority
 
 #: Relative tolerance within which two summed votes count as tied (sums of the same votes in another order can

@@ -80,7 +80,8 @@ class MVDM(_ProbabilityMetric):
 
     >>> import numpy as np
     >>> x = np.repeat([0, 1, 2], 10)
-    >>> y = np.concatenate([np.repeat([0, 2], [7, 3]), np.repeat([0, 1, 2], [4, 5, 1]), np.repeat([0, 1, 2], [6, 1, 3])])
+    >>> y = np.concatenate([np.repeat([0, 2], [7, 3]), np.repeat([0, 1, 2], [4, 5, 1]),
+    ...                     np.repeat([0, 1, 2], [6, 1, 3])])
     >>> m = MVDM().fit(x[:, None], y, types=["nominal"])
     >>> m.pairwise(np.array([[0.0]]), np.array([[1.0], [2.0]])).round(4)
     array([[0.38, 0.02]])

@@ -35,7 +35,7 @@ def loop_vfi5(X, y, nominal, Xq):
         if not nominal[f]:
             intervals.append((points[-1] if points else -np.inf, np.inf, False))
 
-        def find(x):
+        def find(x, intervals=intervals):
             for i, (lo, hi, point) in enumerate(intervals):
                 if (point and x == lo) or (not point and lo < x < hi):
                     return i
