@@ -261,7 +261,8 @@ def _read_schema(data_dir: Path, stem: str) -> dict[str, Any]:
     if missing:
         raise ValueError(f"{path.name}: the schema lacks the keys {missing}")
     if not isinstance(schema["columns"], list):
-        raise ValueError(f"{path.name}: columns must be a list of column entries, got {type(schema['columns']).__name__}")
+        got = type(schema["columns"]).__name__
+        raise ValueError(f"{path.name}: columns must be a list of column entries, got {got}")
     for i, col in enumerate(schema["columns"]):
         lacking = [k for k in COLUMN_KEYS if not isinstance(col, dict) or k not in col]
         if lacking or (col["type"] == "nominal" and "values" not in col):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 
 from lazylib._validation import Choice, check, check_working_memory
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
