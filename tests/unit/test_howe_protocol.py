@@ -48,3 +48,32 @@ def test_tasks_shapes():
     assert len(reps[0][0][0]) == 200 and len(reps[0][0][1]) == 151
     assert t["LED-24"][0].shape == (30, 24) and t["Waveform-40"][0].shape == (30, 40)
     assert isinstance(t["Soybean"][0], pd.DataFrame)
+
+
+def test_tasks_size_readings():
+    t = P.tasks(3, n_reps=2, n_train={"LED": 20, "Waveform": 30}, n_test=10, which="generated")
+    assert list(t) == ["LED-7", "LED-24", "Waveform-21", "Waveform-40"]
+    (tr, te), = t["LED-7"][2][1]
+    assert len(tr) == 20 and len(te) == 10 and tr[0] == 30  # the second repetition indexes its own rows
+    assert len(t["Waveform-21"][2][0][0][0]) == 30
+    cv = P.tasks(3, n_reps=1, cv_size=40, which="generated")
+    folds = cv["Waveform-40"][2][0]
+    assert len(folds) == 10 and sorted(np.concatenate([te for _, te in folds])) == list(range(40))
+    # the generator seeds do not depend on the reading: the same data set under both readings
+    split = P.tasks(3, n_reps=1, n_train=30, n_test=10, which="generated")
+    pd.testing.assert_frame_equal(split["LED-24"][0], cv["LED-24"][0])
+    assert set(P.tasks(3, n_reps=1, which="natural")) == {"Soybean", "Lymphography", "Promoters", "Ionosphere"}
+    assert P.GENERATED_SIZES in P.SIZE_READINGS
+    with pytest.raises(ValueError):
+        P.tasks(3, which="some")
+
+
+def test_reading_distances_and_verdict_helpers():
+    rows = [{"reading": r, "task": t, "method": "k-NN", "accuracy": a}
+            for r, acc in {"x": (60.0, 50.0), "y": (70.0, 58.0)}.items() for t, a in zip(["LED-7", "LED-24"], acc)]
+    published = pd.Series({("LED-7", "k-NN"): 66.8, ("LED-24", "k-NN"): 57.2})
+    published.index.names = ["dataset", "method"]
+    d = P.reading_distances(pd.DataFrame(rows), published, "k-NN")
+    assert d.loc["x", "LED-7"] == pytest.approx(-6.8) and d.loc["y", "mean |difference|"] == pytest.approx(2.0)
+    assert [P.grade(c) for c in ([True, True], [True, False], [False, False])] == [
+        "supported", "partly supported", "not supported"]
