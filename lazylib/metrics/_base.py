@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib.metrics._encode import Encoded, check_finite, encode, encode_labels
+from lazylib.params import Params
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
 WORKING_MEMORY = 64
@@ -114,31 +115,6 @@ class _Plan:
             exact = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
             sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
         return sums
-
-
-class Params:
-    """scikit-learn style parameters: the constructor's keywords, stored under their own names."""
-
-    def get_params(self, deep: bool = False) -> dict:
-        """Constructor parameters (``deep`` accepted for compatibility and ignored)."""
-        return {n: getattr(self, n) for n in self._init_names()}
-
-    def set_params(self, **params):
-        """Set constructor parameters by name; unknown names raise ValueError. They take effect at the next
-        ``fit`` (fitted state is kept until then)."""
-        names = self._init_names()
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ValueError(f"{type(self).__name__} has no parameter(s) {unknown}; valid: {names}")
-        for name, value in params.items():
-            setattr(self, name, value)
-        return self
-
-    @classmethod
-    def _init_names(cls) -> list[str]:
-        import inspect
-
-        return [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "args", "kwargs")]
 
 
 class Metric(Params):
