@@ -24,6 +24,7 @@ by every later search against it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -67,17 +68,58 @@ class Bilinear:
     rest: np.ndarray | None = None  # (n, m) parts of alpha outside projected embeddings (Half.rest)
 
 
-@dataclass
-class _Plan:
-    """One search's bilinear product ``S = left @ right.T`` (None without bilinear terms), its weights ``U``
-    (queries) and ``V`` (stored), and for queries with distance-one unknowns (``unknown``, (nq, m)) the row
-    added per such attribute (``fill``, (ns, m)); ``cache`` is the fitted stored side when it was used. The
-    last ``tail`` columns of the product serve stored instances with distance-one unknowns only."""
+@dataclass(frozen=True)
+class StoredSide:
+    """The stored side of the training data, built once per fit (and per weights) and reused by every search
+    against it: its bilinear terms ``side``, the right-hand matrix ``right`` of the product, the attributes with
+    stored distance-one unknowns that get a column of their own (``tail_attributes``, the last columns of
+    ``right``) and the stored weights ``V``. What only some searches need (the fills of queries with unknowns,
+    the groups of identical stored sides, the single-precision copies) is computed when first asked for."""
+
+    side: Bilinear
+    right: np.ndarray
+    tail_attributes: np.ndarray
+    V: np.ndarray | None
+
+    @cached_property
+    def fill(self) -> np.ndarray:
+        """(ns, m) rows added for queries with distance-one unknowns (see :func:`_unknown_row_fill`), columns
+        contiguous: one per attribute."""
+        return np.asfortranarray(_unknown_row_fill(self.side, self.V))
+
+    @cached_property
+    def grouped(self):
+        """``(representatives, Groups, StoredSide of the representatives)``, or None when grouping identical
+        stored sides would not halve the stored instances (:func:`lazylib.metrics._search.find_groups`)."""
+        from lazylib.metrics import _search
+
+        return _search.find_groups(self)
+
+    @cached_property
+    def single_precision(self):
+        """The stored side split and rounded for the single-precision filter
+        (:class:`lazylib.metrics._search.SingleParts`)."""
+        from lazylib.metrics import _search
+
+        return _search.SingleParts.of(self.right, len(self.tail_attributes))
+
+    @cached_property
+    def single_precision_wide(self) -> list:
+        """The single-precision parts widened by the fills, for queries with distance-one unknowns."""
+        return self.single_precision.wide(self.fill)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One search's bilinear product ``S = left @ right.T`` (``pair`` None without bilinear terms), its weights
+    ``U`` (queries) and ``V`` (stored), and for queries with distance-one unknowns (``unknown``, (nq, m)) the row
+    added per such attribute (``fill``, (ns, m)); ``stored`` is the training data's stored side when it was used.
+    The last ``tail`` columns of the product serve stored instances with distance-one unknowns only."""
 
     pair: tuple[Bilinear, Bilinear] | None
     U: np.ndarray | None
     V: np.ndarray | None
-    cache: dict | None
+    stored: StoredSide | None = None
     left: np.ndarray | None = None
     right: np.ndarray | None = None
     tail: int = 0  # the last columns, one per attribute with stored distance-one unknowns
@@ -139,6 +181,20 @@ class Metric(Params):
     needs_labels: bool = False
     #: Attribute types the metric accepts (None: all).
     accepts: tuple[str, ...] | None = None
+    #: Whether the sums come from the engine (:meth:`_plan` and :meth:`_direct_terms`); a metric that computes
+    #: its blocks otherwise sets it False and overrides :meth:`_chunks` (it is then searched by whole rows).
+    uses_engine: bool = True
+
+    @property
+    def weights_(self) -> np.ndarray | None:
+        """The fitted attribute weights (None: all ones). Setting them (a metric that learns its weights sets
+        them after ``fit``) drops the training data's stored side, which depends on them."""
+        return self._weights
+
+    @weights_.setter
+    def weights_(self, W) -> None:
+        self._weights = W
+        self._training_sides = {}
 
     def __init__(self, *, weights=None, working_memory: float = WORKING_MEMORY):
         self.weights = weights
@@ -171,7 +227,7 @@ class Metric(Params):
             self.y_, self.classes_ = encode_labels(y, enc.values.shape[0])
         else:
             self.y_, self.classes_ = None, None
-        self._cache = {}
+        self._training_halves = {}
         self._fit(enc.values, self.y_)
         self._center(enc.values)
         self.X_ = enc.values
@@ -189,9 +245,9 @@ class Metric(Params):
         -------
         ndarray of shape (len(A), len(B))
         """
-        Zq, Zs, cls = self._prepare(A, B, y_B)
+        Zq, Zs, cls, training = self._prepare(A, B, y_B)
         out = np.empty((Zq.shape[0], Zs.shape[0]))
-        for start, stop, block in self._chunks(Zq, Zs, cls):
+        for start, stop, block in self._chunks(Zq, Zs, cls, training=training):
             out[start:stop] = block
         return out
 
@@ -202,8 +258,8 @@ class Metric(Params):
         With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root)``,
         see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
         """
-        Zq, Zs, cls = self._prepare(A, B, y_B)
-        yield from self._chunks(Zq, Zs, cls, reduced=reduced)
+        Zq, Zs, cls, training = self._prepare(A, B, y_B)
+        yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training)
 
     def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
@@ -250,11 +306,11 @@ class Metric(Params):
                                  f"got {k!r}")
             k = int(k) + 1
         else:
-            Zq, Zs, cls = self._prepare(A, None, None)
+            Zq, Zs, cls, _ = self._prepare(A, None, None)
             if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
                 raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
             k = int(k)
-        plan = self._plan(Zq, Zs, cls) if self._searchable() else None
+        plan = self._plan(Zq, Zs, cls, training=True) if self._searchable() else None
         if plan is not None and plan.left is not None:
             plan, groups = _search.group_plan(plan)
             size = None if groups.trivial else groups.size
@@ -262,7 +318,7 @@ class Metric(Params):
                 yield (*block, groups)
             return
         groups = _search.Groups.identity(len(Zs))
-        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True):
+        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True, training=True):
             yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
@@ -284,26 +340,25 @@ class Metric(Params):
 
     def _searchable(self) -> bool:
         """Whether the sums are the bilinear product of :meth:`_plan` alone (for :meth:`nearest_chunks`)."""
-        return type(self)._chunks is Metric._chunks and not self._direct_attributes()
+        return self.uses_engine and not self._direct_attributes()
 
     def _separable(self) -> bool:
         """Whether the stored side of the bilinear terms can be computed without the queries."""
         return False
 
-    def _stored_side(self, Zs: np.ndarray) -> Bilinear:
+    def _training_stored_terms(self) -> Bilinear:
+        """The stored side of the bilinear terms for the training data (separable metrics only)."""
         raise NotImplementedError
 
-    def _stored_cache(self, V, no_query_weights: bool) -> dict:
-        """The stored side for the training data, built once per fit (and per weights): the embedding, the
-        assembled right-hand matrix and, when first needed, the fill of queries with unknown values."""
-        cache = self.__dict__.setdefault("_cache", {})
-        entry = cache.get(no_query_weights)
-        if entry is None or entry["weights"] is not self.weights_:  # weights set after fit (LearnedWOM) rebuild it
-            side = self._stored_side(self.X_)
-            right, stored = _assemble_right(side, V, no_query_weights)
-            entry = cache[no_query_weights] = {"weights": self.weights_, "side": side, "right": right,
-                                               "stored": stored}
-        return entry
+    def _training_stored_side(self, V, no_query_weights: bool) -> StoredSide:
+        """The stored side for the training data, built once per fit and per weights (one per value of
+        ``no_query_weights``, on which the assembled right-hand matrix depends)."""
+        side = self._training_sides.get(no_query_weights)
+        if side is None:
+            terms = self._training_stored_terms()
+            right, tail_attributes = _assemble_right(terms, V, no_query_weights)
+            side = self._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
+        return side
 
     def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray):
         """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs))."""
@@ -381,6 +436,8 @@ class Metric(Params):
         return values
 
     def _prepare(self, A, B, y_B):
+        """Encoded queries, stored instances and their classes, and whether the stored instances are the
+        training data (``B`` None)."""
         self._check_fitted()
         Zq = self._encode_like_fit(A, "A")
         if B is None:
@@ -399,7 +456,7 @@ class Metric(Params):
                 cls = labels.map(lookup).to_numpy(np.intp)
         if self.weights_ is not None and self.weights_.ndim == 2 and cls is None:
             raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")
-        return Zq, Zs, cls
+        return Zq, Zs, cls, B is None
 
     def _stored_weights(self, n: int, cls) -> np.ndarray | None:
         W = self.weights_
@@ -413,33 +470,29 @@ class Metric(Params):
         per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
         return max(1, int(self.working_memory * 2**20 // max(per_row, 1)))
 
-    def _plan(self, Zq, Zs, cls) -> "_Plan":
-        """The bilinear product of a search, set up once: both sides, the weights and the unknown-value fills."""
+    def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
+        """The bilinear product of a search, set up once: both sides, the weights and the unknown-value fills.
+        ``training``: the stored instances are the training data (``Zs`` is ``X_``), whose stored side is
+        built once per fit."""
         V = self._stored_weights(len(Zs), cls)
         U = self._query_weights(Zq)
-        cache = self._stored_cache(V, U is None) if Zs is self.X_ and self._separable() else None
-        pair = self._bilinear(Zq, Zs, stored=None if cache is None else cache["side"])
-        plan = _Plan(pair=pair, U=U, V=V, cache=cache)
+        stored = self._training_stored_side(V, U is None) if training and self._separable() else None
+        pair = self._bilinear(Zq, Zs, stored=None if stored is None else stored.side)
         if pair is None:
-            return plan
-        if cache is not None:
-            right, stored = cache["right"], cache["stored"]
+            return Plan(pair, U, V, stored)
+        if stored is not None:
+            right, tail_attributes = stored.right, stored.tail_attributes
         else:
-            right, stored = _assemble_right(pair[1], V, U is None)
-        plan.left, plan.right = _assemble_left(pair[0], U, V is None, stored), right
-        plan.tail = len(stored)
+            right, tail_attributes = _assemble_right(pair[1], V, U is None)
+        left = _assemble_left(pair[0], U, V is None, tail_attributes)
+        unknown = fill = None
         if pair[0].missing_one is not None and pair[0].missing_one.any():
-            plan.unknown = pair[0].missing_one
-            if cache is not None and "fill" in cache:
-                plan.fill = cache["fill"]
-            else:
-                plan.fill = np.asfortranarray(_unknown_row_fill(pair[1], V))  # columns contiguous: one per attribute
-                if cache is not None:
-                    cache["fill"] = plan.fill
-        return plan
+            unknown = pair[0].missing_one
+            fill = stored.fill if stored is not None else np.asfortranarray(_unknown_row_fill(pair[1], V))
+        return Plan(pair, U, V, stored, left, right, len(tail_attributes), unknown, fill)
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False):
-        plan = self._plan(Zq, Zs, cls)
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False):
+        plan = self._plan(Zq, Zs, cls, training=training)
         pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
         step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1])
         # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
@@ -481,7 +534,7 @@ def _assemble_right(s: Bilinear, V, no_query_weights: bool):
     ``S = (U*alpha_q) @ V.T + U @ (V*beta_s).T + (psi_q * U[:, block]) @ (chi_s * V[:, block]).T``
     plus, for stored instances with values unknown under the "distance one" rule, one column per such attribute
     (the last ones) adding ``1 - alpha_i`` (queries with unknown values are corrected in
-    ``_Plan.add_fills``). The stored side depends on the queries only through whether ``U`` is None, so it can
+    ``Plan.add_fills``). The stored side depends on the queries only through whether ``U`` is None, so it can
     be built once.
     """
     ns = s.alpha.shape[0]
@@ -491,7 +544,7 @@ def _assemble_right(s: Bilinear, V, no_query_weights: bool):
     beta = s.alpha if V is None else V * s.alpha
     right.append(beta.sum(axis=1, keepdims=True) if no_query_weights else beta)
     # stored unknowns under the "distance one" rule: with j's embedding zeroed the product holds alpha_i where
-    # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see _Plan.add_fills)
+    # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see Plan.add_fills)
     stored = np.flatnonzero(s.missing_one.any(axis=0)) if s.missing_one is not None else np.empty(0, np.intp)
     if len(stored):
         Ms = s.missing_one[:, stored].astype(np.float64)
@@ -536,7 +589,7 @@ class AttributeMetric(Metric):
         for a, att in enumerate(self.attributes_):
             if att.bilinear and hasattr(att, "fit_shift"):
                 halves[a] = att.fit_shift(Z[:, a])
-        self._cache["training_halves"] = halves
+        self._training_halves = halves
 
     def _bilinear_attributes(self) -> list[int]:
         return [a for a, att in enumerate(self.attributes_) if att.bilinear]
@@ -552,7 +605,7 @@ class AttributeMetric(Metric):
         n, m = len(Z), len(self.attributes_)
         alpha, miss, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
         emb, block, squared = [], [], []
-        known = self._cache.get("training_halves", {}) if training and side == "stored" else {}
+        known = self._training_halves if training and side == "stored" else {}
         for a in idx:
             att = self.attributes_[a]
             h = known.get(a) or att.half(Z[:, a], side, training)
@@ -564,8 +617,8 @@ class AttributeMetric(Metric):
             squared.append(np.full(h.emb.shape[1], h.squared))
         return Bilinear(alpha, np.hstack(emb), np.concatenate(block), miss, np.concatenate(squared), rest)
 
-    def _stored_side(self, Zs):
-        return self._side(Zs, "stored", training=Zs is self.X_)
+    def _training_stored_terms(self):
+        return self._side(self.X_, "stored", training=True)
 
     def _bilinear(self, Zq, Zs, stored=None):
         idx = self._bilinear_attributes()
@@ -640,3 +693,7 @@ def sq_attributes(q: Bilinear, m: int) -> np.ndarray:
     flags = np.zeros(m, dtype=bool)
     flags[q.block[q.squared]] = True
     return flags
+
+
+#: The former private names.
+_Plan = Plan

@@ -145,38 +145,42 @@ class Groups:
         return rows[order], cols[order], sums[order]
 
 
+def find_groups(stored):
+    """``(representatives, Groups, StoredSide of the representatives)`` for the training data's stored side
+    ``stored`` (:class:`lazylib.metrics._base.StoredSide`), or None when grouping identical stored sides would
+    not halve the stored instances."""
+    s, ns = stored.side, stored.right.shape[0]
+    key = [stored.right, s.alpha, s.psi]
+    key += [part for part in (s.missing_one, s.rest, stored.V) if part is not None]
+    # a random projection first: rows with different projections differ, so most sets of distinct rows
+    # are recognised without comparing whole rows
+    rng = np.random.default_rng(0)
+    hashed = sum(np.asarray(part, np.float64) @ rng.random(part.shape[1]) for part in key)
+    if 2 * len(np.unique(hashed)) > ns:
+        return None
+    key = np.ascontiguousarray(np.hstack([np.asarray(part, np.float64) for part in key]))
+    _, rep, of = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(),
+                           return_index=True, return_inverse=True)
+    if 2 * len(rep) > ns:
+        return None
+    pick = (lambda a: None if a is None else a[rep])
+    side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], missing_one=pick(s.missing_one), rest=pick(s.rest))
+    return rep, Groups.of_labels(of.ravel(), len(rep)), replace(stored, side=side, right=stored.right[rep],
+                                                                 V=pick(stored.V))
+
+
 def group_plan(plan):
     """The plan restricted to one representative of each group of identical stored sides, with the
     :class:`Groups`; ``(plan, identity groups)`` when grouping would not halve the stored instances or the
-    stored side is not the fitted one. Grouping is computed once per fitted stored side."""
+    stored side is not the training data's. Grouping is computed once per fitted stored side."""
     ns = plan.right.shape[0]
-    if plan.cache is None:
-        return plan, Groups.identity(ns)
-    if "groups" not in plan.cache:
-        s = plan.pair[1]
-        key = [plan.right, s.alpha, s.psi]
-        key += [part for part in (s.missing_one, s.rest, plan.V) if part is not None]
-        # a random projection first: rows with different projections differ, so most sets of distinct rows
-        # are recognised without comparing whole rows
-        rng = np.random.default_rng(0)
-        hashed = sum(np.asarray(part, np.float64) @ rng.random(part.shape[1]) for part in key)
-        found = None
-        if 2 * len(np.unique(hashed)) <= ns:
-            key = np.ascontiguousarray(np.hstack([np.asarray(part, np.float64) for part in key]))
-            _, first, of = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(),
-                                     return_index=True, return_inverse=True)
-            if 2 * len(first) <= ns:
-                found = first, Groups.of_labels(of.ravel(), len(first))
-        plan.cache["groups"] = found
-    found = plan.cache["groups"]
+    found = None if plan.stored is None else plan.stored.grouped
     if found is None:
         return plan, Groups.identity(ns)
-    rep, groups = found
-    s = plan.pair[1]
+    rep, groups, sub_stored = found
     pick = (lambda a: None if a is None else a[rep])
-    sub_side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], missing_one=pick(s.missing_one), rest=pick(s.rest))
-    sub = replace(plan, pair=(plan.pair[0], sub_side), V=pick(plan.V), right=plan.right[rep], fill=pick(plan.fill),
-                  cache=plan.cache.setdefault("grouped", {}))
+    sub = replace(plan, pair=(plan.pair[0], sub_stored.side), V=sub_stored.V, right=sub_stored.right,
+                  fill=pick(plan.fill), stored=sub_stored)
     return sub, groups
 
 
@@ -249,31 +253,62 @@ def _exact_rows(plan, lo: int, hi: int) -> np.ndarray:
     return S
 
 
-def _single_precision(plan) -> list[dict] | None:
+@dataclass(frozen=True)
+class SinglePart:
+    """Stored instances ``cols`` with their first ``width`` columns of the product (and the fills appended for
+    queries with distance-one unknowns), in single precision (``right32``, None beyond its range), and the
+    column maxima of their absolute values that the error bound needs (``right_max``)."""
+
+    cols: np.ndarray
+    width: int
+    right_max: np.ndarray
+    right32: np.ndarray | None
+
+    def widened(self, fill: np.ndarray) -> "SinglePart":
+        """The same part with the fill rows of its instances appended (for queries with unknowns)."""
+        fill = fill[self.cols]
+        right_max = np.concatenate([self.right_max, np.abs(fill).max(axis=0, initial=0.0)])
+        fits = self.right32 is not None and _fits(right_max)
+        return SinglePart(self.cols, self.width, right_max,
+                          np.hstack([self.right32, fill.astype(np.float32)]) if fits else None)
+
+
+@dataclass(frozen=True)
+class SingleParts:
     """The stored side in single precision, in two parts: stored instances without distance-one unknowns (their
-    last ``plan.tail`` columns are zero, so they are left out) and the others. Each part holds its columns of
-    the product (``narrow``) and, for queries with distance-one unknowns, the same with the fills appended
-    (``wide``), with the column maxima of their absolute values that the error bound needs (``*_max``). Kept
-    with the fitted stored side when there is one; None when it exceeds single precision's range."""
-    store = plan.cache.setdefault("single", {}) if plan.cache is not None else {}
-    if "parts" not in store:
-        w = plan.right.shape[1]
-        has_unknown = plan.right[:, w - plan.tail:].any(axis=1) if plan.tail else np.zeros(len(plan.right), bool)
-        store["parts"] = [{"cols": np.flatnonzero(~has_unknown), "width": w - plan.tail},
-                          {"cols": np.flatnonzero(has_unknown), "width": w}]
-        store["parts"] = [part for part in store["parts"] if len(part["cols"])]
-        for part in store["parts"]:
-            right = plan.right[part["cols"], :part["width"]]
-            part["narrow_max"] = np.abs(right).max(axis=0, initial=0.0)
-            part["narrow"] = right.astype(np.float32) if _fits(part["narrow_max"]) else None
-    if plan.unknown is not None and "wide" not in store["parts"][0]:
-        for part in store["parts"]:
-            fill = plan.fill[part["cols"]]
-            part["wide_max"] = np.concatenate([part["narrow_max"], np.abs(fill).max(axis=0, initial=0.0)])
-            fits = part["narrow"] is not None and _fits(part["wide_max"])
-            part["wide"] = np.hstack([part["narrow"], fill.astype(np.float32)]) if fits else None
-    key = "narrow" if plan.unknown is None else "wide"
-    return store["parts"] if all(part[key] is not None for part in store["parts"]) else None
+    last ``tail`` columns are zero, so they are left out) and the others (``narrow``); the same widened by the
+    fills (``wide``, computed on first use)."""
+
+    narrow: list
+
+    @classmethod
+    def of(cls, right: np.ndarray, tail: int) -> "SingleParts":
+        w = right.shape[1]
+        has_unknown = right[:, w - tail:].any(axis=1) if tail else np.zeros(len(right), bool)
+        parts = []
+        for cols, width in ((np.flatnonzero(~has_unknown), w - tail), (np.flatnonzero(has_unknown), w)):
+            if len(cols):
+                sub = right[cols, :width]
+                right_max = np.abs(sub).max(axis=0, initial=0.0)
+                parts.append(SinglePart(cols, width, right_max, sub.astype(np.float32) if _fits(right_max) else None))
+        return cls(parts)
+
+    def wide(self, fill: np.ndarray) -> list:
+        return [part.widened(fill) for part in self.narrow]
+
+
+def _single_precision(plan):
+    """``(narrow parts, wide parts or None)`` of :class:`SingleParts` for the plan (kept with the training
+    data's stored side when there is one); None when the parts the plan needs exceed single precision's range.
+    """
+    if plan.stored is not None:
+        single = plan.stored.single_precision
+        wide = None if plan.unknown is None else plan.stored.single_precision_wide
+    else:
+        single = SingleParts.of(plan.right, plan.tail)
+        wide = None if plan.unknown is None else single.wide(plan.fill)
+    needed = single.narrow if plan.unknown is None else wide
+    return (single.narrow, wide) if all(part.right32 is not None for part in needed) else None
 
 
 def _fits(column_max: np.ndarray) -> bool:
@@ -281,7 +316,7 @@ def _fits(column_max: np.ndarray) -> bool:
     return bool(np.all(column_max < 1e15))
 
 
-def _filter_block(plan, parts: list[dict], start: int, stop: int, k: int, tie_tolerance: float, cap: int):
+def _filter_block(plan, parts: tuple, start: int, stop: int, k: int, tie_tolerance: float, cap: int):
     """Step 1 of the module docstring for the queries ``start:stop``: ``(rows, cols)`` of the kept pairs (rows
     from 0), or None when more than ``cap`` pairs would be kept. Queries with distance-one unknowns use the
     stored side widened by the fills (their weights on the left), the others the plain one."""
@@ -297,10 +332,10 @@ def _filter_block(plan, parts: list[dict], start: int, stop: int, k: int, tie_to
     for group, group_left, coef in groups:
         if not len(group):
             continue
-        key = "narrow" if coef is None else "wide"
-        lefts = [group_left[:, :part["width"]] if coef is None else
-                 np.hstack([group_left[:, :part["width"]], coef]) for part in parts]
-        kept = _filter(lefts, [(part[key], part[key + "_max"], part["cols"]) for part in parts],
+        chosen = parts[0] if coef is None else parts[1]
+        lefts = [group_left[:, :part.width] if coef is None else
+                 np.hstack([group_left[:, :part.width], coef]) for part in chosen]
+        kept = _filter(lefts, [(part.right32, part.right_max, part.cols) for part in chosen],
                        k, tie_tolerance, cap)
         if kept is None:
             return None

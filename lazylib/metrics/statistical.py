@@ -23,7 +23,9 @@ class _NumericMetric(Metric):
     def __init__(self, *, working_memory: float = WORKING_MEMORY):
         super().__init__(weights=None, working_memory=working_memory)
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False):
+    uses_engine = False
+
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False):
         for name, Z in (("A", Zq), ("B", Zs)):
             if np.isnan(Z).any():
                 raise ValueError(f"{type(self).__name__} has no rule for unknown values, and {name} has some")
