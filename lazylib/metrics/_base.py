@@ -56,14 +56,14 @@ class Bilinear:
     """Bilinear attribute terms of one side: ``alpha`` (n, m) per-attribute scalars, ``psi`` (n, K) blocks.
 
     ``block[k]`` is the attribute of column ``k`` of ``psi``. On the stored side the same fields hold ``beta``
-    and ``chi``. ``missing_one`` (n, m) marks values whose attribute
+    and ``chi``. ``unknown_one`` (n, m) marks values whose attribute
     distance is 1 whatever the other value (HEOM/HVDM's rule for unknowns); their alpha and psi are 0.
     """
 
     alpha: np.ndarray
     psi: np.ndarray
     block: np.ndarray
-    missing_one: np.ndarray | None = None
+    unknown_one: np.ndarray | None = None
     squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
     rest: np.ndarray | None = None  # (n, m) parts of alpha outside projected embeddings (Half.rest)
 
@@ -83,9 +83,9 @@ class StoredSide:
 
     @cached_property
     def fill(self) -> np.ndarray:
-        """(ns, m) rows added for queries with distance-one unknowns (see :func:`_unknown_row_fill`), columns
+        """(ns, m) rows added for queries with distance-one unknowns (see :func:`_unknown_one_fill`), columns
         contiguous: one per attribute."""
-        return np.asfortranarray(_unknown_row_fill(self.side, self.V))
+        return np.asfortranarray(_unknown_one_fill(self.side, self.V))
 
     @cached_property
     def grouped(self):
@@ -123,7 +123,7 @@ class Plan:
     left: np.ndarray | None = None
     right: np.ndarray | None = None
     tail: int = 0  # the last columns, one per attribute with stored distance-one unknowns
-    unknown: np.ndarray | None = None
+    unknown_one: np.ndarray | None = None
     fill: np.ndarray | None = None
 
     def cancelling_scales(self) -> tuple[np.ndarray, np.ndarray]:
@@ -135,15 +135,15 @@ class Plan:
 
     def fill_coefficients(self, rows) -> np.ndarray:
         """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
-        M = self.unknown[rows].astype(np.float64)
+        M = self.unknown_one[rows].astype(np.float64)
         return M if self.U is None else M * self.U[rows]
 
     def add_fills(self, S: np.ndarray, lo: int, hi: int) -> None:
         """Add, in place, the "distance one" terms of the queries ``lo:hi`` (the rows of ``S``) with unknown
         values."""
-        if self.unknown is None:
+        if self.unknown_one is None:
             return
-        rows = np.flatnonzero(self.unknown[lo:hi].any(axis=1))
+        rows = np.flatnonzero(self.unknown_one[lo:hi].any(axis=1))
         if len(rows):
             S[rows] += self.fill_coefficients(rows + lo) @ self.fill.T
 
@@ -485,11 +485,11 @@ class Metric(Params):
         else:
             right, tail_attributes = _assemble_right(pair[1], V, U is None)
         left = _assemble_left(pair[0], U, V is None, tail_attributes)
-        unknown = fill = None
-        if pair[0].missing_one is not None and pair[0].missing_one.any():
-            unknown = pair[0].missing_one
-            fill = stored.fill if stored is not None else np.asfortranarray(_unknown_row_fill(pair[1], V))
-        return Plan(pair, U, V, stored, left, right, len(tail_attributes), unknown, fill)
+        unknown_one = fill = None
+        if pair[0].unknown_one is not None and pair[0].unknown_one.any():
+            unknown_one = pair[0].unknown_one
+            fill = stored.fill if stored is not None else np.asfortranarray(_unknown_one_fill(pair[1], V))
+        return Plan(pair, U, V, stored, left, right, len(tail_attributes), unknown_one, fill)
 
     def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False):
         plan = self._plan(Zq, Zs, cls, training=training)
@@ -545,9 +545,9 @@ def _assemble_right(s: Bilinear, V, no_query_weights: bool):
     right.append(beta.sum(axis=1, keepdims=True) if no_query_weights else beta)
     # stored unknowns under the "distance one" rule: with j's embedding zeroed the product holds alpha_i where
     # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see Plan.add_fills)
-    stored = np.flatnonzero(s.missing_one.any(axis=0)) if s.missing_one is not None else np.empty(0, np.intp)
+    stored = np.flatnonzero(s.unknown_one.any(axis=0)) if s.unknown_one is not None else np.empty(0, np.intp)
     if len(stored):
-        Ms = s.missing_one[:, stored].astype(np.float64)
+        Ms = s.unknown_one[:, stored].astype(np.float64)
         right.append(Ms if V is None else Ms * V[:, stored])
     return np.ascontiguousarray(np.hstack(right)), stored
 
@@ -560,15 +560,15 @@ def _assemble_left(q: Bilinear, U, no_stored_weights: bool, stored: np.ndarray) 
     left.append((Uq * q.alpha).sum(axis=1, keepdims=True) if no_stored_weights else Uq * q.alpha)
     left.append(np.ones((nq, 1)) if U is None else U)
     if len(stored):
-        Mq = q.missing_one[:, stored]
+        Mq = q.unknown_one[:, stored]
         left.append(Uq[:, stored] * (~Mq) * (1.0 - q.alpha[:, stored]))
     return np.ascontiguousarray(np.hstack(left))
 
 
-def _unknown_row_fill(s: Bilinear, V) -> np.ndarray:
+def _unknown_one_fill(s: Bilinear, V) -> np.ndarray:
     """(ns, m): what a query whose value of attribute a is unknown adds to its row under the "distance one"
     rule, with the query's embedding zeroed: ``1 - beta_j`` for known j, 1 for unknown j (times ``v_j``)."""
-    fill = np.where(s.missing_one, 1.0, 1.0 - s.alpha)
+    fill = np.where(s.unknown_one, 1.0, 1.0 - s.alpha)
     return fill if V is None else fill * V
 
 
@@ -587,8 +587,10 @@ class AttributeMetric(Metric):
         keep the stored side of the training data that this computes."""
         halves = {}
         for a, att in enumerate(self.attributes_):
-            if att.bilinear and hasattr(att, "fit_shift"):
-                halves[a] = att.fit_shift(Z[:, a])
+            if att.bilinear:
+                half = att.fit_shift(Z[:, a])
+                if half is not None:
+                    halves[a] = half
         self._training_halves = halves
 
     def _bilinear_attributes(self) -> list[int]:
@@ -596,26 +598,26 @@ class AttributeMetric(Metric):
 
     def _separable(self) -> bool:
         idx = self._bilinear_attributes()
-        return bool(idx) and all(getattr(self.attributes_[a], "separable", False) for a in idx)
+        return bool(idx) and all(self.attributes_[a].separable for a in idx)
 
     def _side(self, Z: np.ndarray, side: str, training: bool = False) -> Bilinear:
         """One side of the bilinear terms of a separable metric; ``training``: against the training data, whose
         stored side was computed (and projected where it can be) in ``_center``."""
         idx = self._bilinear_attributes()
         n, m = len(Z), len(self.attributes_)
-        alpha, miss, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
+        alpha, unknown_one, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
         emb, block, squared = [], [], []
         known = self._training_halves if training and side == "stored" else {}
         for a in idx:
             att = self.attributes_[a]
             h = known.get(a) or att.half(Z[:, a], side, training)
-            alpha[:, a], miss[:, a] = h.alpha, h.miss
+            alpha[:, a], unknown_one[:, a] = h.alpha, h.unknown_one
             if h.rest is not None:
                 rest[:, a] = h.rest
             emb.append(h.emb)
             block.append(np.full(h.emb.shape[1], a))
             squared.append(np.full(h.emb.shape[1], h.squared))
-        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), miss, np.concatenate(squared), rest)
+        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), unknown_one, np.concatenate(squared), rest)
 
     def _training_stored_terms(self):
         return self._side(self.X_, "stored", training=True)
@@ -634,12 +636,12 @@ class AttributeMetric(Metric):
         mq, ms = np.zeros((nq, m), bool), np.zeros((ns, m), bool)
         psi, chi, block, squared = [], [], [], []
         for a in idx:
-            t = self.attributes_[a].pair(Zq[:, a], Zs[:, a])
-            aq[:, a], as_[:, a], mq[:, a], ms[:, a] = t.alpha_q, t.beta_s, t.miss_q, t.miss_s
-            psi.append(t.psi_q)
-            chi.append(t.chi_s)
-            block.append(np.full(t.psi_q.shape[1], a))
-            squared.append(np.full(t.psi_q.shape[1], t.squared))
+            q, s = self.attributes_[a].pair(Zq[:, a], Zs[:, a])
+            aq[:, a], as_[:, a], mq[:, a], ms[:, a] = q.alpha, s.alpha, q.unknown_one, s.unknown_one
+            psi.append(q.emb)
+            chi.append(s.emb)
+            block.append(np.full(q.emb.shape[1], a))
+            squared.append(np.full(q.emb.shape[1], q.squared))
         block, squared = np.concatenate(block), np.concatenate(squared)
         return (Bilinear(aq, np.hstack(psi), block, mq, squared), Bilinear(as_, np.hstack(chi), block, ms, squared))
 
@@ -655,8 +657,7 @@ class AttributeMetric(Metric):
             return None
         U = np.ones((len(Zq), len(self.attributes_)))
         for a, att in enumerate(self.attributes_):
-            if hasattr(att, "query_weights"):
-                U[:, a] = att.query_weights(Zq[:, a])
+            U[:, a] = att.query_weights(Zq[:, a])
         return U
 
 
@@ -678,8 +679,8 @@ def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, 
         for side, rows in ((q, i), (s, j)):
             if side.rest is not None:
                 t += side.rest[rows]
-        if q.missing_one is not None:
-            t = np.where(q.missing_one[i] | s.missing_one[j], 1.0, t)
+        if q.unknown_one is not None:
+            t = np.where(q.unknown_one[i] | s.unknown_one[j], 1.0, t)
         if U is not None:
             t = t * U[i]
         if V is not None:

@@ -151,7 +151,7 @@ def find_groups(stored):
     not halve the stored instances."""
     s, ns = stored.side, stored.right.shape[0]
     key = [stored.right, s.alpha, s.psi]
-    key += [part for part in (s.missing_one, s.rest, stored.V) if part is not None]
+    key += [part for part in (s.unknown_one, s.rest, stored.V) if part is not None]
     # a random projection first: rows with different projections differ, so most sets of distinct rows
     # are recognised without comparing whole rows
     rng = np.random.default_rng(0)
@@ -164,7 +164,7 @@ def find_groups(stored):
     if 2 * len(rep) > ns:
         return None
     pick = (lambda a: None if a is None else a[rep])
-    side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], missing_one=pick(s.missing_one), rest=pick(s.rest))
+    side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], unknown_one=pick(s.unknown_one), rest=pick(s.rest))
     return rep, Groups.of_labels(of.ravel(), len(rep)), replace(stored, side=side, right=stored.right[rep],
                                                                  V=pick(stored.V))
 
@@ -216,7 +216,7 @@ def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float
     differences), so a query's sums do not depend on the other queries of its block."""
     step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
     right_max = np.abs(plan.right).max(axis=0, initial=0.0)
-    fill_max = None if plan.unknown is None else np.abs(plan.fill).max(axis=0, initial=0.0)
+    fill_max = None if plan.unknown_one is None else np.abs(plan.fill).max(axis=0, initial=0.0)
     for lo in range(start, stop, step):
         hi = min(lo + step, stop)
         S = _exact_rows(plan, lo, hi)
@@ -241,7 +241,7 @@ def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     for lo in range(0, len(rows), step):
         r, c = rows[lo:lo + step], cols[lo:lo + step]
         part = np.einsum("ij,ij->i", plan.left[r], plan.right[c])
-        if plan.unknown is not None:
+        if plan.unknown_one is not None:
             part += np.einsum("ij,ij->i", plan.fill_coefficients(r), plan.fill[c])
         out[lo:lo + step] = part
     return plan.refine(rows, cols, out)
@@ -303,11 +303,11 @@ def _single_precision(plan):
     """
     if plan.stored is not None:
         single = plan.stored.single_precision
-        wide = None if plan.unknown is None else plan.stored.single_precision_wide
+        wide = None if plan.unknown_one is None else plan.stored.single_precision_wide
     else:
         single = SingleParts.of(plan.right, plan.tail)
-        wide = None if plan.unknown is None else single.wide(plan.fill)
-    needed = single.narrow if plan.unknown is None else wide
+        wide = None if plan.unknown_one is None else single.wide(plan.fill)
+    needed = single.narrow if plan.unknown_one is None else wide
     return (single.narrow, wide) if all(part.right32 is not None for part in needed) else None
 
 
@@ -322,10 +322,10 @@ def _filter_block(plan, parts: tuple, start: int, stop: int, k: int, tie_toleran
     stored side widened by the fills (their weights on the left), the others the plain one."""
     rows = np.arange(stop - start)
     left = plan.left[start:stop]
-    if plan.unknown is None:
+    if plan.unknown_one is None:
         groups = [(rows, left, None)]
     else:
-        unknown = plan.unknown[start:stop].any(axis=1)
+        unknown = plan.unknown_one[start:stop].any(axis=1)
         groups = [(rows[~unknown], left[~unknown], None),
                   (rows[unknown], left[unknown], plan.fill_coefficients(start + rows[unknown]))]
     found_rows, found_cols = [], []
