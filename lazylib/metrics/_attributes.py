@@ -130,6 +130,8 @@ class _Squared(AttributeTerm):
 class OverlapAttribute(AttributeTerm):
     """Overlap (Eq. 2 of Payne & Edwards, Eq. 4 of Wilson & Martinez): 0 for equal values, 1 otherwise.
 
+    Per-pair form: :func:`lazylib.metrics.terms.overlap`.
+
     ``missing="value"``: an unknown value is one more value (two unknowns are equal); ``"one"``: an unknown value
     is at distance 1 from everything (HEOM).
     """
@@ -160,6 +162,8 @@ class OverlapAttribute(AttributeTerm):
 
 class ProbabilityAttribute(_Squared):
     """A value difference over class-conditional probabilities of a nominal (or discretised) attribute.
+
+    Per-pair form: :func:`lazylib.metrics.terms.value_difference`.
 
     Parameters
     ----------
@@ -222,7 +226,10 @@ class ProbabilityAttribute(_Squared):
 
 
 class LinearAttribute(_Squared):
-    """``((x - y) / scale)^2`` for a linear attribute; unknown values at distance 1 (``missing="one"``)."""
+    """``((x - y) / scale)^2`` for a linear attribute; unknown values at distance 1 (``missing="one"``).
+
+    Per-pair form: :func:`lazylib.metrics.terms.linear_difference`.
+    """
 
     bilinear = True
 
@@ -240,6 +247,8 @@ class LinearAttribute(_Squared):
 
 class CurveAttribute(_Squared):
     """Continuous attribute compared through interpolated class probabilities (IVDM, WVDM).
+
+    Per-pair form: :func:`lazylib.metrics.terms.interpolated_difference`.
 
     ``curve(x)`` gives the probability vectors of non-missing values; unknown values use ``P_missing`` (the
     distribution of training rows with the value unknown: "another discrete value"). ``form="sq"`` is the
@@ -271,7 +280,10 @@ class CurveAttribute(_Squared):
 
 
 class PowerAttribute(AttributeTerm):
-    """``|x - y|^r / scale^r`` for a linear attribute (Minkowski with any ``r``); unknown values at distance 1."""
+    """``|x - y|^r / scale^r`` for a linear attribute (Minkowski with any ``r``); unknown values at distance 1.
+
+    Per-pair form: :func:`lazylib.metrics.terms.power_difference`.
+    """
 
     bilinear = False
 

@@ -51,7 +51,7 @@ class NotFittedError(RuntimeError):
     """A metric was used before ``fit``."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Bilinear:
     """Bilinear attribute terms of one side: ``alpha`` (n, m) per-attribute scalars, ``psi`` (n, K) blocks.
 

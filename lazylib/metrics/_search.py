@@ -103,7 +103,7 @@ def within(rows, cols, sums, n: int, k: int, tie_tolerance: float, size: np.ndar
     return rows[keep], cols[keep], sums[keep]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Groups:
     """Stored instances grouped by identical stored sides: ``of[j]`` is the group of stored instance ``j``,
     ``size[g]`` the number of its members, ``members[ptr[g]:ptr[g + 1]]`` their indices in increasing order."""
