@@ -18,7 +18,9 @@ all pairs of a chunk.
 
 When the stored side of every bilinear term can be computed without the queries (all terms but the overlap,
 whose value table spans both sides), the stored matrix for the training data is built once per fit and reused
-by every later search against it.
+by every later search against it (:class:`StoredSide`).
+
+A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
 
 from __future__ import annotations
