@@ -1,4 +1,4 @@
-"""Attribute terms: what one attribute contributes to a distance, in the bilinear form of ``_base``.
+"""Attribute terms: what one attribute contributes to a distance, in the bilinear form of ``_engine``.
 
 Each class describes one fitted attribute and follows :class:`AttributeTerm`: ``pair(xq, xs)`` returns the query
 and stored :class:`Half` of a bilinear term for a column of queries and a column of stored values;
@@ -39,7 +39,7 @@ class Half:
 
 
 class AttributeTerm:
-    """What one fitted attribute contributes to a distance; the engine (:mod:`lazylib.metrics._base`) asks
+    """What one fitted attribute contributes to a distance; the engine (:mod:`lazylib.metrics._engine`) asks
     nothing else of it.
 
     A *bilinear* term implements :meth:`pair` (and, if *separable*, :meth:`half`); the others implement

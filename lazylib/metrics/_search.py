@@ -3,7 +3,7 @@
 A search needs, for each query, the stored instances whose sum ``S`` (the distance before its root) lies within
 the tie tolerance of the query's k-th smallest: the k nearest and everything tied with the k-th. Computing the
 whole row of ``S`` in double precision and scanning it costs more in memory traffic than in arithmetic, so the
-bilinear metrics (``S = left @ right.T``, see :mod:`lazylib.metrics._base`) search in two steps:
+bilinear metrics (``S = left @ right.T``, see :mod:`lazylib.metrics._engine`) search in two steps:
 
 1. **Filter in single precision.** ``S32 = left32 @ right32.T`` for a block of queries against a tile of stored
    instances that fits in cache. A floating-point dot product of ``w`` terms, with the rounding of its inputs,
@@ -51,7 +51,7 @@ def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.n
     """Sums within this of the k-th smallest count as tied with it: relative to the k-th smallest itself, so
     the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
     have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
-    exactly 0, see :data:`lazylib.metrics._base.SNAP`), so a relative tolerance is also right at 0."""
+    exactly 0, see :data:`lazylib.metrics._engine.SNAP`), so a relative tolerance is also right at 0."""
     return tie_tolerance * np.maximum(floor, np.abs(kth))
 
 
@@ -147,7 +147,7 @@ class Groups:
 
 def find_groups(stored):
     """``(representatives, Groups, StoredSide of the representatives)`` for the training data's stored side
-    ``stored`` (:class:`lazylib.metrics._base.StoredSide`), or None when grouping identical stored sides would
+    ``stored`` (:class:`lazylib.metrics._engine.StoredSide`), or None when grouping identical stored sides would
     not halve the stored instances."""
     s, ns = stored.side, stored.right.shape[0]
     key = [stored.right, s.alpha, s.psi]

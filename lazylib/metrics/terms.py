@@ -2,7 +2,7 @@
 
 A metric of :mod:`lazylib.metrics` holds one fitted term per attribute (``metric.attributes_``; classes of
 :mod:`lazylib.metrics._attributes`). The engine never evaluates a term one pair at a time: it turns the terms into
-one matrix product (:mod:`lazylib.metrics._base`). The functions here compute the same term for one pair of
+one matrix product (:mod:`lazylib.metrics._engine`). The functions here compute the same term for one pair of
 values ``x`` (the query's) and ``y`` (the stored instance's), from the same fitted state (probability tables,
 ranges, standard deviations), with nothing but the formula; ``tests/oracles/test_terms.py`` checks that the
 engine's sums equal them for every metric and attribute. Unknown values are NaN.
