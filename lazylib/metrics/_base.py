@@ -122,6 +122,10 @@ class Metric(Params):
         """
         Zq, Zs, cls, training = self._prepare(A, B, y_B)
         out = np.empty((Zq.shape[0], Zs.shape[0]))
+        if self.uses_engine:  # the engine writes each chunk in place
+            for _ in self._chunks(Zq, Zs, cls, training=training, out=out):
+                pass
+            return out
         for start, stop, block in self._chunks(Zq, Zs, cls, training=training):
             out[start:stop] = block
         return out
@@ -366,7 +370,9 @@ class Metric(Params):
             fill = stored.fill if stored is not None else np.asfortranarray(_unknown_one_fill(pair[1], V))
         return Plan(pair, U, V, stored, left, right, len(tail_attributes), unknown_one, fill)
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False):
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False, out=None):
+        """Yield ``(start, stop, block)``: the distances (``reduced``: the sums) of the queries ``start:stop``
+        against every stored instance, ``block`` a view of ``out`` when given (filled in place)."""
         plan = self._plan(Zq, Zs, cls, training=training)
         pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
         step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1])
@@ -374,16 +380,24 @@ class Metric(Params):
         # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
         if pair is not None:
             scale_q, scale_s = plan.cancelling_scales()
+            scale_s_max = scale_s.max(initial=0.0)
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
+            S = None if out is None else out[start:stop]
             if left is not None:
-                S = left[start:stop] @ right.T
+                S = np.matmul(left[start:stop], right.T, out=S)
                 plan.add_fills(S, start, stop)
-                near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
+                # near = S <= CANCELLATION * (scale_q + scale_s) pair by pair; first against the largest
+                # scale_s of the row (a superset, found without a temporary of the chunk's size)
+                r, c = np.nonzero(S <= CANCELLATION * (scale_q[start:stop] + scale_s_max)[:, None])
+                keep = S[r, c] <= CANCELLATION * (scale_q[start + r] + scale_s[c])
+                near = r[keep], c[keep]
                 if len(near[0]):
                     S[near] = plan.refine(near[0] + start, near[1], S[near])
-            else:
+            elif S is None:
                 S = np.zeros((stop - start, len(Zs)))
+            else:
+                S[:] = 0.0
             for a, term in self._direct_terms(Zq[start:stop], Zs):
                 if U is not None:
                     term *= U[start:stop, a][:, None]
