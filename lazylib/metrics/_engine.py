@@ -137,7 +137,11 @@ class Plan:
             return
         rows = np.flatnonzero(self.unknown_one[lo:hi].any(axis=1))
         if len(rows):
-            S[rows] += self.fill_coefficients(rows + lo) @ self.fill.T
+            fills = self.fill_coefficients(rows + lo) @ self.fill.T
+            # runs of consecutive rows in place (S[rows] += fills would gather and scatter a copy of them)
+            breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+            for first, last in zip(np.concatenate(([0], breaks)), np.concatenate((breaks, [len(rows)]))):
+                S[rows[first]:rows[last - 1] + 1] += fills[first:last]
 
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
