@@ -1,28 +1,44 @@
 # Two commands build everything from a clean clone: `make book` and `make test`.
-# Both create .venv on first use and install lazylib with its book and test extras (editable).
+# Both create .venv on first use and install lazylib with its book, test and dev extras (editable).
+#
+# Every page of the book is executed once per `make test` + `make book` (as CI runs them): the nbval run of
+# `make test` stores the executed pages in _build/.jupyter_cache, and `make book` reuses them only if they come
+# from the current sources; otherwise it executes every page itself, in _toc.yml order, before Sphinx reads any
+# (book/_ext/execute_once.py). `make book` alone on a clean clone executes everything.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test bench clean
+.PHONY: book test unit lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[book,test]"
+	$(BIN)/python -m pip install --quiet -e ".[book,test,dev]"
 	touch $(STAMP)
 
-## Cold build of the HTML book: every chapter executed, any warning or failing cell fails the build.
+## The HTML book, from scratch but for the execution cache (which execute_once.py checks): any warning or failing
+## cell fails the build. Then checks that the built pages load nothing from other hosts and typeset their maths.
 book: $(STAMP)
-	rm -rf _build
+	mkdir -p _build
+	find _build -mindepth 1 -maxdepth 1 ! -name .jupyter_cache ! -name .jupyter_cache.stamp.json -exec rm -rf {} +
 	$(BIN)/jupyter-book build . -n -W --keep-going
+	$(BIN)/pytest -q tests/unit/test_book_html.py
 	@echo "The book is in $(CURDIR)/_build/html/index.html"
 
-## Unit, paper and oracle tests, doctests, and every chapter executed through nbval.
+## Unit, paper and oracle tests, doctests, and every chapter executed through nbval (in _toc.yml order).
 test: $(STAMP)
 	$(BIN)/pytest
+
+## The fast loop: unit, paper and oracle tests and doctests; no chapter and no test book is executed.
+unit: $(STAMP)
+	$(BIN)/pytest tests lazylib -m "not book_build"
+
+## Ruff (configuration in pyproject.toml).
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 ## Speed table of the distance functions (writes benchmarks/results.md).
 bench: $(STAMP)
@@ -30,4 +46,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py --output benchmarks/results.md
 
 clean:
-	rm -rf _build .venv *.egg-info
+	rm -rf _build .venv .scorecard *.egg-info

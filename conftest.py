@@ -1,12 +1,19 @@
-"""Let plain ``pytest`` execute every book chapter through nbval.
+"""Let plain ``pytest`` execute every book chapter through nbval, once, and hand the outputs to the book build.
 
 Chapters are jupytext MyST-Markdown notebooks (``book/**/*.md`` whose front matter has a ``kernelspec``); no
 ``.ipynb`` is committed. nbval reads notebooks with ``nbformat.read``; here that reader also accepts the
 Markdown chapters by handing them to jupytext, and the collection hook below offers them to nbval.
+
+Chapters run in ``_toc.yml`` order (after the unit tests), so the scorecard appendix reads the records of every
+chapter executed before it. When a session has executed every page of the book without a failing cell, the
+executed notebooks go into the book's execution cache, so ``make book`` does not execute them again (see
+``book/_ext/execute_once.py`` for when that cache counts as current).
 """
 
 from __future__ import annotations
 
+import sys
+from collections import defaultdict
 from pathlib import Path
 
 import jupytext
@@ -15,14 +22,14 @@ import nbval.plugin
 
 ROOT = Path(__file__).parent
 BOOK = ROOT / "book"
+sys.path.insert(0, str(BOOK / "_ext"))
+
+import execute_once  # noqa: E402  (book/_ext, put on the path just above)
 
 
 def is_chapter(path: Path) -> bool:
     """True for a Markdown file under ``book/`` that jupytext reads as a notebook (it declares a kernel)."""
-    if path.suffix != ".md" or BOOK not in path.resolve().parents:
-        return False
-    head = path.read_text(encoding="utf-8")[:2000]
-    return head.startswith("---") and "kernelspec:" in head.split("\n---", 1)[0]
+    return BOOK in path.resolve().parents and execute_once.is_notebook(path)
 
 
 class _NotebookReader:
@@ -45,3 +52,89 @@ def pytest_collect_file(file_path: Path, parent):
     if is_chapter(file_path) and (parent.config.option.nbval or parent.config.option.nbval_lax):
         return nbval.plugin.IPyNbFile.from_parent(parent, path=file_path)
     return None
+
+
+def _notebook_of(item) -> Path | None:
+    return Path(item.parent.path) if isinstance(item, nbval.plugin.IPyNbCell) else None
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """Chapters after everything else, in ``_toc.yml`` order (cells of one chapter stay together, in order)."""
+    order = {path.resolve(): i for i, path in enumerate(execute_once.toc_notebooks(ROOT))}
+    first = {}
+    for position, item in enumerate(items):
+        notebook = _notebook_of(item)
+        if notebook is not None:
+            first.setdefault(notebook, position)
+
+    def key(item):
+        notebook = _notebook_of(item)
+        if notebook is None:
+            return (0, 0, 0)
+        return (1, order.get(notebook.resolve(), len(order) + first[notebook]), 0)
+
+    items.sort(key=key)  # stable: the order within each group is kept
+
+
+class _ExecutionRecorder:
+    """Collects which notebook cells passed and hands complete runs to the book's execution cache."""
+
+    def __init__(self):
+        self.message = None
+        self.inputs = execute_once.book_inputs(ROOT)
+        self.passed, self.failed, self.seconds = set(), set(), defaultdict(float)
+
+    def pytest_runtest_logreport(self, report):
+        if report.failed or report.skipped:
+            self.failed.add(report.nodeid)
+        elif report.when == "call":
+            self.passed.add(report.nodeid)
+        self.seconds[report.nodeid.split("::")[0]] += report.duration
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        ran_pages = any(_notebook_of(item) is not None for item in session.items)
+        self.message = self._store(session) if ran_pages else None
+
+    def pytest_terminal_summary(self, terminalreporter):
+        if self.message:
+            terminalreporter.write_line(f"book execution cache: {self.message}")
+
+    def _store(self, session) -> str:
+        cells = defaultdict(list)
+        for item in session.items:
+            if _notebook_of(item) is not None:
+                cells[_notebook_of(item).resolve()].append(item)
+        pages = execute_once.toc_notebooks(ROOT)
+        missing = [p for p in pages if p.resolve() not in cells]
+        if missing:
+            return f"not filled: this session did not execute every page (e.g. {missing[0].relative_to(ROOT)})"
+        broken = [p for p in pages if any(i.nodeid in self.failed or i.nodeid not in self.passed
+                                          or i.test_outputs is None for i in cells[p.resolve()])]
+        if broken:
+            return f"not filled: {broken[0].relative_to(ROOT)} did not run cleanly"
+        if execute_once.book_inputs(ROOT) != self.inputs:
+            return "not filled: sources changed while the tests ran"
+        notebooks = []
+        for path in pages:
+            notebook = execute_once.read_notebook(path)
+            code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+            items = cells[path.resolve()]
+            if [c.source.strip() for c in code] != [i.cell.source.strip() for i in items]:
+                return f"not filled: myst-nb and jupytext read the code cells of {path.name} differently"
+            for count, (cell, item) in enumerate(zip(code, items), start=1):
+                cell.execution_count = count
+                cell.outputs = [nbformat.from_dict(dict(output)) for output in item.test_outputs]
+                for output in cell.outputs:
+                    if output.output_type == "execute_result":
+                        output.execution_count = count
+            notebooks.append((notebook, path, self.seconds[items[0].nodeid.split("::")[0]]))
+        execute_once.reset()
+        for notebook, path, seconds in notebooks:
+            execute_once.store(notebook, path, seconds)
+        execute_once.write_stamp(self.inputs, pages, "pytest (nbval)")
+        return f"filled with the {len(pages)} pages just executed: `make book` will not execute them again"
+
+
+def pytest_configure(config):
+    if config.option.nbval or config.option.nbval_lax:
+        config.pluginmanager.register(_ExecutionRecorder(), "lazylib-execution-recorder")

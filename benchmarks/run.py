@@ -126,7 +126,7 @@ def ties_lines() -> list[str]:
         nb = list(clf._neighbourhoods(Xq))
         first = time.perf_counter() - start
         tied = np.mean(np.concatenate([b[2].tied.sum(axis=1) for b in nb]))
-        sec = best_of(lambda: clf.predict(Xq))
+        sec = best_of(lambda clf=clf: clf.predict(Xq))
         lines.append(f"| {name} | {ties} | {tied:.0f} | {fit:.2f} | {first:.2f} | {sec / len(test) * 1000:.3f} |")
         print(lines[-1], flush=True)
     return lines

@@ -1,5 +1,7 @@
-"""Checks of public parameters, declared once: an integer in a range, a real number in a range, one of a set
-of choices. Every message names the parameter and says what was expected and what was given.
+"""Checks of public parameters, declared once: an integer in a range, a real number in a range, a bool, one of
+a set of choices (with close-match suggestions for mistyped strings), a random state, a size bound. Every message
+names the parameter and says what was expected and what was given. Numpy scalars count as the Python numbers
+they hold; bools are not integers or reals here (``k=True`` is refused, not read as 1).
 
 >>> check("n_splits", 10.5, Integer(low=2))
 Traceback (most recent call last):
@@ -7,13 +9,20 @@ Traceback (most recent call last):
 ValueError: n_splits must be an integer >= 2, got 10.5
 >>> check("noise", 0.1, Real(low=0, high=1))
 0.1
+>>> check("normalization", "n2", Choice(("N1", "N2", "N3")))
+Traceback (most recent call last):
+...
+ValueError: normalization must be one of 'N1', 'N2', 'N3', got 'n2'; did you mean 'N2'?
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 import numbers
 from dataclasses import dataclass
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -46,7 +55,12 @@ class Real:
         return "a finite number" + _bounds(self.low, self.high, self.open_low, self.open_high)
 
     def accepts(self, value) -> bool:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            return False
+        try:
+            if not math.isfinite(value):
+                return False
+        except OverflowError:  # an int beyond the float range
             return False
         if self.open_low and self.low is not None and value <= self.low:
             return False
@@ -56,6 +70,9 @@ class Real:
 
     def convert(self, value) -> float:
         return float(value)
+
+
+_NO_MATCH = object()
 
 
 @dataclass(frozen=True)
@@ -68,13 +85,38 @@ class Choice:
         return "one of " + ", ".join(repr(o) for o in self.options)
 
     def accepts(self, value) -> bool:
-        try:
-            return any(type(value) is type(o) and value == o for o in self.options)
-        except TypeError:
-            return False
+        return self._match(value) is not _NO_MATCH
+
+    def _match(self, value):
+        for o in self.options:
+            same_kind = type(value) is type(o) or (isinstance(o, str) and isinstance(value, str))
+            try:
+                if same_kind and bool(value == o):
+                    return o
+            except (TypeError, ValueError):
+                continue
+        return _NO_MATCH
 
     def convert(self, value):
-        return value
+        return self._match(value)
+
+    def hint(self, value) -> str:
+        """``; did you mean 'x'?`` for a string close to one of the string options (case and spelling)."""
+        return suggest(value, [o for o in self.options if isinstance(o, str)])
+
+
+@dataclass(frozen=True)
+class Boolean:
+    """True or False (Python or numpy bools; not 0/1, not strings such as "no")."""
+
+    def describe(self) -> str:
+        return "one of True, False"
+
+    def accepts(self, value) -> bool:
+        return isinstance(value, (bool, np.bool_))
+
+    def convert(self, value) -> bool:
+        return bool(value)
 
 
 def check(name: str, value, spec, *, optional: bool = False):
@@ -83,8 +125,56 @@ def check(name: str, value, spec, *, optional: bool = False):
     if optional and value is None:
         return None
     if not spec.accepts(value):
-        raise ValueError(f"{name} must be {spec.describe()}{' or None' if optional else ''}, got {value!r}")
+        hint = spec.hint(value) if hasattr(spec, "hint") else ""
+        raise ValueError(f"{name} must be {spec.describe()}{' or None' if optional else ''}, got {_short(value)}{hint}")
     return spec.convert(value)
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def suggest(value, options) -> str:
+    """``"; did you mean 'a', 'b'?"`` naming the options closest to ``value`` (case-insensitive), or ``""``."""
+    if not isinstance(value, str):
+        return ""
+    lowered = {str(o).lower(): o for o in options}
+    close = difflib.get_close_matches(value.lower(), list(lowered), n=3, cutoff=0.6)
+    return f"; did you mean {', '.join(repr(lowered[c]) for c in close)}?" if close else ""
+
+
+def check_random_state(random_state) -> np.random.Generator:
+    """A ``numpy.random.Generator`` from ``random_state``: None (fresh entropy), a non-negative int (a seed) or a
+    list of them, a ``SeedSequence``/``BitGenerator`` or a Generator (used as it is, so draws continue its stream)."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or isinstance(random_state, (np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(random_state)
+    def seed(v) -> bool:
+        return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= 0
+
+    if seed(random_state):
+        return np.random.default_rng(int(random_state))
+    if isinstance(random_state, (list, tuple)) and random_state and all(seed(v) for v in random_state):
+        return np.random.default_rng([int(v) for v in random_state])  # SeedSequence entropy
+    raise ValueError("random_state must be None, a non-negative integer seed or a numpy.random.Generator, got "
+                     f"{random_state!r}" + (" (a legacy RandomState: pass np.random.default_rng(seed))"
+                                            if isinstance(random_state, np.random.RandomState) else ""))
+
+
+#: Largest array (in bytes) a generator builds before refusing: far beyond any experiment of the papers, and
+#: below what would make the machine swap.
+MAX_BYTES = 2**33
+
+
+def check_size(what: str, n_cells: int, bytes_per_cell: int = 8) -> None:
+    """Refuse to build ``what`` when its ``n_cells`` values would need more than :data:`MAX_BYTES`."""
+    need = int(n_cells) * bytes_per_cell
+    if need > MAX_BYTES:
+        size = f"{need / 2**30:.3g}" if need < 2**1000 else "astronomically many"
+        raise ValueError(f"{what} would need {size} GiB (more than the {MAX_BYTES / 2**30:.0f} GiB "
+                         "limit of lazylib._validation.MAX_BYTES): ask for fewer rows or attributes")
 
 
 def _within(value, spec) -> bool:
@@ -98,3 +188,8 @@ def _bounds(low, high, open_low: bool = False, open_high: bool = False) -> str:
     if high is not None:
         parts.append(f"{'<' if open_high else '<='} {high}")
     return (" " + " and ".join(parts)) if parts else ""
+
+
+def check_working_memory(value) -> float:
+    """The ``working_memory`` of a metric: a finite number of MiB above 0."""
+    return check("working_memory", value, Real(low=0, open_low=True))

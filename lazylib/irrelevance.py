@@ -20,7 +20,8 @@ from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
 from lazylib.metrics._columns import known_range
 from lazylib.metrics._encode import encode_labels
-from lazylib.neighbors import TIE_RULES, vote, vote_priority
+from lazylib.metrics._search import select
+from lazylib.neighbors import TIE_RULES, class_probabilities, neighbourhood, vote, vote_priority
 from lazylib.vfi import TIE_TOLERANCE, VFI5Classifier, winners
 
 #: Float64 numbers of the (test x train x features) difference array computed at once.
@@ -50,7 +51,8 @@ def range_euclidean_terms(train: np.ndarray, test: np.ndarray) -> np.ndarray:
 
 
 def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: np.ndarray, widths, *,
-                    kinds, ks=(1, 3, 5), ties: str = "all", tie_tolerance: float = 1e-9) -> dict:
+                    kinds, ks=(1, 3, 5), ties: str = "all", tie_tolerance: float = 1e-9,
+                    vfi_params: dict | None = None) -> dict:
     """Accuracy of VFI5 and of k-NN for every ``k`` in ``ks`` on one fold, for every width.
 
     Parameters
@@ -65,6 +67,14 @@ def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: n
         Numbers of leading features to evaluate (each in 1..m).
     kinds : tuple
         Feature types (``Encoded.kinds``).
+    ks : sequence of int
+        The k of every k-NN to evaluate; empty for VFI5 alone (no distances are computed).
+    vfi_params : dict, optional
+        Keyword parameters of :class:`lazylib.vfi.VFI5Classifier` (e.g. Weka's options).
+
+    ties : {"all", "first", "random"}
+        k-NN's tie rule (:mod:`lazylib.neighbors`); for ``"random"`` the accuracy is its exact expectation over
+        the random choices, not one draw.
 
     Returns
     -------
@@ -76,23 +86,34 @@ def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: n
     y_fit, classes = encode_labels(pd.Series(y_tr), len(y_tr))
     classes = np.asarray(classes)
     out = {}
-    vfi = VFI5Classifier().fit(Z[train], y_tr, types=kinds)
+    vfi = VFI5Classifier(**(vfi_params or {})).fit(Z[train], y_tr, types=kinds)
     cum = np.cumsum(vfi.feature_votes(Z[test]), axis=1)[:, widths - 1]  # (n_test, widths, C)
     n_te, n_w, C = cum.shape
     pred = winners(cum.reshape(n_te * n_w, C), vfi.priority_, TIE_TOLERANCE).reshape(n_te, n_w)
     out["VFI5"] = (classes[pred] == y_te[:, None]).mean(axis=0)
+    if not len(ks):
+        return out
     S = range_euclidean_terms(Z[train], Z[test])[:, :, widths - 1]  # (n_test, n_train, widths)
     stacked = np.moveaxis(S, 2, 0).reshape(n_w * n_te, len(train))
     priority = vote_priority(np.bincount(y_fit, minlength=len(classes)))
     for k in ks:
+        if ties == "random":  # the exact expected accuracy over the random tie draws
+            rows, cols, sums = select(stacked, k, tie_tolerance)
+            nb = neighbourhood(rows, cols, sums, len(stacked), y_fit, len(classes), k, tie_tolerance)
+            P = class_probabilities(nb, k, priority, "random")
+            truth = np.tile(y_te, n_w)
+            hit = (classes[None, :] == truth[:, None]) * P  # zero where the class is absent from the fold
+            out[f"{k}-NN"] = hit.sum(axis=1).reshape(n_w, n_te).mean(axis=1)
+            continue
         pred = vote(stacked, y_fit, k, priority, ties, tie_tolerance).reshape(n_w, n_te)
         out[f"{k}-NN"] = (classes[pred] == y_te[None, :]).mean(axis=1)
     return out
 
 
-def prefix_accuracy(X, y, folds, widths, *, types=None, ks=(1, 3, 5), ties: str = "all") -> pd.DataFrame:
+def prefix_accuracy(X, y, folds, widths, *, types=None, ks=(1, 3, 5), ties: str = "all",
+                    vfi_params: dict | None = None) -> pd.DataFrame:
     """Accuracy of VFI5 and k-NN (range-normalised Euclidean) on every fold, using the first ``w`` features of
-    ``X`` for every ``w`` in ``widths``.
+    ``X`` for every ``w`` in ``widths`` (``ks`` and ``vfi_params`` as in :func:`fold_accuracies`).
 
     Returns
     -------
@@ -118,14 +139,15 @@ def prefix_accuracy(X, y, folds, widths, *, types=None, ks=(1, 3, 5), ties: str 
     rows = []
     for f, (train, test) in enumerate(folds):
         acc = fold_accuracies(data.values, y_idx, np.asarray(train), np.asarray(test), widths, kinds=data.kinds,
-                              ks=ks, ties=ties)
+                              ks=ks, ties=ties, vfi_params=vfi_params)
         rows += [{"fold": f, "width": w, "classifier": name, "accuracy": float(a[i])}
                  for name, a in acc.items() for i, w in enumerate(widths)]
     return pd.DataFrame(rows)
 
 
 def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int = 5, ks=(1, 3, 5),
-                             ties: str = "all", random_state=None, n_jobs: int = 1) -> pd.DataFrame:
+                             ties: str = "all", vfi_params: dict | None = None, random_state=None,
+                             n_jobs: int = 1) -> pd.DataFrame:
     """:func:`prefix_accuracy` repeated ``n_repeats`` times, each repetition with its own data and folds.
 
     Parameters
@@ -152,7 +174,7 @@ def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int
         rng = np.random.default_rng(int(seeds[r]))
         X, y = make_data(rng)
         folds = kfold(len(X), n_splits, random_state=rng)
-        res = prefix_accuracy(X, y, folds, widths, ks=ks, ties=ties)
+        res = prefix_accuracy(X, y, folds, widths, ks=ks, ties=ties, vfi_params=vfi_params)
         size = np.array([len(t) for _, t in folds], dtype=float)
         res["weight"] = size[res["fold"]] / size.sum()
         res["accuracy"] *= res["weight"]

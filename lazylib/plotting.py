@@ -33,10 +33,16 @@ def class_distribution_bars(probabilities: pd.DataFrame, *, title: str = "", axe
 
     Returns the figure.
     """
+    if not isinstance(probabilities, pd.DataFrame):
+        raise ValueError(f"probabilities must be a DataFrame (values x classes), got {type(probabilities).__name__}")
     n = len(probabilities)
+    if n == 0 or probabilities.shape[1] == 0:
+        raise ValueError(f"probabilities has no rows to plot (shape {probabilities.shape})")
     if axes is None:
         fig, axes = plt.subplots(1, n, sharey=True, figsize=(2.2 * n, 2.2))
     else:
+        if len(np.atleast_1d(axes)) != n:
+            raise ValueError(f"probabilities has {n} rows but {len(np.atleast_1d(axes))} axes were given")
         fig = np.atleast_1d(axes)[0].figure
     for ax, (value, row) in zip(np.atleast_1d(axes), probabilities.iterrows()):
         ax.bar(range(len(row)), row.to_numpy(), color=PALETTE[: len(row)])
@@ -48,6 +54,9 @@ def class_distribution_bars(probabilities: pd.DataFrame, *, title: str = "", axe
 
 def difference_bars(p: pd.Series, q: pd.Series, *, ax, label: str = "") -> None:
     """Per-class differences ``p - q`` of two class distributions (bottom of Payne & Edwards' Figure 1)."""
+    if not (isinstance(p, pd.Series) and isinstance(q, pd.Series)) or not p.index.equals(q.index):
+        raise ValueError("p and q must be Series over the same classes in the same order, got "
+                         f"{list(getattr(p, 'index', []))} and {list(getattr(q, 'index', []))}")
     diff = (p - q).to_numpy()
     ax.bar(range(len(diff)), diff, color=PALETTE[: len(diff)])
     ax.axhline(0, color="black", lw=0.8)

@@ -83,8 +83,25 @@ def _symmetric(name: str) -> str:
     return "yes" if np.allclose(D, D.T) else "no"
 
 
+def _names(names) -> list[str]:
+    """``names`` checked: None for every registered metric, one name, or a non-empty list of names."""
+    from lazylib._validation import suggest
+
+    if names is None:
+        return available()
+    names = [names] if isinstance(names, str) else list(names)
+    if not names:
+        raise ValueError("no metric names given: pass None for every registered metric")
+    for name in names:
+        if name not in REGISTRY:
+            raise ValueError(f"unknown metric {name!r}{suggest(name, available())} (available: "
+                             f"{', '.join(available())})")
+    return names
+
+
 def policy_table(names=None) -> pd.DataFrame:
-    """One row per metric name (default: every name of :func:`lazylib.metrics.available`), with what it
+    """One row per metric name (``names``: one name, a list of names, or None for every name of
+    :func:`lazylib.metrics.available`), with what it
     accepts and what it does with unknown, unseen, infinite and all-missing values, a single training class,
     and whether it is symmetric. Every cell comes from running the metric.
 
@@ -97,7 +114,7 @@ def policy_table(names=None) -> pd.DataFrame:
     {'hvdm': 'yes', 'vdm': 'no'}
     """
     rows = {}
-    for name in names or available():
+    for name in _names(names):
         accepts = REGISTRY[name].accepts
         rows[name] = {
             "attribute kinds": "all" if accepts is None else ", ".join(sorted(set(accepts))),

@@ -19,14 +19,25 @@ the last printed digit). Without a band (``low``/``high`` omitted) the band is t
 Records are JSON files, one per chapter, in :func:`records_dir`: ``$LAZYLIB_SCORECARD_DIR`` if set, else the
 ``.scorecard`` folder at the root of the book (the nearest folder above the working directory holding
 ``_toc.yml``), else ``.scorecard`` in the working directory.
+
+A record is only as good as the run that wrote it. Each one carries a fingerprint of what its numbers depend on
+(:func:`inputs_fingerprint`: lazylib's sources and data, the published CSVs, the versions of Python and the
+numerical libraries) and the sha256 of its chapter's source. Inside a book, :func:`load` shows only the records
+of chapters listed in ``_toc.yml`` (a deleted chapter's record is ignored) and refuses, with
+:class:`StaleRecords`, records whose fingerprint no longer matches, and chapters that use this module but have
+left no record: a scorecard is never drawn from an old run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
+import platform
+import re
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
@@ -39,15 +50,72 @@ CELL_COLUMNS = ["part", "paper", "chapter", "source", "cell", "published", "repr
 CLAIM_COLUMNS = ["part", "paper", "chapter", "claim", "verdict", "evidence"]
 
 
+#: The libraries whose version can change a chapter's numbers (with Python's and lazylib's own).
+NUMERICAL_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib")
+
+
+class StaleRecords(RuntimeError):
+    """Some records do not come from the current sources, or some chapters have not left theirs."""
+
+
+def book_root() -> Path | None:
+    """The nearest folder above the working directory holding ``_toc.yml`` (``None`` outside a book)."""
+    here = Path.cwd().resolve()
+    return next((folder for folder in (here, *here.parents) if (folder / "_toc.yml").is_file()), None)
+
+
 def records_dir() -> Path:
     """Where chapters write their records and the scorecard page reads them."""
     if os.environ.get("LAZYLIB_SCORECARD_DIR"):
         return Path(os.environ["LAZYLIB_SCORECARD_DIR"])
-    here = Path.cwd().resolve()
-    for folder in (here, *here.parents):
-        if (folder / "_toc.yml").is_file():
-            return folder / ".scorecard"
-    return here / ".scorecard"
+    root = book_root()
+    return (root if root is not None else Path.cwd().resolve()) / ".scorecard"
+
+
+def _hash_files(digest, root: Path, files) -> None:
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+
+
+def inputs_fingerprint(root: str | os.PathLike | None = None) -> str:
+    """sha256 of what every chapter's numbers depend on, besides the chapter itself.
+
+    Covers every file of the ``lazylib`` package (sources and vendored data, caches excluded), the published
+    numbers (``book/published/``) when ``root`` (the book's root folder) is given, and the versions of Python,
+    lazylib and :data:`NUMERICAL_LIBRARIES`.
+    """
+    import lazylib
+
+    digest = hashlib.sha256()
+    package = Path(lazylib.__file__).resolve().parent
+    _hash_files(digest, package.parent, (p for p in package.rglob("*")
+                                         if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"))
+    if root is not None:
+        published = Path(root) / "book" / "published"
+        _hash_files(digest, Path(root), (p for p in published.rglob("*") if p.is_file()))
+    versions = [f"python=={platform.python_version()}", f"lazylib=={lazylib.__version__}"]
+    for name in NUMERICAL_LIBRARIES:
+        try:
+            versions.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name} missing")
+    digest.update("\n".join(versions).encode())
+    return digest.hexdigest()
+
+
+def _chapter_file(root: Path, chapter: str) -> Path:
+    return Path(root) / "book" / f"{chapter}.md"
+
+
+def _sha256(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def toc_chapters(root: str | os.PathLike) -> list[str]:
+    """The book's pages in ``_toc.yml`` order, as chapter names (path below ``book/``, no extension)."""
+    text = (Path(root) / "_toc.yml").read_text(encoding="utf-8")
+    entries = re.findall(r"^\s*(?:-\s*)?(?:file|root):\s*['\"]?([^'\"\s#]+)", text, flags=re.M)
+    return [e.removeprefix("book/").removesuffix(".md") for e in entries]
 
 
 def _number(value, name: str) -> float:
@@ -132,27 +200,77 @@ class Chapter:
         return cells, claims
 
     def save(self, directory: str | os.PathLike | None = None) -> Path:
-        """Write the record (replacing this chapter's previous one); returns the file written."""
+        """Write the record (replacing this chapter's previous one), stamped with :func:`inputs_fingerprint` and
+        the sha256 of the chapter's source when it runs inside a book; returns the file written."""
         folder = Path(directory) if directory is not None else records_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / (self.chapter.replace("/", "__") + ".json")
+        root = book_root()
         record = {"part": self.part, "paper": self.paper, "chapter": self.chapter,
+                  "inputs": inputs_fingerprint(root),
+                  "source": _sha256(_chapter_file(root, self.chapter)) if root is not None else None,
                   "cells": self._cells, "claims": self._claims}
         path.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
         return path
 
 
-def load(directory: str | os.PathLike | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def load(directory: str | os.PathLike | None = None, *, book: str | os.PathLike | bool | None = None
+         ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every recorded cell and claim: two DataFrames (columns :data:`CELL_COLUMNS`, :data:`CLAIM_COLUMNS`),
-    empty when nothing has been recorded."""
+    empty when nothing has been recorded, in the book's ``_toc.yml`` order.
+
+    Parameters
+    ----------
+    directory : path, optional
+        Where the records are; default :func:`records_dir`.
+    book : path or bool, optional
+        The book's root folder. By default the book around the working directory when ``directory`` is not given
+        (no book, no checks), none when it is; ``False`` turns the checks off.
+
+    Raises
+    ------
+    StaleRecords
+        Inside a book: a record of a chapter listed in ``_toc.yml`` was written by other sources than the
+        current ones (chapter, lazylib, data, published numbers, library versions), or a listed chapter that
+        uses ``lazylib.scorecard`` has left no record. Records of chapters not in ``_toc.yml`` are ignored.
+    """
     folder = Path(directory) if directory is not None else records_dir()
+    root = (book_root() if directory is None else None) if book is None or book is True else book or None
+    records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
+    if root is not None:
+        records = _current(records, Path(root))
     cells, claims = [], []
-    for path in sorted(folder.glob("*.json")):
-        record = json.loads(path.read_text(encoding="utf-8"))
+    for record in records:
         meta = {k: record[k] for k in ("part", "paper", "chapter")}
         cells += [{**meta, **c} for c in record["cells"]]
         claims += [{**meta, **c} for c in record["claims"]]
     return pd.DataFrame(cells, columns=CELL_COLUMNS), pd.DataFrame(claims, columns=CLAIM_COLUMNS)
+
+
+def _current(records: list[dict], root: Path) -> list[dict]:
+    """The records of the chapters in ``root``'s ``_toc.yml``, in its order, checked against the current sources."""
+    order = {chapter: i for i, chapter in enumerate(toc_chapters(root))}
+    records = sorted((r for r in records if r["chapter"] in order), key=lambda r: order[r["chapter"]])
+    inputs = inputs_fingerprint(root)
+    stale = [r["chapter"] for r in records
+             if r.get("inputs") != inputs or r.get("source") != _sha256(_chapter_file(root, r["chapter"]))]
+    recorded = {r["chapter"] for r in records}
+    missing = [c for c in order if c not in recorded and _uses_scorecard(_chapter_file(root, c))]
+    if stale or missing:
+        raise StaleRecords(
+            "The scorecard needs a current record of every chapter: "
+            + (f"these records come from older sources: {', '.join(stale)}; " if stale else "")
+            + (f"these chapters left no record: {', '.join(missing)}; " if missing else "")
+            + "execute them first (make book executes every chapter in _toc.yml order before this page).")
+    return records
+
+
+def _uses_scorecard(path: Path) -> bool:
+    """A chapter (not an appendix page) that imports this module, so should leave a record when executed."""
+    if not path.is_file() or "appendix" in path.parts or path.stem in ("intro", "index"):
+        return False
+    return re.search(r"^\s*(from lazylib(\.scorecard)? import .*\bscorecard\b|from lazylib\.scorecard import|"
+                     r"import lazylib\.scorecard)", path.read_text(encoding="utf-8"), flags=re.M) is not None
 
 
 def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:

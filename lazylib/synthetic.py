@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib._validation import Choice, Integer, Real, check
+from lazylib._validation import Choice, Integer, Real, check, check_random_state, check_size
 
 #: Aha's led-creator segment table (attributes a1..a7: top, upper-left, upper-right, middle, lower-left,
 #: lower-right, bottom), one row per digit 0-9.
@@ -30,7 +30,30 @@ LED_SEGMENTS = np.array([
 
 
 def _rng(random_state) -> np.random.Generator:
-    return random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    return check_random_state(random_state)
+
+
+def _check_frame(X) -> pd.DataFrame:
+    if not isinstance(X, pd.DataFrame):
+        raise ValueError(f"X must be a DataFrame (as lazylib.datasets.load or a generator gives), got "
+                         f"{type(X).__name__}")
+    return X
+
+
+def _fresh(names: list[str], taken) -> list[str]:
+    """``names`` made distinct from the column names ``taken``: a clash gets the next free number (``irrelevant3``
+    after ``irrelevant1``, ``irrelevant2``), so calling a generator twice appends new columns."""
+    taken = {str(c) for c in taken}
+    out = []
+    for name in names:
+        stem, number = name.rstrip("0123456789"), name[len(name.rstrip("0123456789")):]
+        candidate, k = name, int(number or 1)
+        while candidate in taken:
+            k += 1
+            candidate = f"{stem}{k}" if number else f"{name}_{k}"
+        taken.add(candidate)
+        out.append(candidate)
+    return out
 
 
 def _binary_frame(bits: np.ndarray, names) -> pd.DataFrame:
@@ -69,6 +92,7 @@ def led(n: int, *, noise: float = 0.10, n_irrelevant: int = 0, random_state=None
     n = check("n", n, Integer(low=1))
     n_irrelevant = check("n_irrelevant", n_irrelevant, Integer(low=0))
     noise = check("noise", noise, Real(low=0, high=1))
+    check_size("led data", n * (8 + 7 + n_irrelevant), 8)
     rng = _rng(random_state)
     digits = rng.integers(0, 10, n)
     segments = LED_SEGMENTS[digits] ^ (rng.random((n, 7)) < noise)
@@ -109,6 +133,7 @@ def waveform(n: int, *, n_noise: int = 0, random_state=None):
     """
     n = check("n", n, Integer(low=1))
     n_noise = check("n_noise", n_noise, Integer(low=0))
+    check_size("waveform data", n * (21 * 3 + n_noise), 8)
     rng = _rng(random_state)
     cls = rng.integers(0, 3, n)
     u = rng.random(n)[:, None]
@@ -130,12 +155,14 @@ def add_irrelevant(X: pd.DataFrame, n: int, *, kind: str = "binary", n_values: i
     >>> add_irrelevant(X, 2, kind="uniform", random_state=0).shape
     (3, 9)
     """
+    X = _check_frame(X)
     n = check("n", n, Integer(low=0))
     check("kind", kind, Choice(("binary", "nominal", "uniform")))
     n_values = check("n_values", n_values, Integer(low=2))
+    check_size("the irrelevant attributes", len(X) * n, 8)
     rng = _rng(random_state)
     rows = len(X)
-    names = [f"irrelevant{j + 1}" for j in range(n)]
+    names = _fresh([f"irrelevant{j + 1}" for j in range(n)], X.columns)
     if kind == "uniform":
         extra = pd.DataFrame(rng.random((rows, n)), columns=names, index=X.index)
     elif kind in ("binary", "nominal"):
@@ -160,16 +187,22 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     >>> add_redundant(X, 2, random_state=0)[["copy1_a", "inverted2_a"]].to_numpy().tolist()
     [[0.2, 0.8], [0.4, 0.6]]
     """
+    X = _check_frame(X)
     n = check("n", n, Integer(low=0))
     delta = check("delta", delta, Real(low=0, high=1))
+    check_size("the redundant attributes", len(X) * n, 8)
     rng = _rng(random_state)
-    linear = [c for c in X.columns if pd.api.types.is_numeric_dtype(X[c].dtype)]
+    # bool columns are nominal (as lazylib.metrics.encode reads them), not linear
+    linear = [c for c in X.columns
+              if pd.api.types.is_numeric_dtype(X[c].dtype) and not pd.api.types.is_bool_dtype(X[c].dtype)]
     if not linear:
-        raise ValueError("add_redundant needs at least one linear (numeric) attribute to copy")
+        raise ValueError("add_redundant needs at least one linear (numeric, not bool) attribute to copy")
     out = {}
-    for j in range(n):
+    names = _fresh([f"{('copy', 'inverted', 'perturbed')[j % 3]}{j + 1}_{linear[(j // 3) % len(linear)]}"
+                    for j in range(n)], X.columns)
+    for j, name in zip(range(n), names):
         src = linear[(j // 3) % len(linear)]
-        x = X[src].to_numpy(dtype=float)
+        x = X[src].to_numpy(dtype=float, na_value=np.nan)
         kind = ("copy", "inverted", "perturbed")[j % 3]
         if kind == "copy":
             value = x.copy()
@@ -177,7 +210,7 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
             value = 1.0 - x
         else:
             value = x * (1.0 + rng.choice([-1.0, 1.0], len(x)) * rng.uniform(0, delta, len(x)))
-        out[f"{kind}{j + 1}_{src}"] = value
+        out[name] = value
     return pd.concat([X, pd.DataFrame(out, index=X.index)], axis=1)
 
 
@@ -199,6 +232,7 @@ def r_n(n_relevant: int, *, n_per_region: int = 50, random_state=None):
     """
     n_relevant = check("n_relevant", n_relevant, Integer(low=1))
     n_per_region = check("n_per_region", n_per_region, Integer(low=1))
+    check_size("R_n data", 4 * n_per_region * n_relevant, 8)
     rng = _rng(random_state)
     parts, labels = [], []
     for cls, below in ((0, True), (1, False)):
@@ -222,6 +256,7 @@ def payne_separable(*, n: int = 100, random_state=None):
     The paper gives no generator; halves split on the first attribute are our reading.
     """
     n = check("n", n, Integer(low=2))
+    check_size("the data", 3 * n, 8)
     rng = _rng(random_state)
     half = n // 2
     a = np.column_stack([rng.uniform(0.0, 0.5, half), rng.random(half)])
@@ -232,7 +267,8 @@ def payne_separable(*, n: int = 100, random_state=None):
 
 def payne_inseparable(*, n: int = 100, random_state=None):
     """Payne & Edwards (2000, section 5), second problem: two attributes in [0, 1] split into four quadrants,
-    two per class on the diagonals (an XOR), ``n / 4`` uniform instances in each.
+    two per class on the diagonals (an XOR), ``n / 4`` uniform instances in each (when ``n`` is not a multiple
+    of 4, the first ``n % 4`` quadrants in the order (0, 0), (0.5, 0.5), (0, 0.5), (0.5, 0) get one more).
 
     Notes
     -----
@@ -240,10 +276,12 @@ def payne_inseparable(*, n: int = 100, random_state=None):
     inseparable partitions, two per class".
     """
     n = check("n", n, Integer(low=4))
+    check_size("the data", 3 * n, 8)
     rng = _rng(random_state)
-    q = n // 4
+    sizes = [n // 4 + (i < n % 4) for i in range(4)]  # n not a multiple of 4: the first quadrants get one more
     parts, labels = [], []
-    for (lx, ly), cls in (((0, 0), 0), ((0.5, 0.5), 0), ((0, 0.5), 1), ((0.5, 0), 1)):
+    quadrants = (((0, 0), 0), ((0.5, 0.5), 0), ((0, 0.5), 1), ((0.5, 0), 1))
+    for ((lx, ly), cls), q in zip(quadrants, sizes):
         parts.append(np.column_stack([rng.uniform(lx, lx + 0.5, q), rng.uniform(ly, ly + 0.5, q)]))
         labels += [cls] * q
     X = pd.DataFrame(np.vstack(parts), columns=["x1", "x2"])

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from lazylib._validation import Boolean, Choice, Real, check
 from lazylib.metrics import Encoded, NotFittedError, encode
 from lazylib.metrics._encode import NOMINAL, encode_labels
 
@@ -65,7 +66,13 @@ def entropy(freq) -> float:
     >>> round(entropy([9, 5]), 3)
     0.94
     """
-    freq = np.asarray(freq, dtype=float)
+    try:
+        freq = np.asarray(freq, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"freq must hold class frequencies (numbers), got {freq!r}") from None
+    if freq.ndim != 1 or not np.isfinite(freq).all() or (freq < 0).any() or not freq.sum() > 0:
+        raise ValueError(f"freq must be a 1-D array of finite non-negative class frequencies with a positive "
+                         f"total, got {freq.tolist()!r:.80}")
     return float(_total_info(freq) / freq.sum())
 
 
@@ -73,6 +80,7 @@ def normal_deviate(confidence: float) -> float:
     """The normal deviate release 8 of C4.5 uses for a confidence level: linear interpolation between the
     rounded standard normal quantiles of its table (0.6925 for ``confidence=0.25``, where the exact quantile is
     0.6745)."""
+    confidence = check("confidence", confidence, Real(low=0, high=1, open_low=True, open_high=True))
     i = int(np.searchsorted(_TAIL, confidence, side="left"))
     i = min(max(i, 1), len(_TAIL) - 1)
     lo, hi = _TAIL[i - 1], _TAIL[i]
@@ -112,6 +120,12 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
     >>> [round((extra_errors(n, e) + e) / n, 3) for n, e in [(6, 0), (9, 0), (1, 0), (16, 1)]]
     [0.206, 0.143, 0.75, 0.157]
     """
+    n, e = check("n", n, Real()), check("e", e, Real())
+    if e < -TINY:
+        raise ValueError(f"e must be a non-negative number of errors, got {e}")
+    e = max(e, 0.0)
+    confidence = check("confidence", confidence, Real(low=0, high=1, open_low=True, open_high=True))
+    method = check("method", method, Choice(UPPER_LIMITS))
     if n <= 0:
         return 0.0
     if method == "exact":
@@ -545,14 +559,12 @@ class C45Classifier:
 
     # -------------------------------------------------------------- fitting
     def _validate(self):
-        if not (isinstance(self.min_cases, (int, float)) and self.min_cases > 0):
-            raise ValueError(f"min_cases must be a positive number, got {self.min_cases!r}")
-        if not (isinstance(self.value_tolerance, (int, float)) and self.value_tolerance >= 0):
-            raise ValueError(f"value_tolerance must be a non-negative number, got {self.value_tolerance!r}")
-        if not (isinstance(self.confidence, (int, float)) and 0 < self.confidence < 1):
-            raise ValueError(f"confidence must be in (0, 1), got {self.confidence!r}")
-        if self.upper_limit not in UPPER_LIMITS:
-            raise ValueError(f"upper_limit must be one of {UPPER_LIMITS}, got {self.upper_limit!r}")
+        check("min_cases", self.min_cases, Real(low=0, open_low=True))
+        check("value_tolerance", self.value_tolerance, Real(low=0))
+        check("confidence", self.confidence, Real(low=0, high=1, open_low=True, open_high=True))
+        check("upper_limit", self.upper_limit, Choice(UPPER_LIMITS))
+        for name in ("pruning", "subtree_raising", "mdl_correction", "release8_min_split"):
+            check(name, getattr(self, name), Boolean())
 
     def fit(self, X, y, types=None):
         """Grow the tree on ``(X, y)`` and prune it.
@@ -570,6 +582,8 @@ class C45Classifier:
         self._validate()
         data = encode(X, types)
         self.columns_, self.kinds_ = data.columns, data.kinds
+        self._categorical_frame = data.from_frame and any(c is not None for c in data.categories)
+        self._from_frame = data.from_frame
         y_idx, self.classes_ = encode_labels(y, len(data))
         self._builder = self._make_builder(data, y_idx)
         n = len(data)
@@ -629,12 +643,18 @@ class C45Classifier:
         types = None if isinstance(X, (pd.DataFrame, Encoded)) else self.kinds_
         if types is not None and np.ndim(X) == 2 and np.shape(X)[1] != len(self.kinds_):
             raise ValueError(f"X has {np.shape(X)[1]} attributes but the tree was fitted on {len(self.kinds_)}")
+        if getattr(self, "_categorical_frame", False) and not isinstance(X, (pd.DataFrame, Encoded)):
+            raise ValueError("X is an array but the tree was fitted on a DataFrame with categorical columns: pass a "
+                             "DataFrame with the same columns (an array's numbers would be read as category codes)")
         data = encode(X, types)
         if data.values.shape[1] != len(self.columns_):
             raise ValueError(f"X has {data.values.shape[1]} attributes but the tree was fitted on "
                              f"{len(self.columns_)}")
         if tuple(data.nominal) != tuple(k == NOMINAL for k in self.kinds_):
             raise ValueError(f"X has attribute types {data.kinds} but the tree was fitted on {self.kinds_}")
+        if data.from_frame and getattr(self, "_from_frame", False) and data.columns != self.columns_:
+            raise ValueError(f"X has columns {list(data.columns)[:10]} but the tree was fitted on "
+                             f"{list(self.columns_)[:10]} (same names in the same order)")
         if data.from_frame:
             for a in np.flatnonzero(data.nominal):
                 if self.domains_[a] != tuple(data.categories[a]):
@@ -679,6 +699,9 @@ class C45Classifier:
     def score(self, X, y) -> float:
         """Accuracy on ``(X, y)``."""
         truth = np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
+        n = len(X) if hasattr(X, "__len__") else None
+        if truth.ndim != 1 or (n is not None and len(truth) != n):
+            raise ValueError(f"y has {len(truth) if truth.ndim else 0} labels for {n} rows of X")
         return float(np.mean(self.predict(X) == truth))
 
     # -------------------------------------------------------------- text rendering

@@ -18,12 +18,16 @@ import numpy as np
 import pandas as pd
 
 from lazylib.metrics import Encoded, NotFittedError, encode
-from lazylib.metrics._encode import NOMINAL, encode_labels
+from lazylib.metrics._encode import encode_labels
 from lazylib.neighbors import vote_priority
 
 #: Relative tolerance within which two summed votes count as tied (sums of the same votes in another order can
 #: differ in the last bit).
 TIE_TOLERANCE = 1e-9
+
+#: The constant Weka's VFI adds to interval counts and class sizes when it weights votes by confidence, which
+#: keeps the entropy of a pure interval above zero and its weight finite.
+WEKA_TINY = 1e-11
 
 #: Rows of the (instances x features x classes) vote array computed at once, bounding memory to about
 #: this many float64 numbers.
@@ -37,6 +41,15 @@ class VFI5Classifier:
     ----------
     tie_tolerance : float
         Relative tolerance within which summed class votes count as tied.
+    point_intervals : bool
+        True (the paper's VFI5): every end point of a linear feature is a point interval. False: Weka's ``VFI``
+        reading, with range intervals only; a training value on an end point counts half in each of the two
+        adjoining ranges, and a query value on an end point gets the mean of their counts.
+    confidence_bias : float or None
+        None (the paper's VFI5): every feature's vote vector weighs the same. A number ``b > 0``: Weka's
+        confidence weighting, each interval's votes multiplied by ``max(1, H ** -b)`` with ``H`` the entropy (in
+        bits) of its vote vector, computed from counts shifted by :data:`WEKA_TINY` as Weka does (Weka's
+        default bias is 0.6).
 
     Attributes
     ----------
@@ -75,6 +88,11 @@ class VFI5Classifier:
     Feature values are never normalised: only their order matters, so predictions are unchanged by any
     strictly increasing transformation of a linear feature.
 
+    The two Weka options reproduce the behaviour of Weka's ``weka.classifiers.misc.VFI`` as its source
+    documents it, with two differences that never change a prediction: an interval holding no training value
+    abstains here where Weka votes ``1/C`` for every class, and Weka normalises the final totals into a
+    distribution. Ties still follow the rule above.
+
     References
     ----------
     Güvenir, H. A. (1998), section 2, Figures 4 and 5; Demiröz, G. and Güvenir, H. A. (1997).
@@ -100,14 +118,23 @@ class VFI5Classifier:
     ['a', 'a', 'b']
     """
 
-    def __init__(self, tie_tolerance: float = TIE_TOLERANCE):
+    def __init__(self, tie_tolerance: float = TIE_TOLERANCE, *, point_intervals: bool = True,
+                 confidence_bias: float | None = None):
         self.tie_tolerance = tie_tolerance
+        self.point_intervals = point_intervals
+        self.confidence_bias = confidence_bias
 
     # ------------------------------------------------------------------ training (Figure 4)
     def fit(self, X, y, *, types=None):
         """Learn the intervals of every feature and their class votes."""
         if not (isinstance(self.tie_tolerance, (int, float)) and 0 <= self.tie_tolerance < 1):
             raise ValueError(f"tie_tolerance must be a number in [0, 1), got {self.tie_tolerance!r}")
+        if not isinstance(self.point_intervals, (bool, np.bool_)):
+            raise ValueError(f"point_intervals must be True or False, got {self.point_intervals!r}")
+        bias = self.confidence_bias
+        if bias is not None and not (isinstance(bias, (int, float)) and not isinstance(bias, bool) and bias > 0
+                                     and np.isfinite(bias)):
+            raise ValueError(f"confidence_bias must be None or a positive number, got {bias!r}")
         data = encode(X, types)
         Z = data.values
         n, m = Z.shape
@@ -132,12 +159,46 @@ class VFI5Classifier:
         f_idx = np.broadcast_to(np.arange(m), Z.shape)[known]
         key = (f_idx * self.n_slots_ + slot[known]) * C + np.broadcast_to(self.y_[:, None], Z.shape)[known]
         counts = np.bincount(key, minlength=m * self.n_slots_ * C).reshape(m, self.n_slots_, C)
+        if not self.point_intervals:
+            counts = self._half_counts(counts)
         self.counts_ = counts
         share = counts / self.class_counts_
         total = share.sum(axis=2, keepdims=True)
         self.votes_ = np.divide(share, total, out=np.zeros_like(share), where=total > 0)
-        self.n_intervals_ = np.where(self.nominal_, self.n_points_, 2 * self.n_points_ + 1)
+        self.weights_ = None
+        if self.confidence_bias is not None:
+            shifted, self.weights_ = self._confidence(counts)
+            self.votes_ = shifted * self.weights_[:, :, None]
+        self.n_intervals_ = np.where(self.nominal_, self.n_points_,
+                                     2 * self.n_points_ + 1 if self.point_intervals else self.n_points_ + 1)
         return self
+
+    def _half_counts(self, counts):
+        """Weka's counts on linear features: range ``j`` (slot ``2 j``) keeps its own values plus half of those
+        on the end points at either side; an end point (slot ``2 j + 1``) holds the mean of its two ranges."""
+        counts = counts.astype(float)
+        ranges, points = counts[:, 0::2], counts[:, 1::2]
+        moved = ranges.copy()
+        moved[:, :-1] += points / 2
+        moved[:, 1:] += points / 2
+        on_point = (moved[:, :-1] + moved[:, 1:]) / 2
+        on_point[np.arange(points.shape[1])[None, :] >= self.n_points_[:, None]] = 0.0  # padding slots
+        linear = ~self.nominal_
+        counts[linear, 0::2] = moved[linear]
+        counts[linear, 1::2] = on_point[linear]
+        return counts
+
+    def _confidence(self, counts):
+        """Weka's votes and weight of every interval: the normalised ``(count + tiny) / (class size + tiny)``
+        with ``tiny`` = :data:`WEKA_TINY`, and ``max(1, H ** -bias)``, ``H`` the entropy in bits of those votes
+        (both 0 for an interval holding no training value, which abstains)."""
+        share = (counts + WEKA_TINY) / (self.class_counts_ + WEKA_TINY)
+        p = share / share.sum(axis=2, keepdims=True)
+        entropy = -np.sum(p * np.log2(p), axis=2)
+        with np.errstate(divide="ignore"):
+            weight = np.maximum(1.0, entropy ** -float(self.confidence_bias))
+        held = counts.sum(axis=2) > 0
+        return np.where(held[:, :, None], p, 0.0), np.where(held, weight, 0.0)
 
     def _points(self, Z, y, C):
         """``(feature, value)`` of every point interval: the distinct per-class end points of linear features,
@@ -243,6 +304,8 @@ class VFI5Classifier:
         slots = np.arange(2 * k + 1)
         if self.nominal_[f]:
             slots = slots[1::2]
+        elif not self.point_intervals:
+            slots = slots[0::2]  # Weka: ranges only (a query on an end point averages its two ranges)
         j = slots // 2
         is_pt = slots % 2 == 1
         padded = np.concatenate([[-np.inf], points, [np.inf]])
@@ -256,6 +319,8 @@ class VFI5Classifier:
             table[f"count {label}"] = self.counts_[f, slots, c]
         for c, label in enumerate(self.classes_):
             table[f"vote {label}"] = self.votes_[f, slots, c]
+        if self.weights_ is not None:
+            table["weight"] = self.weights_[f, slots]
         return pd.DataFrame(table)
 
 

@@ -101,7 +101,10 @@ def manifest(data_dir: Path = DATA_DIR) -> dict[str, dict[str, str]]:
     ``notes``, ``licence``, ``sha256``.
     """
     rows: dict[str, dict[str, str]] = {}
-    text = (Path(data_dir) / "MANIFEST.md").read_text(encoding="utf-8")
+    path = _check_data_dir(data_dir) / "MANIFEST.md"
+    if not path.is_file():
+        raise ValueError(f"{data_dir} has no MANIFEST.md: the sha256 of every data file is recorded there")
+    text = path.read_text(encoding="utf-8")
     for line in text.splitlines():
         if not line.startswith("| ") or line.startswith("| file") or line.startswith("|---"):
             continue
@@ -131,9 +134,18 @@ def _schema_names(data_dir: Path = DATA_DIR) -> tuple[str, ...]:
     return tuple(sorted(p.name[: -len(".schema.json")] for p in Path(data_dir).glob("*.schema.json")))
 
 
+def _check_data_dir(data_dir) -> Path:
+    if not isinstance(data_dir, (str, Path)):
+        raise ValueError(f"data_dir must be a path (str or pathlib.Path), got {type(data_dir).__name__}")
+    path = Path(data_dir)
+    if not path.is_dir():
+        raise ValueError(f"data_dir {str(path)!r} does not exist or is not a folder")
+    return path
+
+
 def list_datasets(data_dir: Path | str = DATA_DIR) -> list[str]:
     """Sorted names accepted by :func:`load` (the MONK's problems as ``monks-1``, ``monks-2``, ``monks-3``)."""
-    names = {(_MONKS.match(n).group(1) if _MONKS.match(n) else n) for n in _schema_names(Path(data_dir))}
+    names = {(_MONKS.match(n).group(1) if _MONKS.match(n) else n) for n in _schema_names(_check_data_dir(data_dir))}
     return sorted(names)
 
 
@@ -171,8 +183,11 @@ def load(name: str, *, data_dir: Path | str = DATA_DIR) -> Dataset:
     >>> len(ds.split["train"]), len(ds.split["test"])
     (169, 432)
     """
-    data_dir = Path(data_dir)
+    data_dir = _check_data_dir(data_dir)
     names = list_datasets(data_dir)
+    if not isinstance(name, str) and name is not None:
+        raise UnknownDatasetError(f"name must be a string (one of list_datasets()), got {type(name).__name__} "
+                                  f"{name!r}")
     if name not in names:
         close = difflib.get_close_matches(str(name), names, n=5, cutoff=0.4)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
@@ -186,6 +201,11 @@ def load(name: str, *, data_dir: Path | str = DATA_DIR) -> Dataset:
     if schema.get("split"):
         parts = schema["split"]
         split = {key: range(p["first_row"] - 1, p["last_row"]) for key, p in zip(("train", "test"), parts)}
+        rows = [r for part in split.values() for r in (part.start, part.stop)]
+        if len(parts) != 2 or min(rows) < 0 or max(rows) > len(X) or any(len(r) == 0 for r in split.values()) \
+                or split["train"].stop > split["test"].start:
+            raise ValueError(f"{schema['file']}: the schema's split {parts} does not cut its {len(X)} rows into a "
+                             "train part followed by a test part")
     return Dataset(name, X, y, types, split, _source(data_dir, [schema["file"]], [sha]), schema)
 
 
@@ -240,16 +260,35 @@ def _read_schema(data_dir: Path, stem: str) -> dict[str, Any]:
     missing = [k for k in SCHEMA_KEYS if k not in schema]
     if missing:
         raise ValueError(f"{path.name}: the schema lacks the keys {missing}")
+    if not isinstance(schema["columns"], list):
+        got = type(schema["columns"]).__name__
+        raise ValueError(f"{path.name}: columns must be a list of column entries, got {got}")
     for i, col in enumerate(schema["columns"]):
         lacking = [k for k in COLUMN_KEYS if not isinstance(col, dict) or k not in col]
         if lacking or (col["type"] == "nominal" and "values" not in col):
             raise ValueError(f"{path.name}: column entry {i} lacks {lacking or ['values']}")
+        if col["type"] == "nominal":
+            _check_values(path.name, f"column {col['name']!r}", col["values"])
+    _check_values(path.name, "the class", schema["classes"])
     return schema
+
+
+def _check_values(file: str, what: str, values) -> None:
+    """Declared nominal values (or classes): a list of distinct strings."""
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError(f"{file}: the values of {what} must be a list of strings, got {values!r:.80}")
+    seen = set()
+    for v in values:
+        if v in seen:
+            raise ValueError(f"{file}: {what} declares the value {v!r} twice")
+        seen.add(v)
 
 
 def _read_csv(data_dir: Path, file: str) -> tuple[pd.DataFrame, str]:
     """Read a CSV as strings (empty cell = missing) after checking its sha256 against the manifest."""
     path = data_dir / file
+    if not path.is_file():
+        raise ValueError(f"the schema names the file {file}, which is not in {data_dir}")
     raw = path.read_bytes()
     sha = hashlib.sha256(raw).hexdigest()
     expected = manifest(data_dir).get(file, {}).get("sha256")
@@ -258,7 +297,18 @@ def _read_csv(data_dir: Path, file: str) -> tuple[pd.DataFrame, str]:
     if sha != expected:
         raise ChecksumError(f"{file}: sha256 is {sha}, MANIFEST.md records {expected}; the file has been altered")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
+    _check_row_lengths(raw, file, frame.shape[1])
     return frame.replace("", np.nan), sha
+
+
+def _check_row_lengths(raw: bytes, file: str, width: int) -> None:
+    """Every data row has as many cells as the header (pandas fills a short row with missing values silently)."""
+    import csv
+    import io
+
+    for number, row in enumerate(csv.reader(io.StringIO(raw.decode("utf-8"))), start=0):
+        if row and len(row) != width:
+            raise ValueError(f"{file}: row {number} has {len(row)} cells, the header {width}")
 
 
 def _typed(frame: pd.DataFrame, schema: dict[str, Any]) -> tuple[pd.DataFrame, pd.Series, dict[str, str]]:
@@ -293,6 +343,11 @@ def _numeric(values: pd.Series, where: str) -> pd.Series:
         row = int(np.flatnonzero(bad.to_numpy())[0])
         raise ValueError(f"{where} is numeric but row {row + 1} holds {values.iloc[row]!r} "
                          f"({int(bad.sum())} such cells)")
+    infinite = np.isinf(numbers.to_numpy())
+    if infinite.any():
+        row = int(np.flatnonzero(infinite)[0])
+        raise ValueError(f"{where} holds a non-finite number {values.iloc[row]!r} in row {row + 1} "
+                         f"({int(infinite.sum())} such cells); leave a cell empty for an unknown value")
     return numbers
 
 

@@ -21,5 +21,17 @@ PAPER_DATASETS: dict[str, tuple[str, ...]] = {
 
 
 def papers_using(name: str) -> list[str]:
-    """Paper keys whose experiments name the data set ``name``."""
+    """Paper keys whose experiments name the data set ``name`` (one of :func:`lazylib.datasets.list_datasets`).
+
+    Raises
+    ------
+    UnknownDatasetError
+        For a name that is not vendored (the message suggests close ones).
+    """
+    from lazylib.datasets._loader import UnknownDatasetError, list_datasets
+    from lazylib._validation import suggest
+
+    names = list_datasets()
+    if name not in names:
+        raise UnknownDatasetError(f"no data set named {name!r}{suggest(name, names)} (see list_datasets())")
     return [paper for paper, names in PAPER_DATASETS.items() if name in names]

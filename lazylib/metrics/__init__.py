@@ -15,6 +15,9 @@ applies to every attribute-wise metric.
 
 from __future__ import annotations
 
+import inspect
+
+from lazylib._validation import suggest
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric, Metric, NotFittedError
 from lazylib.metrics._encode import Encoded, encode
 from lazylib.metrics._probabilities import (
@@ -72,11 +75,14 @@ def make_metric(name: str, **params) -> Metric:
     try:
         cls = REGISTRY[name.lower()]
     except (KeyError, AttributeError):
-        raise ValueError(f"unknown metric {name!r}; available: {', '.join(available())}") from None
-    try:
-        return cls(**params)
-    except TypeError as exc:
-        raise ValueError(f"metric {name!r} does not take parameters {sorted(params)}: {exc}") from None
+        raise ValueError(f"unknown metric {name!r}{suggest(name, available())} (available: "
+                         f"{', '.join(available())})") from None
+    takes = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+    foreign = [p for p in params if p not in takes]
+    if foreign:
+        hints = "".join(suggest(p, takes) for p in foreign)
+        raise ValueError(f"metric {name!r} does not take parameters {foreign}{hints} (it takes {takes})")
+    return cls(**params)
 
 
 __all__ = [

@@ -46,8 +46,8 @@ def encode(X, types=None) -> Encoded:
     Parameters
     ----------
     X : pandas.DataFrame, Encoded or array-like of shape (n, m)
-        An :class:`Encoded` input is returned as it is (after checking ``types`` against it). DataFrame columns that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous");
-        arrays need ``types``.
+        An :class:`Encoded` input is returned as it is (after checking ``types`` against it). DataFrame columns
+        that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous"); arrays need ``types``.
     types : sequence or dict, optional
         Attribute types, ``"nominal"``, ``"continuous"`` or ``"integer"``: one per column (a dict keyed by column
         name for DataFrames, e.g. ``Dataset.types``). Required for arrays.

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from lazylib._validation import Integer, Real, check
+
 #: Ratios within this distance of a whole number count as that number when discretising (Eq. 18), so a value
 #: lying on a range boundary in exact arithmetic falls in the range it begins despite floating-point error.
 BOUNDARY_TOLERANCE = 1e-9
@@ -34,8 +36,19 @@ def value_weight(p) -> np.ndarray:
     >>> float(value_weight([0.7, 0.0, 0.3]).round(4))
     0.7616
     """
-    p = np.asarray(p, dtype=np.float64)
+    p = _probabilities(p, "p")
     return np.sqrt((p * p).sum(axis=-1))
+
+
+def _probabilities(p, name: str) -> np.ndarray:
+    """``p`` as a float array of finite numbers (class probabilities along the last axis), or a ValueError."""
+    try:
+        p = np.asarray(p, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold class probabilities (numbers), got {p!r}") from None
+    if not np.isfinite(p).all():
+        raise ValueError(f"{name} must hold finite class probabilities")
+    return p
 
 
 def minimum_value_weight(n_classes: int) -> float:
@@ -46,9 +59,7 @@ def minimum_value_weight(n_classes: int) -> float:
     >>> minimum_value_weight(4)
     0.5
     """
-    if n_classes < 1:
-        raise ValueError(f"n_classes must be positive, got {n_classes}")
-    return float(n_classes) ** -0.5
+    return float(check("n_classes", n_classes, Integer(low=1))) ** -0.5
 
 
 def vdm_delta(p, q, power: float = 2.0) -> np.ndarray:
@@ -61,8 +72,11 @@ def vdm_delta(p, q, power: float = 2.0) -> np.ndarray:
     >>> float(vdm_delta([0.7, 0.0, 0.3], [0.4, 0.5, 0.1]).round(10))
     0.38
     """
-    diff = np.abs(np.asarray(p, dtype=np.float64) - np.asarray(q, dtype=np.float64))
-    return (diff**power).sum(axis=-1)
+    p, q = _probabilities(p, "p"), _probabilities(q, "q")
+    if p.shape[-1:] != q.shape[-1:]:
+        raise ValueError(f"p and q must have the same number of classes, got {p.shape[-1:]} and {q.shape[-1:]}")
+    power = check("power", power, Real(low=0, open_low=True))
+    return (np.abs(p - q) ** power).sum(axis=-1)
 
 
 class ValueTable:
@@ -128,14 +142,26 @@ class Discretizer:
     """
 
     def __init__(self, lo: float, hi: float, s: int):
+        lo, hi = check("lo", lo, Real()), check("hi", hi, Real())
+        s = check("s", s, Integer(low=1))
         if not hi > lo:
-            raise ValueError(f"cannot discretise a constant attribute (min = max = {lo})")
-        self.lo, self.hi, self.s = float(lo), float(hi), int(s)
-        self.width = (self.hi - self.lo) / self.s
+            raise ValueError(f"cannot discretise a constant attribute (min = max = {lo})" if hi == lo else
+                             f"hi must be above lo, got lo = {lo}, hi = {hi}")
+        with np.errstate(over="ignore"):
+            width = (hi - lo) / s
+        if not np.isfinite(width) or not np.isfinite(hi - lo):
+            raise ValueError(f"the attribute spans {lo:.3g} to {hi:.3g}, a range beyond the largest float: "
+                             "rescale it")
+        self.lo, self.hi, self.s = lo, hi, s
+        self.width = width
 
     def discretize(self, x: np.ndarray) -> np.ndarray:
         """Range number of each value (Eq. 18); NaN stays NaN (as a float array) if present."""
-        t = (np.asarray(x, dtype=np.float64) - self.lo) / self.width
+        try:
+            x = np.asarray(x, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"x must hold numbers (NaN for unknown), got {x!r:.80}") from None
+        t = (x - self.lo) / self.width
         near = np.round(t)
         t = np.where(np.abs(t - near) <= BOUNDARY_TOLERANCE * np.maximum(1.0, np.abs(t)), near, t)
         v = np.floor(t) + 1

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import numpy as np
 
+from lazylib._validation import Choice, check, check_working_memory
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._columns import known_mean_std, known_range
@@ -45,7 +45,8 @@ class HEOM(AttributeMetric):
     root = 2.0
 
     def _fit(self, Z, y):
-        lo, hi = known_range(Z)
+        check_working_memory(self.working_memory)
+        lo, hi = known_range(Z, self.columns_)
         self.range_ = hi - lo
         self.attributes_ = [
             OverlapAttribute("one") if kind == NOMINAL else LinearAttribute(lo[a], self.range_[a])
@@ -101,11 +102,12 @@ class HVDM(AttributeMetric):
         self.unseen = unseen
 
     def _fit(self, Z, y):
-        if self.normalization not in HVDM_NORMALIZATIONS:
-            raise ValueError(f"normalization must be one of {HVDM_NORMALIZATIONS}, got {self.normalization!r}")
+        check_working_memory(self.working_memory)
+        check("normalization", self.normalization, Choice(HVDM_NORMALIZATIONS))
+        check("unseen", self.unseen, Choice(("zero", "uniform")))
         C = len(self.classes_)
         form, scale = {"N1": ("l1sq", 1.0), "N2": ("sq", 1.0), "N3": ("sq", float(C))}[self.normalization]
-        mean, self.sigma_ = known_mean_std(Z)
+        mean, self.sigma_ = known_mean_std(Z, columns=self.columns_)
         self.attributes_ = []
         for a, kind in enumerate(self.kinds_):
             if kind == NOMINAL:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from lazylib._validation import Integer, check
+from lazylib._validation import Boolean, Choice, Integer, check, check_working_memory
+from lazylib.metrics.vdm import UNSEEN, column_index
 from lazylib.metrics._attributes import CurveAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import (
@@ -81,11 +82,16 @@ class DVDM(AttributeMetric):
         self.integer = integer
 
     def _continuous(self, kind: str) -> bool:
-        if self.integer not in ("discrete", "continuous"):
-            raise ValueError(f"integer must be 'discrete' or 'continuous', got {self.integer!r}")
         return kind == "continuous" or (kind == "integer" and self.integer == "continuous")
 
+    def _check_params(self) -> None:
+        check_working_memory(self.working_memory)
+        check("erratum", self.erratum, Boolean())
+        check("unseen", self.unseen, Choice(UNSEEN))
+        check("integer", self.integer, Choice(("discrete", "continuous")))
+
     def _fit(self, Z, y):
+        self._check_params()
         C = len(self.classes_)
         default = max(5, C)
         # more ranges than training instances leaves most of them empty, and s = 10**8 would allocate gigabytes
@@ -98,7 +104,10 @@ class DVDM(AttributeMetric):
             x = Z[:, a]
             present = x[~np.isnan(x)]
             if self._continuous(kind) and len(present) and present.max() > present.min():
-                disc = Discretizer(present.min(), present.max(), self.s_)
+                try:
+                    disc = Discretizer(present.min(), present.max(), self.s_)
+                except ValueError as exc:
+                    raise ValueError(f"column {self.columns_[a]!r}: {exc}") from None
                 self.discretizers_[self.columns_[a]] = disc
                 self.attributes_.append(self._continuous_attribute(x, y, C, disc, form))
             else:
@@ -112,7 +121,10 @@ class DVDM(AttributeMetric):
 
     def range_probabilities(self, column) -> np.ndarray:
         """``P_a,u,c`` of a discretised attribute: array (s, C), row ``u - 1`` for range ``u`` (Figure 5)."""
-        a = self.columns_.index(str(column))
+        a = column_index(self, column)
+        if self.columns_[a] not in self.discretizers_:
+            raise ValueError(f"column {self.columns_[a]!r} is not discretised (it is {self.kinds_[a]}, or constant "
+                             f"in training); discretised columns: {list(self.discretizers_)}")
         return _range_probabilities(self.discretizers_[self.columns_[a]], self.X_[:, a], self.y_, len(self.classes_))
 
 
@@ -170,9 +182,11 @@ class IVDM(DVDM):
                          working_memory=working_memory)
         self.midpoints = midpoints
 
+    def _check_params(self) -> None:
+        super()._check_params()
+        check("midpoints", self.midpoints, Choice(MIDPOINTS))
+
     def _continuous_attribute(self, x, y, C, disc, form):
-        if self.midpoints not in MIDPOINTS:
-            raise ValueError(f"midpoints must be one of {MIDPOINTS}, got {self.midpoints!r}")
         P_ranges = _range_probabilities(disc, x, y, C)
         convention = self.midpoints
         return CurveAttribute(lambda v: interpolate_ranges(v, disc, P_ranges, convention),
@@ -180,8 +194,14 @@ class IVDM(DVDM):
 
     def probabilities(self, column, values) -> np.ndarray:
         """Interpolated ``p_a,c(x)`` of a continuous attribute for the given values: array (len(values), C)."""
-        a = self.columns_.index(str(column))
-        return self.attributes_[a].probabilities(np.asarray(values, dtype=np.float64))
+        a = column_index(self, column)
+        try:
+            values = np.asarray(values, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError):
+            raise ValueError(f"values must be numbers (NaN for unknown), got {values!r}") from None
+        if np.isinf(values).any():
+            raise ValueError("values must be finite numbers or NaN (unknown)")
+        return self.attributes_[a].probabilities(values)
 
 
 class WVDM(IVDM):

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from lazylib._validation import Choice, Real, check
+from lazylib._validation import Choice, Real, check, check_working_memory
 from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._columns import known_mean_std, known_range
 
 NORMALIZATIONS = (None, "std", "range")
+
+#: Widest training spread (in the units of the normalisation) for which r = 2 uses the bilinear form (squares of
+#: the values): beyond it, squared values would overflow or underflow, and the terms are computed in a unit.
+SAFE_SPREAD = (1e-100, 1e100)
 
 
 class Minkowski(AttributeMetric):
@@ -36,7 +40,10 @@ class Minkowski(AttributeMetric):
     Nominal attributes enter as their numeric codes, as Wilson & Martinez did for "Euclid." ("normalised by
     standard deviation on all attributes, including nominal"). An unknown value gives the attribute distance 1
     (the papers do not say; 1 is HEOM's and HVDM's rule). An attribute constant in training (zero spread)
-    contributes nothing. Standard deviations use ``ddof=1``.
+    contributes nothing. Standard deviations use ``ddof=1``. For ``r`` other than 1 and 2 the terms are computed
+    in a unit near the widest training spread (a power of 2) and the distance converted back, so ``|d|^r``
+    neither overflows nor underflows for large ``r`` at any scale of the data; an unknown value's term ``1``
+    then becomes ``unit^-r``, which underflows to 0 only when it is negligible beside any known difference.
 
     References
     ----------
@@ -60,22 +67,61 @@ class Minkowski(AttributeMetric):
         self.normalize = normalize
 
     def _fit(self, Z, y):
-        if isinstance(self.r, (int, float)) and self.r == float("inf"):
+        check_working_memory(self.working_memory)
+        if isinstance(self.r, (int, float)) and not isinstance(self.r, bool) and self.r == float("inf"):
             raise ValueError("r = inf is the Chebychev distance: use make_metric('chebychev')")
         self.root = check("r", self.r, Real(low=1))
         check("normalize", self.normalize, Choice(NORMALIZATIONS))
-        self.center_, std = known_mean_std(Z)
+        self.center_, std = known_mean_std(Z, columns=self.columns_)
+        lo, hi = known_range(Z, self.columns_)
         if self.normalize == "std":
             self.scale_ = std
         elif self.normalize == "range":
-            lo, hi = known_range(Z)
             self.scale_ = hi - lo
         else:
             self.scale_ = np.ones(Z.shape[1])
-        if self.r == 2:
+        self.unit_ = 1.0
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
+        widest = spread.max(initial=0.0)
+        if self.root == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
             self.attributes_ = [LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)]
-        else:
-            self.attributes_ = [PowerAttribute(self.r, c, s) for c, s in zip(self.center_, self.scale_)]
+            return
+        if self.root != 1 and widest > 0:
+            # |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD) unless the
+            # differences are near 1: measure them in a unit (a power of 2) near the widest training spread, and
+            # give the distance back in the data's units
+            self.unit_ = float(np.ldexp(1.0, int(np.frexp(widest)[1])))
+        self.attributes_ = [_PowerInUnits(self.root, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
+
+    def _finish(self, S):
+        S = super()._finish(S)
+        if self.unit_ != 1.0:
+            S *= self.unit_
+        return S
+
+
+class _PowerInUnits(PowerAttribute):
+    """``|x - y|^r / scale^r`` computed as ``(|x - y| / (scale unit))^r``; the metric multiplies the root of
+    the sum by ``unit``. An unknown value keeps its distance 1 in the data's units (``unit^-r`` here), or is
+    refused when that is beyond the float range."""
+
+    def __init__(self, r: float, center: float, scale: float, unit: float):
+        super().__init__(r, center, scale * unit)
+        with np.errstate(over="ignore", under="ignore"):
+            unknown = np.float64(unit) ** -r
+        self.unit, self.unknown = unit, (float(unknown) if 0 < unknown < np.inf else None)
+
+    def direct(self, xq, xs):
+        term = super().direct(xq, xs)
+        if self.unknown != 1.0:
+            unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
+            if self.unknown is None and unknown.any():
+                raise ValueError(f"the known differences are computed in a unit of {self.unit:.3g} (r = {self.r:g}), "
+                                 "in which an unknown value's term 1 is beyond the float range: normalize the "
+                                 "data (normalize='range' or 'std'), fill the unknown values, or use a smaller r")
+            term[unknown] = self.unknown
+        return term
 
 
 class Euclidean(Minkowski):

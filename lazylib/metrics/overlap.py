@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lazylib._validation import Choice, check, check_working_memory
 from lazylib.metrics._attributes import OverlapAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 
@@ -50,8 +51,8 @@ class Overlap(AttributeMetric):
         self.missing = missing
 
     def _fit(self, Z, y):
-        if self.missing not in ("value", "one"):
-            raise ValueError(f"missing must be 'value' or 'one', got {self.missing!r}")
+        check_working_memory(self.working_memory)
+        check("missing", self.missing, Choice(("value", "one")))
         self.attributes_ = [OverlapAttribute(self.missing) for _ in range(Z.shape[1])]
 
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.distance import cdist
 
-from lazylib.metrics._base import WORKING_MEMORY, Metric
+from lazylib._validation import check_working_memory
+from lazylib.metrics._base import CANCELLATION, WORKING_MEMORY, Metric
+from lazylib.metrics._columns import known_mean_std
 from lazylib.metrics._encode import LINEAR_TYPES
 
 
@@ -27,31 +29,47 @@ class _NumericMetric(Metric):
 
     def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False):
         for name, Z in (("A", Zq), ("B", Zs)):
-            if np.isnan(Z).any():
-                raise ValueError(f"{type(self).__name__} has no rule for unknown values, and {name} has some")
+            self._check_known(Z, name)
+            self._check_values(Z, name)
         step = self._chunk_rows(len(Zs), Zq.shape[1])
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
             yield start, stop, self._block(Zq[start:stop], Zs)
 
     def _fit(self, Z, y):
+        check_working_memory(self.working_memory)
+        self._check_known(Z, "X")
+        self._check_values(Z, "X")
+
+    def _check_known(self, Z, what: str) -> None:
         if np.isnan(Z).any():
-            raise ValueError(f"{type(self).__name__} has no rule for unknown values, and X has some")
+            column = self.columns_[int(np.flatnonzero(np.isnan(Z).any(axis=0))[0])]
+            raise ValueError(f"{type(self).__name__} has no rule for unknown values, and column {column!r} of "
+                             f"{what} has some")
+
+    def _check_values(self, Z, what: str) -> None:
+        """Refuse values outside the metric's domain (see Camberra, ChiSquare)."""
 
 
 #: Mahalanobis: a covariance matrix whose smallest eigenvalue is below this fraction of its largest is singular.
 RANK_TOLERANCE = 1e-12
 
 
-def _check_non_negative(Z, what: str) -> None:
+def _check_non_negative(metric, Z, what: str, distance: str) -> None:
     if (Z < 0).any():
-        column = int(np.flatnonzero((Z < 0).any(axis=0))[0])
-        raise ValueError(f"chi-square distance is for non-negative counts; {what} has a negative value "
-                         f"in column {column}")
+        column = metric.columns_[int(np.flatnonzero((Z < 0).any(axis=0))[0])]
+        raise ValueError(f"the {distance} distance is for non-negative values; column {column!r} of {what} has a "
+                         "negative value")
 
 
 def _sq_euclidean(P, Q):
-    S = (P * P).sum(1)[:, None] + (Q * Q).sum(1)[None, :] - 2.0 * P @ Q.T
+    """``||p - q||^2`` for all pairs as one product; sums that cancel to near zero are recomputed from direct
+    differences (see ``lazylib.metrics._base.CANCELLATION``), so identical rows are at exactly 0."""
+    p2, q2 = (P * P).sum(1), (Q * Q).sum(1)
+    S = p2[:, None] + q2[None, :] - 2.0 * P @ Q.T
+    near = np.nonzero(S <= CANCELLATION * (p2[:, None] + q2[None, :]))
+    if len(near[0]):
+        S[near] = ((P[near[0]] - Q[near[1]]) ** 2).sum(1)
     return np.maximum(S, 0.0, out=S)
 
 
@@ -70,8 +88,9 @@ class Chebychev(_NumericMetric):
 
 
 class Camberra(_NumericMetric):
-    """``D(x, y) = sum_a |x_a - y_a| / |x_a + y_a|``, with 0/0 taken as 0 (scipy's canberra divides by
-    ``|x_a| + |y_a|`` instead, which differs for values of opposite sign).
+    """``D(x, y) = sum_a |x_a - y_a| / |x_a + y_a|``, with 0/0 taken as 0, for non-negative values (for values of
+    opposite sign the denominator can vanish while the numerator does not: the distance would be infinite, so
+    negative values are refused; scipy's canberra divides by ``|x_a| + |y_a|`` instead).
 
     Examples
     --------
@@ -79,6 +98,9 @@ class Camberra(_NumericMetric):
     >>> Camberra().fit(np.array([[1.0, 0.0]]), types=["continuous"] * 2).pairwise(np.array([[3.0, 0.0]]))
     array([[0.5]])
     """
+
+    def _check_values(self, Z, what):
+        _check_non_negative(self, Z, what, "Camberra")
 
     def _block(self, A, B):
         out = np.zeros((len(A), len(B)))
@@ -107,14 +129,22 @@ class Mahalanobis(_NumericMetric):
         if n <= m:
             raise ValueError(f"Mahalanobis distance needs more training instances than attributes "
                              f"(n = {n}, m = {m}): the covariance matrix is singular")
-        V = np.atleast_2d(np.cov(Z, rowvar=False))
-        eig = np.linalg.eigvalsh(V)
+        # the covariance of the columns scaled by powers of 2 (exact): V = S C S, so the rank test, the inverse
+        # and the determinant hold at any magnitude of the data, and det(V)^(1/m) = det(C)^(1/m) prod(S)^(2/m)
+        top = np.abs(Z).max(axis=0)
+        S = np.ldexp(1.0, np.frexp(np.where(top > 0, top, 1.0))[1])
+        C = np.atleast_2d(np.cov(Z / S, rowvar=False))
+        eig = np.linalg.eigvalsh(C)
         if eig[0] <= RANK_TOLERANCE * max(eig[-1], np.finfo(float).tiny):
-            raise ValueError(f"the training covariance matrix is singular or nearly so (eigenvalues "
-                             f"{eig[0]:.3g} to {eig[-1]:.3g}): some attribute is constant or a linear "
+            raise ValueError(f"the training covariance matrix is singular or nearly so (eigenvalues, columns scaled "
+                             f"to 1: {eig[0]:.3g} to {eig[-1]:.3g}): some attribute is constant or a linear "
                              "combination of others, and Mahalanobis distance is undefined")
-        self.factor_ = float(np.exp(np.log(eig).sum() / m))
-        self.whiten_ = np.linalg.cholesky(np.linalg.inv(V))
+        with np.errstate(over="ignore", under="ignore"):
+            self.factor_ = float(np.exp((np.log(eig).sum() + 2.0 * np.log(S).sum()) / m))
+        if not np.finfo(float).tiny <= self.factor_ < np.inf:
+            raise ValueError("Mahalanobis distances grow as the square of the data, and at this magnitude "
+                             f"(columns up to {top.max():.3g}) they are beyond the float range: rescale the data")
+        self.whiten_ = np.linalg.cholesky(np.linalg.inv(C)) / S[:, None]
 
     def _block(self, A, B):
         return self.factor_ * _sq_euclidean(A @ self.whiten_, B @ self.whiten_)
@@ -176,19 +206,27 @@ class Correlation(_NumericMetric):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
-        self.mean_ = Z.mean(axis=0)
+        self.mean_ = known_mean_std(Z, columns=self.columns_)[0]  # no overflow near the float range
 
     def _block(self, A, B):
-        P, Q = A - self.mean_, B - self.mean_
-        num = P @ Q.T
-        den = np.sqrt((P * P).sum(1))[:, None] * np.sqrt((Q * Q).sum(1))[None, :]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(den > 0, num / den, 0.0)
-        D = 1.0 - r
-        # r is undefined for an instance at the training mean; two such instances are identical: distance 0
-        at_mean = ~(P != 0).any(1)
-        D[np.ix_(at_mean, ~(Q != 0).any(1))] = 0.0
+        # 1 - r = ||u - v||^2 / 2 for the unit vectors u, v of the centred instances: identical instances are at
+        # exactly 0 (the near-zero sums are recomputed from direct differences)
+        U, V = self._unit(A), self._unit(B)
+        D = _sq_euclidean(U, V) / 2.0
+        # r is undefined for an instance at the training mean: taken as 0 (distance 1) against any other
+        # instance; two such instances are identical: distance 0
+        at_mean_a, at_mean_b = ~(U != 0).any(1), ~(V != 0).any(1)
+        D[at_mean_a, :] = 1.0
+        D[:, at_mean_b] = 1.0
+        D[np.ix_(at_mean_a, at_mean_b)] = 0.0
         return D
+
+    def _unit(self, Z):
+        P = Z - self.mean_
+        top = np.abs(P).max(axis=1, keepdims=True)
+        P = np.divide(P, top, out=np.zeros_like(P), where=top > 0)  # no overflow or underflow in the norm
+        norm = np.sqrt((P * P).sum(1, keepdims=True))
+        return np.divide(P, norm, out=np.zeros_like(P), where=norm > 0)
 
 
 class ChiSquare(_NumericMetric):
@@ -205,13 +243,16 @@ class ChiSquare(_NumericMetric):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
-        _check_non_negative(Z, "X")
         self.totals_ = Z.sum(axis=0)
         if (self.totals_ <= 0).any():
-            raise ValueError("chi-square distance needs positive attribute totals")
+            column = self.columns_[int(np.flatnonzero(self.totals_ <= 0)[0])]
+            raise ValueError(f"chi-square distance needs positive attribute totals; column {column!r} sums to 0 "
+                             "in training")
+
+    def _check_values(self, Z, what):
+        _check_non_negative(self, Z, what, "chi-square")
 
     def _embed(self, Z):
-        _check_non_negative(Z, "the data")
         size = Z.sum(axis=1, keepdims=True)
         if (size == 0).any():
             raise ValueError("chi-square distance is undefined for an all-zero instance")
@@ -233,6 +274,11 @@ class Kendall(_NumericMetric):
     array([[0., 2.],
            [2., 0.]])
     """
+
+    def _fit(self, Z, y):
+        super()._fit(Z, y)
+        if Z.shape[1] < 2:
+            raise ValueError("Kendall's rank correlation needs at least two attributes")
 
     def _signs(self, Z):
         i, j = np.triu_indices(Z.shape[1], k=1)

@@ -199,4 +199,5 @@ def marks(results: pd.DataFrame, tests: pd.DataFrame, *, alpha: float = 0.05) ->
     return out
 
 
-__all__ = ["IONOSPHERE_TRAIN", "K_RANGE", "tasks", "fit_predict", "marks", "mcnemar_p", "pairwise_tests", "run", "significant", "summary"]
+__all__ = ["IONOSPHERE_TRAIN", "K_RANGE", "tasks", "fit_predict", "marks", "mcnemar_p", "pairwise_tests", "run",
+           "significant", "summary"]

@@ -227,4 +227,5 @@ def satellite_window_features(X: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-__all__ = ["CORNER_PIXELS", "DifferenceKNN", "EDGE_PIXELS", "satellite_window_features", "combined_distance", "feature_differences", "feature_difference", "loo_accuracy", "loo_predictions"]
+__all__ = ["CORNER_PIXELS", "DifferenceKNN", "EDGE_PIXELS", "satellite_window_features", "combined_distance",
+           "feature_differences", "feature_difference", "loo_accuracy", "loo_predictions"]

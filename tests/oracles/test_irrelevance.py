@@ -65,3 +65,30 @@ def test_width_validation():
     X, y = _mixed(0)
     with pytest.raises(ValueError, match="between 1 and the number of features"):
         prefix_accuracy(X, y, evaluation.kfold(len(X), 5, random_state=0), [0, 3])
+
+
+def test_vfi_alone_with_weka_options_equals_fitting_each_width():
+    X, y = _mixed(4)
+    folds = evaluation.kfold(len(X), 5, random_state=4)
+    params = {"point_intervals": False, "confidence_bias": 0.6}
+    got = prefix_accuracy(X, y, folds, [2, 5, 8], ks=(), vfi_params=params)
+    assert set(got["classifier"]) == {"VFI5"}
+    for w in (2, 5, 8):
+        expected = evaluation.cross_validate(lambda: VFI5Classifier(**params), X.iloc[:, :w], y, folds)
+        np.testing.assert_allclose(got[got["width"] == w].sort_values("fold")["accuracy"], expected)
+
+
+def test_random_ties_give_the_expected_accuracy_of_fitting_each_width():
+    X, y = _mixed(5)
+    X = X[["rounded", "constant", "f1", "irrelevant1"]]  # the rounded feature first: many exact ties
+    folds = evaluation.kfold(len(X), 5, random_state=5)
+    got = prefix_accuracy(X, y, folds, [1, 2, 4], ks=(1, 3, 5), ties="random").set_index(
+        ["fold", "width", "classifier"])
+    for w in (1, 2, 4):
+        for k in (1, 3, 5):
+            for f, (train, test) in enumerate(folds):
+                knn = KNeighborsClassifier(k, "euclidean", {"normalize": "range"}, ties="random")
+                knn.fit(X.iloc[train, :w], y.iloc[train])
+                expected = knn.score(X.iloc[test, :w], y.iloc[test], expected=True)
+                np.testing.assert_allclose(got.loc[(f, w, f"{k}-NN"), "accuracy"], expected, atol=1e-12,
+                                           err_msg=f"{k}-NN, width {w}, fold {f}")

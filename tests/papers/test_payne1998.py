@@ -67,3 +67,12 @@ def test_value_weights_helper_on_table1():
     assert lowest == pytest.approx(3**-0.5)
     for symbol, p in TABLE1.items():
         assert weights["a"][symbol] == pytest.approx(value_weight(p))
+
+
+def test_eq4_delta_reaches_2_not_1():
+    """Section 2 says delta lies in [0, 1]; Eq. 4 as printed reaches 2 for values seen with one different class
+    each, and never exceeds it."""
+    assert vdm_delta([1.0, 0.0], [0.0, 1.0]) == pytest.approx(2.0)
+    rng = np.random.default_rng(1)
+    p, q = rng.dirichlet(np.ones(5), size=(2, 1000))
+    assert (vdm_delta(p, q) <= 2 + 1e-12).all()

@@ -104,7 +104,7 @@ def test_correlation_is_zero_between_identical_instances_at_the_training_mean():
 
 
 def test_chi_square_refuses_negative_values():
-    with pytest.raises(ValueError, match="non-negative counts.*column 1"):
+    with pytest.raises(ValueError, match="non-negative values; column '1' of X"):
         make_metric("chisquare").fit(np.array([[1.0, -1.0], [1.0, 3.0]]), types=NUMERIC)
     m = make_metric("chisquare").fit(np.array([[1.0, 1.0], [1.0, 3.0]]), types=NUMERIC)
     with pytest.raises(ValueError, match="negative"):

@@ -25,7 +25,8 @@ def mixed():
     n = 60
     y = rng.integers(0, 3, n)
     X = pd.DataFrame({"good": rng.normal(2.0 * y, 1.0), "noise": rng.normal(0, 5, n),
-                      "sym": pd.Categorical((y + (rng.random(n) < 0.3)) % 3), "junk": pd.Categorical(rng.integers(0, 2, n))})
+                      "sym": pd.Categorical((y + (rng.random(n) < 0.3)) % 3),
+                      "junk": pd.Categorical(rng.integers(0, 2, n))})
     return X, y
 
 

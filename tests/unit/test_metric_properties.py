@@ -81,8 +81,24 @@ def test_numeric_metric_properties(name, seed, n, m, log_scale):
     metric = make_metric(name, **params).fit(X, types=["continuous"] * m)
     D = metric.pairwise(X)
     assert np.isfinite(D).all() and (D >= -1e-12 * (1 + np.abs(D).max())).all()
-    if name not in NOT_ZERO_ON_SELF:
-        assert np.all(np.abs(np.diag(D)) <= 1e-9 * (1 + np.abs(D).max()))
+    if name not in NOT_ZERO_ON_SELF:  # identical instances: exactly 0, at every scale
+        assert np.all(np.diag(D) == 0.0), np.diag(D)
     np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-9 * (1 + np.abs(D).max()))
     perm = rng.permutation(n)
     np.testing.assert_allclose(metric.pairwise(X[perm]), D[perm], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("r", [3, 10, 60])
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), log_scale=st.integers(-8, 8))
+def test_minkowski_large_r_neither_overflows_nor_underflows(r, seed, log_scale):
+    """|d|^r for large r is computed in a unit near the data's spread: distances scale with the data."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((8, 3)) + np.arange(8)[:, None]  # distinct rows
+    scale = 10.0 ** log_scale
+    D1 = make_metric("minkowski", r=r).fit(X, types=["continuous"] * 3).pairwise(X)
+    Ds = make_metric("minkowski", r=r).fit(X * scale, types=["continuous"] * 3).pairwise(X * scale)
+    assert np.isfinite(Ds).all() and np.all(np.diag(Ds) == 0.0)
+    np.testing.assert_allclose(Ds, D1 * scale, rtol=1e-9)
+    off = ~np.eye(8, dtype=bool)
+    assert (Ds[off] > 0).all()

@@ -133,3 +133,73 @@ def test_chunked_decision_function_matches_feature_votes(monkeypatch):
     whole = clf.feature_votes(X).sum(axis=1)
     monkeypatch.setattr(vfi, "CHUNK_ELEMENTS", 30)
     np.testing.assert_allclose(clf.decision_function(X), whole)
+
+
+def test_votes_sum_to_one_or_abstain_and_outer_ranges_are_empty():
+    X, y = _data(seed=10)
+    X[::6, 0] = np.nan
+    clf = VFI5Classifier().fit(np.round(X, 1), y, types=["continuous"] * 4)
+    for table in clf.intervals_.values():
+        votes = table.filter(like="vote").sum(axis=1).to_numpy()
+        held = table.filter(like="count").sum(axis=1).to_numpy()
+        np.testing.assert_allclose(votes, np.where(held > 0, 1.0, 0.0))
+        # the two unbounded ranges lie beyond every end point, so no training value falls there
+        assert held[0] == 0 and held[-1] == 0
+        assert np.isinf(table["lower"].iloc[0]) and np.isinf(table["upper"].iloc[-1])
+
+
+def test_vote_divides_by_the_whole_class_size_missing_values_included():
+    # class a: 4 instances, 2 of them missing on the feature; class b: 2 instances
+    X = np.array([[1.0], [1.0], [np.nan], [np.nan], [1.0], [2.0]])
+    clf = VFI5Classifier().fit(X, ["a", "a", "a", "a", "b", "b"], types=["continuous"])
+    point = clf.intervals_["0"].query("lower == 1 and upper == 1")
+    # counts 2 of a (of 4) and 1 of b (of 2): 1/2 and 1/2 before normalising
+    assert point[["count a", "count b"]].to_numpy().tolist() == [[2, 1]]
+    np.testing.assert_allclose(point[["vote a", "vote b"]].to_numpy(), [[0.5, 0.5]])
+
+
+def test_decision_function_columns_follow_classes():
+    X, y = _data(seed=11)
+    names = np.array(["zeta", "alpha", "mid"])[y]
+    clf = VFI5Classifier().fit(X, names, types=["continuous"] * 4)
+    scores = clf.decision_function(X)
+    assert scores.shape == (len(X), len(clf.classes_))
+    picked = np.asarray(clf.classes_, dtype=object)[scores.argmax(axis=1)]
+    clear = np.sort(scores, axis=1)[:, -1] - np.sort(scores, axis=1)[:, -2] > 1e-6
+    np.testing.assert_array_equal(clf.predict(X)[clear], picked[clear])
+    # relabelling the classes permutes the columns, nothing else
+    other = VFI5Classifier().fit(X, pd.Series(names).map({"zeta": "z", "alpha": "a", "mid": "m"}),
+                                 types=["continuous"] * 4)
+    order = [other.classes_.index({"zeta": "z", "alpha": "a", "mid": "m"}[c]) for c in clf.classes_]
+    np.testing.assert_allclose(other.decision_function(X)[:, order], scores)
+
+
+def test_value_inside_a_range_and_on_an_end_point():
+    X = np.array([[0.0], [2.0], [1.0], [3.0]])
+    clf = VFI5Classifier().fit(X, ["a", "a", "b", "b"], types=["continuous"])
+    # end points 0, 2 (a) and 1, 3 (b): (1, 2) holds no training value; [1] holds one b; (0, 1) none
+    fv = clf.feature_votes(np.array([[1.5], [1.0], [0.5], [2.0]]))[:, 0]
+    np.testing.assert_allclose(fv, [[0, 0], [0, 1], [0, 0], [1, 0]])
+
+
+def test_weka_option_validation():
+    X, y = _data()
+    types = ["continuous"] * 4
+    for bad in (0, -1.0, float("inf"), "0.6", True):
+        with pytest.raises(ValueError, match="confidence_bias"):
+            VFI5Classifier(confidence_bias=bad).fit(X, y, types=types)
+    with pytest.raises(ValueError, match="point_intervals"):
+        VFI5Classifier(point_intervals="no").fit(X, y, types=types)
+
+
+def test_weka_half_counts_on_a_small_example():
+    # end points 0, 2 (a) and 1, 3 (b); the value 1.5 of class a lies inside (1, 2)
+    X = np.array([[0.0], [1.5], [2.0], [1.0], [3.0]])
+    clf = VFI5Classifier(point_intervals=False).fit(X, ["a", "a", "a", "b", "b"], types=["continuous"])
+    table = clf.intervals_["0"]
+    assert table["closed"].tolist() == ["open"] * 5 and clf.n_intervals_.tolist() == [5]
+    # ranges (-inf,0) (0,1) (1,2) (2,3) (3,inf): halves of the end-point values either side
+    np.testing.assert_allclose(table["count a"], [0.5, 0.5, 1.5, 0.5, 0.0])
+    np.testing.assert_allclose(table["count b"], [0.0, 0.5, 0.5, 0.5, 0.5])
+    # a query on the end point 1 gets the mean of (0,1) and (1,2): a 1.0, b 0.5 -> shares 1/3 and 1/4
+    np.testing.assert_allclose(clf.feature_votes(np.array([[1.0]]))[0, 0], [4 / 7, 3 / 7])

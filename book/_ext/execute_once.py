@@ -1,0 +1,179 @@
+"""Execute every chapter once per CI run, in ``_toc.yml`` order, and build the book from those outputs.
+
+CI runs ``make test`` (pytest with nbval executes every chapter) and then ``make book``. Instead of executing
+every chapter a second time, the book reuses what nbval produced, but only when that is provably current:
+
+1. ``conftest.py`` orders nbval's items by ``_toc.yml`` (so the scorecard appendix runs after every chapter has
+   written its record) and, after a session in which *every* page of the book executed without a failing cell,
+   stores each executed notebook (nbval keeps each cell's outputs in ``IPyNbCell.test_outputs``) in the
+   jupyter-cache that Jupyter Book reads (``_build/.jupyter_cache``), then writes :data:`STAMP` with
+   :func:`book_inputs` as they were when the session started (and still are).
+2. ``make book`` runs Sphinx with ``execute_notebooks: cache``. Before Sphinx reads a page, this extension checks
+   the cache (``config-inited``): if :data:`STAMP` matches the current :func:`book_inputs` and every page is in
+   the cache, the build uses it as it is. Otherwise it empties the cache and executes every page itself, in
+   ``_toc.yml`` order, into the cache, and only then lets Sphinx read. So ``make book`` alone on a clean clone
+   executes everything once, and never shows outputs of other sources.
+
+:func:`book_inputs` hashes everything an output can depend on: lazylib's sources and data, the published CSVs,
+the versions of Python and the numerical libraries (:func:`lazylib.scorecard.inputs_fingerprint`), every page of
+the book, ``_toc.yml``, ``_config.yml``, the book's extensions (``book/_ext``, this file among them),
+``conftest.py`` and the source revision printed on the front page (:func:`lazylib.build_info`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / "_build" / ".jupyter_cache"
+STAMP = ROOT / "_build" / ".jupyter_cache.stamp.json"
+
+
+def is_notebook(path: Path) -> bool:
+    """True for a Markdown file that jupytext and myst-nb read as a notebook (it declares a kernel in its front
+    matter)."""
+    if path.suffix != ".md" or not path.is_file():
+        return False
+    head = path.read_text(encoding="utf-8")[:2000]
+    return head.startswith("---") and "kernelspec:" in head.split("\n---", 1)[0]
+
+
+def toc_notebooks(root: Path = ROOT) -> list[Path]:
+    """The book's notebooks in ``_toc.yml`` order."""
+    from lazylib.scorecard import toc_chapters
+
+    return [p for p in (root / "book" / f"{c}.md" for c in toc_chapters(root)) if is_notebook(p)]
+
+
+def book_inputs(root: Path = ROOT) -> str:
+    """sha256 of everything the executed pages' outputs can depend on (see the module docstring)."""
+    import lazylib
+    from lazylib.scorecard import inputs_fingerprint
+
+    digest = hashlib.sha256(inputs_fingerprint(root).encode())
+    files = [*sorted((root / "book").rglob("*.md")), *sorted((root / "book" / "_ext").glob("*.py")),
+             root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    digest.update(json.dumps(lazylib.build_info(), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def read_notebook(path: Path):
+    """The notebook exactly as myst-nb reads it for the build (so the cache's hashes match)."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+    from myst_parser.config.main import MdParserConfig
+
+    return read_myst_markdown_notebook(path.read_text(encoding="utf-8"), MdParserConfig(), add_source_map=True,
+                                       path=path)
+
+
+def _cache(cache_dir: Path):
+    from jupyter_cache import get_cache
+
+    return get_cache(str(cache_dir))
+
+
+def reset(cache_dir: Path = CACHE, stamp: Path = STAMP) -> None:
+    """Forget every cached output (the stamp first, so an interrupted reset leaves no valid-looking cache)."""
+    stamp.unlink(missing_ok=True)
+    shutil.rmtree(cache_dir, ignore_errors=True)
+
+
+def store(notebook, path: Path, seconds: float, cache_dir: Path = CACHE) -> None:
+    """Put one executed notebook into the cache."""
+    from jupyter_cache.base import CacheBundleIn
+
+    _cache(cache_dir).cache_notebook_bundle(CacheBundleIn(notebook, str(path), data={"execution_seconds": seconds}),
+                                            check_validity=False, overwrite=True)
+
+
+def write_stamp(inputs: str, notebooks: list[Path], how: str, stamp: Path = STAMP) -> None:
+    """Declare the cache current for ``inputs`` (call only after every page is stored)."""
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(json.dumps({"inputs": inputs, "executed by": how, "written": time.time(),
+                                 "pages": [p.name for p in notebooks]}, indent=1))
+
+
+def missing_from_cache(notebooks: list[Path], cache_dir: Path = CACHE) -> list[Path]:
+    """The notebooks whose current code has no executed copy in the cache."""
+    if not cache_dir.is_dir():
+        return list(notebooks)
+    cache, missing = _cache(cache_dir), []
+    for path in notebooks:
+        try:
+            cache.match_cache_notebook(read_notebook(path))
+        except KeyError:
+            missing.append(path)
+    return missing
+
+
+def current(root: Path = ROOT, cache_dir: Path = CACHE, stamp: Path = STAMP) -> tuple[bool, str]:
+    """Whether the cache holds current outputs of every page, and why not."""
+    if not stamp.is_file():
+        return False, "no test run has stored a clean execution of every page"
+    recorded = json.loads(stamp.read_text())
+    if recorded.get("inputs") != book_inputs(root):
+        return False, "sources, data or library versions changed since the pages were executed"
+    missing = missing_from_cache(toc_notebooks(root), cache_dir)
+    if missing:
+        return False, f"{len(missing)} page(s) not in the cache, e.g. {missing[0].relative_to(root)}"
+    return True, f"executed by {recorded.get('executed by', '?')}"
+
+
+def execute_all(root: Path = ROOT, cache_dir: Path = CACHE, stamp: Path = STAMP, timeout: int = 900,
+                log=print) -> None:
+    """Execute every page in ``_toc.yml`` order into an emptied cache; raise on the first failing cell."""
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    inputs, notebooks = book_inputs(root), toc_notebooks(root)
+    reset(cache_dir, stamp)
+    for path in notebooks:
+        notebook = read_notebook(path)
+        log(f"executing {path.relative_to(root)}")
+        result = single_nb_execution(notebook, cwd=str(path.parent), timeout=timeout, allow_errors=False)
+        if result.err is not None:
+            raise RuntimeError(f"executing {path.relative_to(root)} failed:\n{result.exc_string}")
+        log(f"  {result.time:.1f} s")
+        store(notebook, path, result.time, cache_dir)
+    write_stamp(inputs, notebooks, "the book build", stamp)
+
+
+def _ensure_cache(app, config) -> None:
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    if config.nb_execution_mode != "cache":
+        return
+    cache_dir = Path(app.outdir).parent / ".jupyter_cache"
+    stamp = cache_dir.with_name(STAMP.name)
+    root = Path(app.srcdir)
+    ok, why = current(root, cache_dir, stamp)
+    if ok:
+        logger.info(f"[execute_once] every page's outputs are current ({why}): not executing again")
+    else:
+        logger.info(f"[execute_once] executing every page in _toc.yml order ({why})")
+        started = time.perf_counter()
+        execute_all(root, cache_dir, stamp, timeout=int(config.nb_execution_timeout or 900), log=logger.info)
+        logger.info(f"[execute_once] done in {time.perf_counter() - started:.0f} s")
+    app.execute_once_stamp = stamp.read_text()
+
+
+def _reread_after_new_outputs(app, env, added, changed, removed):
+    """Sphinx re-reads only pages whose source changed; when the cache was filled anew (by nbval or above), every
+    page must be read again, or an incremental build would keep old outputs (the scorecard's above all)."""
+    stamp = getattr(app, "execute_once_stamp", None)
+    if stamp is None or getattr(env, "execute_once_stamp", None) == stamp:
+        return []
+    env.execute_once_stamp = stamp
+    return sorted(env.found_docs - added - changed)
+
+
+def setup(app):
+    app.connect("config-inited", _ensure_cache)
+    app.connect("env-get-outdated", _reread_after_new_outputs)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

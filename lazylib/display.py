@@ -1,0 +1,166 @@
+"""Tables for the reader: a DataFrame styled to fit the book's text column, showing no NaN, True or False.
+
+>>> import pandas as pd
+>>> frame = pd.DataFrame({"data set": ["zoo", "iris"], "accuracy": [96.08, float("nan")], "inside": [True, False]})
+>>> html = table(frame, precision=1).to_html()
+>>> "96.1" in html and "yes" in html and "no" in html and "nan" not in html.lower()
+True
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+import numbers
+import re
+
+import numpy as np
+import pandas as pd
+
+#: Shown for a missing value.
+MISSING = "–"
+
+#: Text columns with a token longer than this (characters) may break it anywhere.
+LONG_TOKEN = 16
+
+#: Numbers the tables of one process in order, so re-executing a page gives byte-identical HTML (pandas would
+#: draw a random id for each table's CSS).
+_TABLE_IDS = itertools.count()
+
+#: The book's table style: compact, wrapping text, no horizontal overflow of the text column.
+TABLE_STYLES = [
+    {"selector": "", "props": "font-size: 0.82em; border-collapse: collapse; margin: 0.5em 0 1em 0; "
+                              "max-width: 100%; width: auto;"},
+    {"selector": "th, td", "props": "padding: 0.2em 0.55em; white-space: normal; vertical-align: top; "
+                                    "border-bottom: 1px solid rgba(128, 128, 128, 0.25);"},
+    {"selector": "thead th", "props": "text-align: left; font-weight: 600; "
+                                      "border-bottom: 1px solid rgba(128, 128, 128, 0.6);"},
+    {"selector": "caption", "props": "caption-side: top; text-align: left; font-style: italic; padding: 0.3em 0;"},
+]
+
+
+def _is_missing(value) -> bool:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) and math.isnan(value)
+
+
+def formatter(precision: int = 2, *, yes: str = "yes", no: str = "no", missing: str = MISSING):
+    """The function :func:`table` applies to every cell: booleans as ``yes``/``no``, missing values as
+    ``missing``, real numbers with ``precision`` decimals (integers without), anything else as text."""
+
+    def show(value) -> str:
+        if _is_missing(value):
+            return missing
+        if isinstance(value, (bool, np.bool_)):
+            return yes if value else no
+        if isinstance(value, numbers.Integral):
+            return f"{int(value):,}".replace(",", "\u2009") if abs(int(value)) >= 10_000 else str(int(value))
+        if isinstance(value, numbers.Real):
+            return f"{float(value):.{precision}f}"
+        return str(value)
+
+    return show
+
+
+def table(frame: pd.DataFrame | pd.Series, *, precision: int = 2, formats: dict | None = None, index: bool = True,
+          caption: str | None = None, nowrap=(), yes: str = "yes", no: str = "no", missing: str = MISSING):
+    """Style ``frame`` for the book: a compact table that wraps its text instead of overflowing the page.
+
+    Parameters
+    ----------
+    frame : DataFrame or Series
+    precision : int
+        Decimals of real numbers (columns in ``formats`` excepted).
+    formats : dict, optional
+        Column name to a format string (``"{:.3f}"``) or a function of the value, for columns that need their
+        own (missing values still show as ``missing``).
+    index : bool
+        Show the index (as the first column) or hide it.
+    caption : str, optional
+        A caption above the table.
+    nowrap : sequence of column names
+        Text columns kept on one line (short codes such as ``"6 / 3 / 29"``).
+    yes, no, missing : str
+        What booleans and missing values (NaN, None, NA) show as.
+
+    Returns
+    -------
+    pandas.io.formats.style.Styler
+        Display it as a cell's last expression. Numeric columns are right-aligned, text columns left-aligned
+        and wrapped.
+    """
+    if isinstance(frame, pd.Series):
+        frame = frame.to_frame()
+    show = formatter(precision, yes=yes, no=no, missing=missing)
+    def guarded(fmt):
+        render = fmt.format if isinstance(fmt, str) else fmt
+        return lambda value: missing if _is_missing(value) else render(value)
+
+    per_column = {column: guarded(fmt) for column, fmt in (formats or {}).items()}
+    styler = frame.style.format({column: per_column.get(column, show) for column in frame.columns})
+    styler = styler.format_index(show, axis=0).set_table_styles(TABLE_STYLES, overwrite=True)
+    styler = styler.set_uuid(f"lazylib{next(_TABLE_IDS)}")
+    numeric = [c for c in frame.columns
+               if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
+    text = [c for c in frame.columns if c not in numeric]
+    if numeric:
+        styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
+    if text:
+        styler = styler.set_properties(subset=text, **{"text-align": "left"})
+    # Long tokens (file names, identifiers) may break anywhere, so the table never outgrows the text column; in
+    # other columns words stay whole.
+    long_tokens = [c for c in text if max((len(token) for value in frame[c] if not _is_missing(value)
+                                           for token in str(value).split()), default=0) > LONG_TOKEN]
+    if long_tokens:
+        styler = styler.set_properties(subset=long_tokens, **{"overflow-wrap": "anywhere"})
+    if len(nowrap):
+        styler = styler.set_properties(subset=list(nowrap), **{"white-space": "nowrap", "overflow-wrap": "normal"})
+    if not index:
+        styler = styler.hide(axis="index")
+    if caption:
+        styler = styler.set_caption(caption)
+    return styler
+
+
+_ROLE = re.compile(r":(?:py:)?(?:mod|func|class|meth|attr|data|obj|exc):`~?([^`]+)`")
+
+
+def rest_to_html(text: str) -> str:
+    """Inline reStructuredText of a docstring as HTML: ````code```` and roles (``:mod:`x```, with ``~`` showing
+    the last name only) become ``<code>``, ``*text*`` becomes ``<em>``; everything else is escaped.
+
+    >>> rest_to_html("with ``fit(X, y)`` and :func:`~lazylib.metrics.get` & *more*")
+    'with <code>fit(X, y)</code> and <code>get</code> &amp; <em>more</em>'
+    """
+
+    def role(match):
+        target = match.group(1)
+        shown = target.rsplit(".", 1)[-1] if match.group(0).split("`")[1].startswith("~") else target
+        return f"``{shown}``"
+
+    text = html.escape(_ROLE.sub(role, text), quote=False)
+    text = re.sub(r"``(.+?)``", r"<code>\1</code>", text)
+    return re.sub(r"(?<![\w*])\*(?!\s)([^*]+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", text)
+
+
+def docstring_summary(doc: str | None) -> str:
+    """The summary of a numpydoc docstring: its first paragraph, on one line (empty for no docstring)."""
+    paragraph = (doc or "").strip().split("\n\n", 1)[0]
+    return " ".join(line.strip() for line in paragraph.splitlines())
+
+
+def module_table(package: str = "lazylib"):
+    """The public modules of ``package`` (no part of the name starting with ``_``) with each one's docstring
+    summary, as a styled table: the map of lazylib on the book's front page, generated from what exists."""
+    import importlib
+    import pkgutil
+
+    root = importlib.import_module(package)
+    names = [package] + [info.name for info in pkgutil.walk_packages(root.__path__, f"{package}.")
+                         if not any(part.startswith("_") for part in info.name.split(".")[1:])]
+    rows = [(f"<code>{name}</code>", rest_to_html(docstring_summary(importlib.import_module(name).__doc__)))
+            for name in sorted(names)]
+    frame = pd.DataFrame(rows, columns=["module", "what it holds"])
+    return table(frame, index=False).set_properties(subset=["module"], **{"white-space": "nowrap"})

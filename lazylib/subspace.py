@@ -1,0 +1,415 @@
+"""Sub-space mapping for nearest-neighbour learning: CA and CACP (Payne & Edwards 2000, section 3).
+
+The mapping is the paper's five steps (section 3, Figure 1):
+
+1. the centroid :math:`\\bar y` of the training matrix :math:`Y`;
+2. the centred matrix :math:`X = Y - 1 \\bar y^\\top`;
+3. the singular value decomposition :math:`X = L D R^\\top` (CA), or that of the class-prototype matrix
+   :math:`P` whose rows are the class centroids of :math:`X` (CACP);
+4. the :math:`K` columns :math:`R_{(K)}` of :math:`R` with the largest singular values;
+5. every instance, training or query, is projected as :math:`(y - \\bar y)^\\top R_{(K)}`, with the *training*
+   centroid and no scaling by :math:`D`.
+
+A Euclidean 1-NN classifier then works on the projected coordinates. Because the projection keeps the leading
+columns of one orthonormal basis, the squared distance on :math:`K` components is the squared distance on
+:math:`K - 1` components plus one term: one cumulative sum over the projected columns gives the 1-NN result for
+every :math:`K` at once (:func:`accuracy_by_width`), and the paper's search over :math:`K = 1 \\dots n` costs
+about one nearest-neighbour pass per fold (:func:`cv_sweep`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from lazylib._validation import Choice, Integer, Real, check
+from lazylib.evaluation import parallel_map
+from lazylib.metrics._search import tolerance
+from lazylib.neighbors import vote, vote_priority
+
+#: The two learners of the paper.
+METHODS = ("ca", "cacp")
+#: How the basis is completed beyond the rank of the decomposed matrix (see :class:`SubspaceMapping`).
+NULL_SPACES = ("svd", "ca", "none")
+#: Readings of the attribute normalisation the paper does not state (see :func:`scale_fold`).
+SCALINGS = ("none", "range", "sd")
+#: Float64 numbers of the (queries x stored x widths) distance array computed at once.
+CHUNK_ELEMENTS = 1 << 21
+#: Tie rules among equidistant nearest neighbours (see :func:`correct_by_width`).
+TIE_RULES = ("all", "first", "random")
+
+
+def numeric_matrix(X) -> np.ndarray:
+    """``X`` (DataFrame of numeric columns or array) as a float64 matrix; NaN marks a missing value."""
+    if isinstance(X, pd.DataFrame):
+        bad = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c].dtype)]
+        if bad:
+            raise ValueError(f"sub-space mapping needs numeric attributes; {bad} are not")
+        X = X.to_numpy(dtype=float)
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be two-dimensional, got shape {X.shape}")
+    if np.isinf(X).any():
+        raise ValueError("X contains infinities")
+    return X
+
+
+def scale_fold(train, test=None, scaling: str = "none"):
+    """Impute and normalise a fold with statistics of its training part only.
+
+    Missing values (NaN) are replaced by the training mean of their attribute. Then ``"range"`` maps each
+    attribute to ``(x - min) / (max - min)`` and ``"sd"`` to ``(x - mean) / sd`` (training min, max, mean,
+    population sd); an attribute constant in training becomes 0. ``"none"`` leaves the values as they are.
+
+    Returns
+    -------
+    (train, test) as float arrays (``test`` is None when not given).
+
+    Examples
+    --------
+    >>> tr, te = scale_fold([[0.0, 1.0], [2.0, np.nan]], [[1.0, 3.0]], "range")
+    >>> tr.tolist(), te.tolist()
+    ([[0.0, 0.0], [1.0, 0.0]], [[0.5, 0.0]])
+    """
+    check("scaling", scaling, Choice(SCALINGS))
+    train = numeric_matrix(train).copy()
+    test = None if test is None else numeric_matrix(test).copy()
+    with np.errstate(all="ignore"):
+        mean = np.nanmean(train, axis=0) if np.isnan(train).any() else train.mean(axis=0)
+    mean = np.where(np.isnan(mean), 0.0, mean)  # an all-missing column
+    for M in (train, test):
+        if M is not None and np.isnan(M).any():
+            rows, cols = np.nonzero(np.isnan(M))
+            M[rows, cols] = mean[cols]
+    if scaling == "none":
+        return train, test
+    if scaling == "range":
+        shift, spread = train.min(axis=0), np.ptp(train, axis=0)
+    else:
+        shift, spread = train.mean(axis=0), train.std(axis=0)
+    inv = np.divide(1.0, spread, out=np.zeros_like(spread), where=spread > 0)
+    return (train - shift) * inv, None if test is None else (test - shift) * inv
+
+
+def _labels(y) -> tuple[np.ndarray, np.ndarray]:
+    classes, codes = np.unique(np.asarray(y, dtype=object).astype(str), return_inverse=True)
+    return codes.astype(np.intp), classes
+
+
+class SubspaceMapping:
+    """Project onto the rank-K sub-space of the centred training data (CA) or of its class prototypes (CACP):
+    :math:`z = (y - \\bar y)^\\top R_{(K)}` (Payne & Edwards 2000, section 3, steps 1-5).
+
+    Parameters
+    ----------
+    method : {"ca", "cacp"}
+        ``"ca"`` decomposes the centred training matrix :math:`X` (``generate_mapping`` of Figure 1);
+        ``"cacp"`` decomposes the matrix :math:`P` of class prototypes, the class centroids of :math:`X`
+        (``generate_cpmapping``).
+    n_components : int, optional
+        :math:`K`, the number of columns of :math:`R` kept; all available columns when None.
+    null_space : {"svd", "ca", "none"}
+        How the basis continues beyond the rank :math:`r` of the decomposed matrix (see Notes).
+    rank_tolerance : float
+        Singular values at most this fraction of the largest count as zero when the rank is determined.
+
+    Attributes
+    ----------
+    centroid_ : ndarray (J,)
+        The training centroid :math:`\\bar y`.
+    basis_ : ndarray (J, J_avail)
+        Every available column of :math:`R`, by decreasing singular value.
+    singular_values_ : ndarray (J_avail,)
+        The matching diagonal of :math:`D` (zeros beyond the rank).
+    rank_ : int
+        The numerical rank :math:`r` of the decomposed matrix.
+    components_ : ndarray (J, K)
+        :math:`R_{(K)}`, the first ``n_components`` columns of ``basis_``.
+
+    Notes
+    -----
+    *Null space.* The prototype matrix of CACP has one row per class and its rows, weighted by class sizes, sum
+    to zero (they are centroids of centred data), so its rank is at most :math:`C - 1`: one for a two-class
+    problem. The paper nevertheless lets :math:`K` run from 1 to the number of attributes and reports CACP with
+    up to 60 dimensions on two-class data. Columns of :math:`R` beyond the rank have zero singular value; an SVD
+    routine returns *some* orthonormal completion, fixed by its Householder reflections rather than by the data's
+    geometry. ``null_space="svd"`` keeps that completion (LAPACK's, through ``numpy.linalg.svd`` with
+    ``full_matrices=True``), our closest reading of the paper; ``"ca"`` orders the complement by the training
+    data's own principal directions inside it (CA of the residual); ``"none"`` stops at the rank, so
+    :math:`K \\le r`. CA has the same issue only when there are fewer training instances than attributes.
+
+    No scaling by :math:`D`: step 5 multiplies by :math:`R_{(K)}` alone, so the mapping is a rotation followed by
+    dropping coordinates, and full-rank CA gives the same Euclidean distances as the original space.
+
+    References
+    ----------
+    Payne, T. R. and Edwards, P. (2000). Dimensionality reduction through sub-space mapping for nearest
+    neighbour algorithms. ECML 2000, section 3 and Figure 1.
+
+    Examples
+    --------
+    >>> Y = np.array([[1.0, 2.0], [3.0, 2.0], [2.0, 2.5], [2.0, 1.5]])
+    >>> m = SubspaceMapping("ca", n_components=1).fit(Y)
+    >>> m.centroid_.tolist(), m.singular_values_.round(3).tolist()
+    ([2.0, 2.0], [1.414, 0.707])
+    >>> np.abs(m.transform([[4.0, 2.0]])).tolist()
+    [[2.0]]
+    >>> SubspaceMapping("cacp").fit(Y, ["a", "b", "a", "b"]).rank_
+    1
+    """
+
+    def __init__(self, method: str = "ca", n_components: int | None = None, null_space: str = "svd",
+                 rank_tolerance: float = 1e-10):
+        self.method = method
+        self.n_components = n_components
+        self.null_space = null_space
+        self.rank_tolerance = rank_tolerance
+
+    def fit(self, X, y=None):
+        """Learn the centroid and the basis from training data ``X`` (and labels ``y`` for CACP)."""
+        check("method", self.method, Choice(METHODS))
+        check("null_space", self.null_space, Choice(NULL_SPACES))
+        tol = check("rank_tolerance", self.rank_tolerance, Real(low=0, high=1))
+        Y = numeric_matrix(X)
+        if np.isnan(Y).any():
+            raise ValueError("X has missing values; impute them first (e.g. lazylib.subspace.scale_fold)")
+        if len(Y) < 2:
+            raise ValueError("SubspaceMapping needs at least two training instances")
+        J = Y.shape[1]
+        self.centroid_ = Y.mean(axis=0)
+        Xc = Y - self.centroid_
+        if self.method == "ca":
+            M = Xc
+        else:
+            if y is None:
+                raise ValueError("CACP needs the class labels y")
+            codes, _ = _labels(y)
+            if len(codes) != len(Y):
+                raise ValueError(f"y has {len(codes)} labels for {len(Y)} instances")
+            M = np.stack([Xc[codes == c].mean(axis=0) for c in range(codes.max() + 1)])
+        _, d, Vt = np.linalg.svd(M, full_matrices=len(M) < J)
+        rank = int((d > tol * d[0]).sum()) if d.size and d[0] > 0 else 0
+        basis = Vt.T
+        if self.null_space == "ca" and rank < J:
+            basis = np.hstack([basis[:, :rank], _complement_directions(Xc, basis[:, :rank])])
+        elif self.null_space == "none":
+            basis = basis[:, :max(rank, 1)]
+        values = np.zeros(basis.shape[1])
+        values[:min(len(d), len(values))] = d[:len(values)]
+        values[rank:] = 0.0
+        self.basis_, self.singular_values_, self.rank_ = basis, values, rank
+        K = basis.shape[1] if self.n_components is None else \
+            check("n_components", self.n_components, Integer(low=1, high=basis.shape[1]))
+        self.components_ = basis[:, :K]
+        self.n_features_in_ = J
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """Project instances: :math:`(y - \\bar y)^\\top R_{(K)}` (step 5), shape (n, K)."""
+        if not hasattr(self, "components_"):
+            raise RuntimeError("SubspaceMapping is not fitted; call fit first")
+        Y = numeric_matrix(X)
+        if Y.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {Y.shape[1]} attributes, the mapping was fitted on {self.n_features_in_}")
+        return (Y - self.centroid_) @ self.components_
+
+    def fit_transform(self, X, y=None) -> np.ndarray:
+        return self.fit(X, y).transform(X)
+
+
+def _complement_directions(Xc: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """Orthonormal directions spanning the complement of the columns of ``B``, ordered by the variance of the
+    centred data ``Xc`` along them (the CA basis of ``Xc`` restricted to the complement)."""
+    J, r = B.shape
+    if r:
+        _, _, Vt = np.linalg.svd(B.T, full_matrices=True)
+        Q = Vt[r:].T  # (J, J - r) orthonormal, orthogonal to B
+    else:
+        Q = np.eye(J)
+    _, _, W = np.linalg.svd(Xc @ Q, full_matrices=len(Xc) < Q.shape[1])
+    return Q @ W.T
+
+
+def correct_by_width(Q: np.ndarray, y_query: np.ndarray, S: np.ndarray, y_stored: np.ndarray,
+                     priority: np.ndarray, *, widths=None, exclude_self: bool = False, ties: str = "all",
+                     tie_tolerance: float = 1e-9) -> np.ndarray:
+    """Whether Euclidean 1-NN classifies each query right, on the first ``w`` columns for every ``w`` in
+    ``widths`` (default ``1..J``): shape (n_queries, n_widths), entries in [0, 1].
+
+    Squared distances accumulate column by column (one cumulative sum). Stored instances within the relative
+    ``tie_tolerance`` of the nearest distance are tied (:func:`lazylib.metrics._search.tolerance`), and ``ties``
+    decides among them:
+
+    - ``"all"``: every tied instance votes, then the class more frequent in training, then the lower index (the
+      library's rule, :func:`lazylib.neighbors.vote`);
+    - ``"first"``: the tied instance stored first decides;
+    - ``"random"``: one tied instance chosen uniformly at random decides; the entry is the *expected*
+      correctness, the share of tied instances of the query's class (no random numbers are drawn).
+
+    ``exclude_self`` leaves query ``i`` out of the stored set (``Q`` is ``S``: leave-one-out).
+
+    Examples
+    --------
+    >>> S = np.array([[0.0, 0.0], [1.0, 5.0], [1.0, -5.0]])
+    >>> Q, y = np.array([[0.9, 0.0]]), np.array([0, 1, 0])
+    >>> correct_by_width(Q, [1], S, y, np.array([0.6, 0.3]), ties="random").tolist()
+    [[0.5, 0.0]]
+    """
+    check("ties", ties, Choice(TIE_RULES))
+    J = S.shape[1]
+    widths = np.arange(1, J + 1) if widths is None else np.asarray(widths, dtype=np.intp)
+    y_query, y_stored = np.asarray(y_query, dtype=np.intp), np.asarray(y_stored, dtype=np.intp)
+    n, m = len(Q), len(S)
+    out = np.empty((n, len(widths)))
+    step = max(1, CHUNK_ELEMENTS // max(1, m * J))
+    for start in range(0, n, step):
+        diff = Q[start:start + step, None, :] - S[None, :, :]
+        D = np.cumsum(diff * diff, axis=2)[:, :, widths - 1]  # (chunk, m, widths)
+        rows = np.arange(len(D))
+        if exclude_self:
+            D[rows, start + rows, :] = np.inf
+        W = len(widths)
+        stacked = np.moveaxis(D, 2, 0).reshape(W * len(D), m)  # width-major rows
+        truth = np.tile(y_query[start:start + len(D)], W)
+        if ties == "all":
+            right = vote(stacked, y_stored, 1, priority, "all", tie_tolerance) == truth
+        else:
+            dmin = stacked.min(axis=1, keepdims=True)
+            tied = stacked <= dmin + tolerance(dmin, tie_tolerance)
+            same = y_stored[None, :] == truth[:, None]
+            if ties == "first":
+                right = same[np.arange(len(tied)), np.argmax(tied, axis=1)]
+            else:
+                right = (tied & same).sum(axis=1) / tied.sum(axis=1)
+        out[start:start + len(D)] = np.asarray(right, dtype=float).reshape(W, len(D)).T
+    return out
+
+
+def accuracy_by_width(Z_train, y_train, Z_test=None, y_test=None, *, n_classes: int | None = None,
+                      widths=None, ties: str = "all") -> np.ndarray:
+    """1-NN accuracy for every number of leading columns: on ``Z_test`` when given, else leave-one-out on
+    ``Z_train`` (:func:`correct_by_width`). Labels are class indices (``0..n_classes-1``); the vote priorities
+    come from the training counts."""
+    y_train = np.asarray(y_train, dtype=np.intp)
+    C = int(n_classes if n_classes is not None else y_train.max() + 1)
+    priority = vote_priority(np.bincount(y_train, minlength=C))
+    if Z_test is None:
+        right = correct_by_width(Z_train, y_train, Z_train, y_train, priority, widths=widths, exclude_self=True,
+                                 ties=ties)
+    else:
+        right = correct_by_width(Z_test, y_test, Z_train, y_train, priority, widths=widths, ties=ties)
+    return right.mean(axis=0)
+
+
+def nn_accuracy(Z_train, y_train, Z_test, y_test, *, n_classes: int | None = None, ties: str = "all") -> float:
+    """Plain Euclidean 1-NN test accuracy on all columns (the paper's NN)."""
+    J = np.asarray(Z_train).shape[1]
+    return float(accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, widths=[J],
+                                   ties=ties)[0])
+
+
+def paper_rule(accuracy_by_k: pd.Series) -> tuple[int, float]:
+    """The paper's choice of K (section 5): the highest accuracy, then the fewest dimensions.
+
+    Examples
+    --------
+    >>> paper_rule(pd.Series([0.8, 0.9, 0.9], index=[1, 2, 3]))
+    (2, 0.9)
+    """
+    acc = accuracy_by_k.dropna()
+    best = acc.max()
+    k = int(acc.index[acc.to_numpy() >= best][0])
+    return k, float(acc.loc[k])
+
+
+def fold_sweep(train, y_train, test, y_test, *, method: str = "ca", null_space: str = "svd",
+               n_classes: int | None = None, nested: bool = True, ties: str = "all") -> dict:
+    """One fold of the K sweep on prepared (imputed, scaled) matrices with class-index labels.
+
+    Returns
+    -------
+    dict with ``test`` (test accuracy for K = 1..J_avail), and when ``nested`` also ``loo`` (leave-one-out
+    accuracy of the same K on the training part, from the same mapping).
+    """
+    mapping = SubspaceMapping(method, null_space=null_space).fit(train, y_train)
+    Z_train, Z_test = mapping.transform(train), mapping.transform(test)
+    out = {"test": accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, ties=ties),
+           "rank": mapping.rank_}
+    if nested:
+        out["loo"] = accuracy_by_width(Z_train, y_train, n_classes=n_classes, ties=ties)
+    return out
+
+
+def cv_sweep(X, y, folds, *, method: str = "ca", scaling: str = "none", null_space: str = "svd",
+             nested: bool = True, ties: str = "all", n_jobs: int = 1) -> dict:
+    """Cross-validated 1-NN accuracy of CA or CACP for every K, the paper's choice of K, and a nested choice.
+
+    Parameters
+    ----------
+    X : DataFrame or array of numeric attributes (NaN = missing)
+    y : labels
+    folds : list of (train, test) index arrays
+    method, null_space : see :class:`SubspaceMapping`
+    scaling : see :func:`scale_fold` (imputation and normalisation from each training part)
+    ties : see :func:`correct_by_width`
+    nested : bool
+        Also choose K inside each training part by leave-one-out 1-NN accuracy (highest, then fewest), and
+        score the test part with that K: an honest estimate, free of the optimism of choosing K on the test
+        folds as the paper does.
+
+    Returns
+    -------
+    dict with ``by_k`` (DataFrame fold x K of test accuracies, fractions), ``k`` and ``accuracy`` (the
+    paper's rule applied to the mean over folds), ``fold_accuracy`` (the folds' accuracies at that K), and when
+    ``nested``: ``nested_k`` and ``nested_accuracy`` (Series over folds).
+
+    Examples
+    --------
+    >>> from lazylib import datasets, evaluation
+    >>> iris = datasets.load("iris")
+    >>> folds = evaluation.stratified_kfold(iris.y, 5, random_state=0)
+    >>> res = cv_sweep(iris.X, iris.y, folds, method="ca")
+    >>> res["by_k"].shape, res["k"]
+    ((5, 4), 3)
+    """
+    X = numeric_matrix(X)
+    codes, classes = _labels(y)
+    C = len(classes)
+
+    def one(f):
+        train, test = folds[f]
+        tr, te = scale_fold(X[train], X[test], scaling)
+        return fold_sweep(tr, codes[train], te, codes[test], method=method, null_space=null_space, n_classes=C,
+                          nested=nested, ties=ties)
+
+    results = parallel_map(one, range(len(folds)), n_jobs=n_jobs, label=method)
+    width = max(len(r["test"]) for r in results)
+    by_k = pd.DataFrame([np.pad(r["test"], (0, width - len(r["test"])), constant_values=np.nan)
+                         for r in results], columns=pd.RangeIndex(1, width + 1, name="K"))
+    by_k.index.name = "fold"
+    k, acc = paper_rule(by_k.mean(axis=0))
+    out = {"by_k": by_k, "k": k, "accuracy": acc, "fold_accuracy": by_k[k],
+           "rank": pd.Series([r["rank"] for r in results])}
+    if nested:
+        ks = [paper_rule(pd.Series(r["loo"], index=range(1, len(r["loo"]) + 1)))[0] for r in results]
+        out["nested_k"] = pd.Series(ks, name="K")
+        out["nested_accuracy"] = pd.Series([by_k.loc[f, k_f] for f, k_f in enumerate(ks)], name="accuracy")
+    return out
+
+
+def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "all") -> pd.Series:
+    """Cross-validated Euclidean 1-NN accuracy per fold (the paper's NN), optionally on a subset of attributes
+    per fold (``attributes[f]`` a boolean mask or index list, as MC and FNN produce)."""
+    X = numeric_matrix(X)
+    codes, classes = _labels(y)
+    acc = []
+    for f, (train, test) in enumerate(folds):
+        tr, te = scale_fold(X[train], X[test], scaling)
+        if attributes is not None:
+            cols = np.asarray(attributes[f])
+            cols = np.flatnonzero(cols) if cols.dtype == bool else cols.astype(np.intp)
+            tr, te = tr[:, cols], te[:, cols]
+            if not len(cols):  # nothing selected: every stored instance is tied, the vote rule decides
+                tr, te = np.zeros((len(tr), 1)), np.zeros((len(te), 1))
+        acc.append(nn_accuracy(tr, codes[train], te, codes[test], n_classes=len(classes), ties=ties))
+    return pd.Series(acc, name="accuracy")

@@ -1,0 +1,116 @@
+"""Every page is executed once per CI run, in ``_toc.yml`` order (``conftest.py``, ``book/_ext/execute_once.py``).
+
+The end-to-end test builds a three-page book in a temporary folder with this repository's ``conftest.py``,
+``_config.yml``, extensions and scorecard page: the nbval run fills the execution cache, the book build uses it
+without executing anything, and after a chapter changes the build executes every page itself, in order, so the
+scorecard shows the chapter's new numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+
+import execute_once  # noqa: E402
+
+FRONT = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+"""
+CHAPTER = FRONT + """
+# Chapter A
+
+```{code-cell} ipython3
+from lazylib import scorecard
+
+card = scorecard.Chapter(part="I", paper="payne1998", chapter="p1/01_a")
+card.cell(source="Table 2", cell="zoo / OM", published=96.09, reproduced=REPRODUCED, tolerance=0.005)
+card.claim(claim="H1", verdict="supported")
+card.save()
+print("chapter A executed")
+```
+"""
+
+
+def run(args, cwd):
+    return subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_chapters_run_after_the_tests_in_toc_order():
+    out = run([BIN / "python", "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+               "tests/unit/test_book_toc.py", "book"], ROOT)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    files = [line.split("::")[0] for line in out.stdout.splitlines() if "::" in line]
+    notebooks = [f for f in dict.fromkeys(files) if f.endswith(".md")]
+    toc = [str(p.relative_to(ROOT)) for p in execute_once.toc_notebooks(ROOT)]
+    assert notebooks == toc
+    assert files.index(notebooks[0]) > max(i for i, f in enumerate(files) if f.endswith(".py"))
+
+
+@pytest.fixture
+def small_book(tmp_path):
+    for name in ("conftest.py", "_config.yml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / "book" / "_ext").mkdir(parents=True)
+    for path in (ROOT / "book" / "_ext").glob("*.py"):
+        shutil.copy(path, tmp_path / "book" / "_ext" / path.name)
+    shutil.copy(ROOT / "book" / "references.bib", tmp_path / "book")
+    (tmp_path / "book" / "appendix").mkdir()
+    for name in ("scorecard.md", "references.md"):
+        shutil.copy(ROOT / "book" / "appendix" / name, tmp_path / "book" / "appendix" / name)
+    (tmp_path / "book" / "p1").mkdir()
+    (tmp_path / "book" / "intro.md").write_text(FRONT + "\n# A small book\n\n```{code-cell} ipython3\n1 + 1\n```\n")
+    (tmp_path / "book" / "p1" / "01_a.md").write_text(CHAPTER.replace("REPRODUCED", "96.08"))
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I\n"
+                                       "    chapters:\n      - file: book/p1/01_a\n  - caption: Appendix\n"
+                                       "    chapters:\n      - file: book/appendix/scorecard\n"
+                                       "      - file: book/appendix/references\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = book\nnorecursedirs = .* _build _ext\n"
+                                         "addopts = --nbval-lax --nbval-current-env -p no:cacheprovider\n")
+    return tmp_path
+
+
+@pytest.mark.book_build
+def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in_order(small_book):
+    cache, stamp = small_book / "_build" / ".jupyter_cache", small_book / "_build" / execute_once.STAMP.name
+    tested = run([BIN / "pytest"], small_book)
+    assert tested.returncode == 0, tested.stdout[-3000:]
+    assert "book execution cache: filled with the 3 pages" in tested.stdout
+    assert json.loads(stamp.read_text())["executed by"] == "pytest (nbval)"
+    assert execute_once.current(small_book, cache, stamp)[0]
+
+    build = [BIN / "jupyter-book", "build", ".", "-n", "-W", "--keep-going"]
+    built = run(build, small_book)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    assert "outputs are current (executed by pytest (nbval))" in built.stdout
+    assert built.stdout.count("Using cached notebook") == 3 and "Executing notebook" not in built.stdout
+    page = (small_book / "_build" / "html" / "book" / "appendix" / "scorecard.html").read_text()
+    assert "96.09" in page and "96.08" in page
+
+    (small_book / "book" / "p1" / "01_a.md").write_text(CHAPTER.replace("REPRODUCED", "95.5"))
+    assert not execute_once.current(small_book, cache, stamp)[0]
+    # An incremental build (the environment of the first build kept) must still show the new outputs.
+    rebuilt = run(build, small_book)
+    assert rebuilt.returncode == 0, rebuilt.stdout[-3000:] + rebuilt.stderr[-3000:]
+    order = [line.split()[-1] for line in rebuilt.stdout.splitlines() if line.startswith("executing ")]
+    assert order == ["book/intro.md", "book/p1/01_a.md", "book/appendix/scorecard.md"]
+    assert json.loads(stamp.read_text())["executed by"] == "the book build"
+    page = (small_book / "_build" / "html" / "book" / "appendix" / "scorecard.html").read_text()
+    assert "95.50" in page and "96.08" not in page

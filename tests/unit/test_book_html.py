@@ -1,0 +1,159 @@
+"""The built book works offline: no page loads anything from another host, and the maths renders from the book.
+
+The rule, checked on every page of ``_build/html`` (skipped when the book has not been built: ``make book``):
+
+* Nothing a browser *loads* when it opens a page comes from another host: ``<script src>``, ``<link href>``
+  (stylesheets, preloads, icons), ``<img>``/``<source>``/``<video>``/``<audio>``/``<iframe>``/``<embed>``/
+  ``<object>`` sources, ``url(...)`` and ``@import`` in ``<style>`` blocks, ``style=`` attributes and the book's
+  own stylesheets, and any absolute address inside an inline ``<script>``. Addresses are relative or ``data:``.
+* Plain hyperlinks (``<a href>``) may point anywhere: a link to a paper's DOI or a data set's home page is text
+  for the reader, not something the page loads.
+* MathJax 3 is served from the book: every page with maths loads ``_static/mathjax/tex-chtml.js`` by a relative
+  address, and the file and its fonts are there. Where Chromium is installed, a page with maths is also opened
+  headless with every host name unresolvable, and MathJax must have typeset it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urldefrag, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = ROOT / "_build" / "html"
+MATHJAX = HTML / "_static" / "mathjax" / "tex-chtml.js"
+
+pytestmark = pytest.mark.skipif(not (HTML / "index.html").is_file(),
+                                reason="the book is not built (_build/html/index.html missing): run `make book`")
+
+#: Attributes through which an element makes the browser fetch something.
+LOADING = {"script": ("src",), "link": ("href",), "img": ("src", "srcset"), "source": ("src", "srcset"),
+           "video": ("src", "poster"), "audio": ("src",), "iframe": ("src",), "embed": ("src",),
+           "object": ("data",), "input": ("src",), "track": ("src",)}
+ABSOLUTE = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.I)
+ANY_URL = re.compile(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.I)
+CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)""", re.I)
+
+
+class Page(HTMLParser):
+    """What one page loads: (tag, attribute, address) triples, inline script and style text, maths present."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.loads, self.inline_scripts, self.styles, self.has_math = [], [], [], False
+        self._in = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in LOADING.get(tag, ()):
+            for value in (attrs.get(name) or "").split(","):
+                if value.strip():
+                    self.loads.append((tag, name, value.strip().split()[0]))
+        if attrs.get("style"):
+            self.styles.append(attrs["style"])
+        if "math" in (attrs.get("class") or "").split():
+            self.has_math = True
+        if tag == "script" and not attrs.get("src"):
+            self._in = "script"
+            self.inline_scripts.append("")
+        elif tag == "style":
+            self._in = "style"
+            self.styles.append("")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in == "script":
+            self.inline_scripts[-1] += data
+        elif self._in == "style":
+            self.styles[-1] += data
+
+
+def pages():
+    return sorted(p for p in HTML.rglob("*.html") if "_static" not in p.relative_to(HTML).parts)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def local_file(page: Path, address: str) -> Path:
+    """The file a relative address of ``page`` points at (query and fragment dropped)."""
+    return (page.parent / urlsplit(urldefrag(address)[0]).path).resolve()
+
+
+def css_addresses(text: str):
+    return [a or b for a, b in CSS_URL.findall(text)]
+
+
+def test_the_book_has_pages():
+    assert len(pages()) > 5
+
+
+def test_no_page_loads_anything_from_another_host():
+    outside = []
+    for path in pages():
+        page = parse(path)
+        name = path.relative_to(HTML)
+        outside += [f"{name}: <{tag} {attr}={address}>" for tag, attr, address in page.loads if ABSOLUTE.match(address)]
+        outside += [f"{name}: inline script mentions {m}" for s in page.inline_scripts for m in ANY_URL.findall(s)]
+        outside += [f"{name}: style loads {a}" for s in page.styles for a in css_addresses(s) if ABSOLUTE.match(a)]
+    assert not outside, "\n".join(outside[:40])
+
+
+def test_the_books_stylesheets_load_nothing_from_another_host():
+    sheets = {local_file(path, address) for path in pages()
+              for tag, _, address in parse(path).loads if tag == "link" and address.split("?")[0].endswith(".css")}
+    assert sheets, "no page links a stylesheet"
+    outside = []
+    for sheet in sorted(sheets):
+        assert sheet.is_file(), f"a page links the missing stylesheet {sheet}"
+        text = re.sub(r"/\*.*?\*/", "", sheet.read_text(encoding="utf-8"), flags=re.S)  # licence comments
+        outside += [f"{sheet.relative_to(HTML)}: {a}" for a in css_addresses(text) if ABSOLUTE.match(a)]
+    assert not outside, "\n".join(outside)
+
+
+def test_every_page_with_maths_loads_the_books_own_mathjax():
+    assert MATHJAX.is_file(), "MathJax is not in _static/mathjax"
+    fonts = MATHJAX.parent / "output" / "chtml" / "fonts" / "woff-v2"
+    assert len(list(fonts.glob("*.woff"))) > 10, f"MathJax's fonts are missing from {fonts}"
+    assert 'VERSION="3.' in MATHJAX.read_text(encoding="utf-8")[:2_000_000], "not MathJax 3"
+    with_math = []
+    for path in pages():
+        page = parse(path)
+        if not page.has_math:
+            continue
+        with_math.append(path)
+        scripts = [local_file(path, a) for tag, _, a in page.loads if tag == "script" and "mathjax" in a.lower()]
+        assert scripts == [MATHJAX.resolve()], f"{path.relative_to(HTML)} loads MathJax from {scripts}"
+    assert with_math, "no page has maths: the check would prove nothing"
+
+
+def _chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed (apt-get install chromium)")
+def test_maths_is_typeset_offline_in_headless_chromium():
+    page = next((p for p in pages() if parse(p).has_math and "payne1998_vdm" in p.parts), None) or next(
+        p for p in pages() if parse(p).has_math)
+    with tempfile.TemporaryDirectory() as profile:
+        dom = subprocess.run(
+            [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={profile}", "--host-resolver-rules=MAP * ~NOTFOUND",
+             "--allow-file-access-from-files", "--virtual-time-budget=15000", "--dump-dom", page.as_uri()],
+            capture_output=True, text=True, timeout=120, check=True).stdout
+    typeset = dom.count("<mjx-container")
+    assert typeset > 0, f"MathJax typeset nothing on {page.relative_to(HTML)}"
+    assert "\\(" not in re.sub(r"<script.*?</script>", "", dom, flags=re.S), "raw TeX left on the page"

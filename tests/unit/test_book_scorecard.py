@@ -1,0 +1,89 @@
+"""The scorecard page reads only current records of the chapters in ``_toc.yml``."""
+
+from __future__ import annotations
+
+import pytest
+
+from lazylib import scorecard
+
+FRONT = "---\nkernelspec:\n  name: python3\n---\n"
+
+
+@pytest.fixture
+def book(tmp_path, monkeypatch):
+    """A book with two chapters that use the scorecard and an index page, working directory inside it."""
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n  - caption: I\n    chapters:\n"
+                                       "      - file: book/p/index\n      - file: book/p/02_b\n"
+                                       "      - file: book/p/01_a\n")
+    (tmp_path / "book" / "p").mkdir(parents=True)
+    (tmp_path / "book" / "intro.md").write_text("# Intro\n")
+    (tmp_path / "book" / "p" / "index.md").write_text("# Part\n")
+    for name in ("01_a", "02_b"):
+        (tmp_path / "book" / "p" / f"{name}.md").write_text(f"{FRONT}# {name}\n\n```{{code-cell}}\n"
+                                                            "from lazylib import scorecard\n```\n")
+    monkeypatch.delenv("LAZYLIB_SCORECARD_DIR", raising=False)
+    monkeypatch.chdir(tmp_path / "book" / "p")
+    return tmp_path
+
+
+def record(chapter, published=1.0):
+    card = scorecard.Chapter(part="I", paper="p", chapter=chapter)
+    card.cell(source="T", cell=chapter, published=published, reproduced=1.0)
+    card.claim(claim=f"claim of {chapter}", verdict="supported")
+    return card.save()
+
+
+def test_records_come_back_in_toc_order(book):
+    record("p/01_a")
+    record("p/02_b")
+    cells, claims = scorecard.load()
+    assert cells["chapter"].tolist() == ["p/02_b", "p/01_a"] == claims["chapter"].tolist()
+
+
+def test_a_record_of_a_chapter_not_in_the_toc_is_ignored(book):
+    record("p/01_a")
+    record("p/02_b")
+    record("p/03_deleted")
+    cells, _ = scorecard.load()
+    assert "p/03_deleted" not in set(cells["chapter"])
+    assert len(scorecard.load(book=False)[0]) == 3  # still on disk, just not shown
+
+
+def test_a_record_older_than_its_chapter_is_refused(book):
+    record("p/01_a")
+    record("p/02_b")
+    (book / "book" / "p" / "01_a.md").write_text((book / "book" / "p" / "01_a.md").read_text() + "\nedited\n")
+    with pytest.raises(scorecard.StaleRecords, match="older sources: p/01_a"):
+        scorecard.load()
+
+
+def test_a_record_older_than_the_published_numbers_is_refused(book):
+    record("p/01_a")
+    record("p/02_b")
+    (book / "book" / "published").mkdir()
+    (book / "book" / "published" / "t.csv").write_text("a\n1\n")
+    with pytest.raises(scorecard.StaleRecords, match="p/02_b, p/01_a"):
+        scorecard.load()
+
+
+def test_a_chapter_that_left_no_record_is_reported(book):
+    record("p/01_a")
+    with pytest.raises(scorecard.StaleRecords, match="left no record: p/02_b"):
+        scorecard.load()
+
+
+def test_the_fingerprint_covers_the_published_numbers(book):
+    before = scorecard.inputs_fingerprint(book)
+    (book / "book" / "published").mkdir()
+    (book / "book" / "published" / "t.csv").write_text("a\n1\n")
+    assert scorecard.inputs_fingerprint(book) != before
+    assert scorecard.inputs_fingerprint(book) == scorecard.inputs_fingerprint(book)
+
+
+def test_toc_chapters_of_the_real_book_include_the_scorecard_page():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    chapters = scorecard.toc_chapters(root)
+    assert chapters[0] == "intro" and "appendix/scorecard" in chapters
+    assert all((root / "book" / f"{c}.md").is_file() for c in chapters)
