@@ -142,8 +142,8 @@ class Metric(Params):
 
     def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
-        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative to it, whatever the scale of the data) of the
-        query's k-th smallest, so the k nearest and every instance tied with the k-th.
+        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative to it, whatever the scale of the
+        data) of the query's k-th smallest, so the k nearest and every instance tied with the k-th.
 
         Yields ``(start, stop, rows, cols, sums)``: query indices (from 0 for the first row of ``A``), training
         indices and their sums, sorted by row, then sum, then column. Metrics made of bilinear terms only

@@ -27,9 +27,10 @@ and unknown-value flag; e.g. DVDM's discretised ranges, where 58,000 shuttle ins
 stored sides) have identical sums against every query. When they are at most half the stored instances, the
 search runs over one representative per group, with the group sizes as multiplicities in the k-th smallest
 sum (:class:`Groups`); callers count tied neighbours by class from the groups instead of listing every
-(query, stored instance) pair, so massive ties cost no more than the distinct stored sides. A training set that fits one tile is scanned in double precision directly. Data on
-scales beyond single precision, or ties so massive that the kept pairs would exceed the metric's
-``working_memory``, fall back to whole rows in double precision, so memory stays bounded either way.
+(query, stored instance) pair, so massive ties cost no more than the distinct stored sides. A training set
+that fits one tile is scanned in double precision directly. Data on scales beyond single precision, or ties so
+massive that the kept pairs would exceed the metric's ``working_memory``, fall back to whole rows in double
+precision, so memory stays bounded either way.
 """
 
 from __future__ import annotations
