@@ -15,7 +15,7 @@ from scipy import stats
 
 from lazylib._progress import Progress
 from lazylib._validation import Choice, Integer, Real, check
-from lazylib.metrics._encode import Encoded, encode
+from lazylib.encoding import Encoded, encode
 
 
 #: The alternatives of :func:`paired_ttest` (scipy's names).

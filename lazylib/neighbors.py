@@ -29,7 +29,7 @@ expected accuracy is invariant to both orders, and its draws only through the ra
 Sums (distances before their root) within ``tie_tolerance`` of the k-th, relative to it (1e-9 by default),
 count as equal: BLAS can round one distance differently from an identical one. The tolerance is relative
 only, so rescaling the data changes no neighbour and no vote; sums near zero are recomputed from direct
-differences, and identical instances are at exactly 0 (:mod:`lazylib.metrics._base`). Every rule sees the
+differences, and identical instances are at exactly 0 (:mod:`lazylib.metrics`). Every rule sees the
 same tied set. :meth:`KNeighborsClassifier.kneighbors` lists tied neighbours in stored order under every
 rule, the same for a query alone or in a batch.
 """
@@ -43,9 +43,9 @@ import numpy as np
 import pandas as pd
 
 from lazylib.metrics import Metric, make_metric
-from lazylib.metrics._base import Params
-from lazylib.metrics._encode import encode_labels
-from lazylib.metrics._search import Groups, kth_position, row_starts, select, tolerance, within
+from lazylib.encoding import encode_labels
+from lazylib.params import Params
+from lazylib.search import Groups, kth_position, row_starts, select, tolerance, within
 
 TIE_RULES = ("all", "first", "random")
 

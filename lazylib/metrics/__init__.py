@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 
 from lazylib._validation import suggest
-from lazylib.metrics._base import AttributeMetric, Metric, NotFittedError
+from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric, Metric, NotFittedError
 from lazylib.metrics._encode import Encoded, encode
 from lazylib.metrics._probabilities import (
     Discretizer,
@@ -89,5 +89,5 @@ __all__ = [
     "AttributeMetric", "Camberra", "Chebychev", "ChiSquare", "Correlation", "DVDM", "Discretizer", "Euclidean",
     "Encoded", "HEOM", "HVDM", "IVDM", "Kendall", "MVDM", "Mahalanobis", "Manhattan", "Metric", "Minkowski",
     "NotFittedError", "OMVW", "Overlap", "Quadratic", "REGISTRY", "VDM", "WVDM", "WeightedOverlap", "available",
-    "encode", "make_metric", "minimum_value_weight", "value_weight", "value_weights", "vdm_delta",
+    "WORKING_MEMORY", "encode", "make_metric", "minimum_value_weight", "value_weight", "value_weights", "vdm_delta",
 ]

@@ -1,9 +1,12 @@
-"""Attribute terms: what one attribute contributes to a distance, in the bilinear form of ``_base``.
+"""Attribute terms: what one attribute contributes to a distance, in the bilinear form of ``_engine``.
 
-Each class describes one fitted attribute. ``pair(xq, xs)`` returns :class:`Terms` for a column of queries and a
-column of stored values; ``direct(xq, xs)`` (for the non-bilinear ones) returns the (nq, ns) term matrix.
-*Separable* attributes also give each side alone, ``half(x, "query")`` and ``half(x, "stored")``, so the stored
-side can be built once for the training data.
+Each class describes one fitted attribute and follows :class:`AttributeTerm`: ``pair(xq, xs)`` returns the query
+and stored :class:`Half` of a bilinear term for a column of queries and a column of stored values;
+``direct(xq, xs)`` (for the non-bilinear ones) returns the (nq, ns) term matrix. *Separable* attributes also give
+each side alone, ``half(x, "query")`` and ``half(x, "stored")``, so the stored side can be built once for the
+training data. ``unknown_one`` always marks values under the rule "an unknown value is at distance 1 from
+everything" (``missing="one"``; HEOM, HVDM, the Minkowski family). The same terms written pair by pair, as the
+papers print them, are in :mod:`lazylib.metrics.terms`.
 """
 
 from __future__ import annotations
@@ -15,38 +18,62 @@ import numpy as np
 from lazylib.metrics._probabilities import ValueTable, value_weight
 
 
-@dataclass
-class Terms:
-    """``t(x, y) = alpha_q[x] + beta_s[y] + psi_q[x] . chi_s[y]``; ``miss_*`` mark the distance-one unknowns."""
-
-    alpha_q: np.ndarray
-    psi_q: np.ndarray
-    beta_s: np.ndarray
-    chi_s: np.ndarray
-    miss_q: np.ndarray
-    miss_s: np.ndarray
-    squared: bool = False  # psi_q = -2 phi(x), chi_s = phi(y): recomputed as a direct difference near zero
-
-
 def _onehot(rows: np.ndarray, width: int) -> np.ndarray:
     out = np.zeros((len(rows), width))
     out[np.arange(len(rows)), rows] = 1.0
     return out
 
 
-@dataclass
+@dataclass(frozen=True)
 class Half:
-    """One side of a separable bilinear term: ``alpha`` (query) or ``beta`` (stored), the embedding ``psi`` or
-    ``chi``, the distance-one unknowns ``miss``, and whether the term is a squared difference."""
+    """One side of a bilinear term ``t(x, y) = alpha(x) + beta(y) + psi(x) . chi(y)``: ``alpha`` (query) or
+    ``beta`` (stored), the embedding ``psi`` or ``chi`` (``emb``), the distance-one unknowns ``unknown_one``, and
+    whether the term is a squared difference (``psi = -2 phi(x)``, ``chi = phi(y)``: recomputed as a direct
+    difference near zero)."""
 
     alpha: np.ndarray
     emb: np.ndarray
-    miss: np.ndarray
+    unknown_one: np.ndarray
     squared: bool = False
     rest: np.ndarray | None = None  # squared terms: the part of alpha outside the embedding's projection
 
 
-def _squared_half(phi, miss, side: str, shift=None, basis=None) -> Half:
+class AttributeTerm:
+    """What one fitted attribute contributes to a distance; the engine (:mod:`lazylib.metrics._engine`) asks
+    nothing else of it.
+
+    A *bilinear* term implements :meth:`pair` (and, if *separable*, :meth:`half`); the others implement
+    :meth:`direct`. A term with a query-side value weight (the VDM's) overrides :meth:`query_weights`; a
+    squared-difference term centres its embedding in :meth:`fit_shift`.
+    """
+
+    #: Whether the term is ``alpha(x) + beta(y) + psi(x) . chi(y)`` (:meth:`pair`), else :meth:`direct`.
+    bilinear: bool = True
+    #: Whether each side of the bilinear form can be computed without the other (:meth:`half`).
+    separable: bool = False
+
+    def pair(self, xq: np.ndarray, xs: np.ndarray) -> tuple[Half, Half]:
+        """Query and stored halves of the bilinear term for a column of queries and one of stored values."""
+        return self.half(xq, "query"), self.half(xs, "stored")
+
+    def half(self, x: np.ndarray, side: str, training: bool = False) -> Half:
+        """One side (``"query"`` or ``"stored"``) of a separable term; ``training``: against the training data."""
+        raise NotImplementedError(f"{type(self).__name__} is not separable")
+
+    def direct(self, xq: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        """The (len(xq), len(xs)) matrix of terms of a non-bilinear attribute."""
+        raise NotImplementedError(f"{type(self).__name__} is bilinear: use pair")
+
+    def fit_shift(self, x: np.ndarray) -> Half | None:
+        """Centre the term on the training column ``x``; the stored side of that column if this computed it."""
+        return None
+
+    def query_weights(self, xq: np.ndarray) -> np.ndarray:
+        """Weight ``u(x)`` multiplying the term of each query value (1 unless overridden)."""
+        return np.ones(len(xq))
+
+
+def _squared_half(phi, unknown_one, side: str, shift=None, basis=None) -> Half:
     """Half of ``||phi(x) - phi(y)||^2``: alpha = ||phi||^2 and psi = -2 phi (query) or chi = phi (stored), with
     the rows of distance-one unknowns zeroed.
 
@@ -58,13 +85,13 @@ def _squared_half(phi, miss, side: str, shift=None, basis=None) -> Half:
     """
     if shift is not None:
         phi = phi - shift
-    if miss.any():
-        phi = np.where(miss[:, None], 0.0, phi)
+    if unknown_one.any():
+        phi = np.where(unknown_one[:, None], 0.0, phi)
     alpha, rest = (phi**2).sum(1), None
     if basis is not None:
         rest = phi.sum(1) ** 2 / phi.shape[1]
         phi = phi @ basis
-    return Half(alpha, -2.0 * phi if side == "query" else phi, miss, squared=True, rest=rest)
+    return Half(alpha, -2.0 * phi if side == "query" else phi, unknown_one, squared=True, rest=rest)
 
 
 def _sum_zero_basis(d: int) -> np.ndarray:
@@ -73,8 +100,8 @@ def _sum_zero_basis(d: int) -> np.ndarray:
     return np.linalg.qr(centring[:, :-1])[0]
 
 
-class _Squared:
-    """Mixin for terms ``||phi(x) - phi(y)||^2``: subclasses give ``embedding(x) -> (phi, miss)``; ``fit_shift``
+class _Squared(AttributeTerm):
+    """Mixin for terms ``||phi(x) - phi(y)||^2``: subclasses give ``embedding(x) -> (phi, unknown_one)``; ``fit_shift``
     sets the shift to the mean embedding of the training values (see :func:`_squared_half`), and the projection
     basis when every centred training embedding sums to 0."""
 
@@ -84,28 +111,26 @@ class _Squared:
     def fit_shift(self, x) -> Half:
         """Set the shift (and basis) from the training column ``x``; return the stored side of that column,
         projected when there is a basis (it is only ever used against the training data)."""
-        phi, miss = self.embedding(x)
-        known = phi[~miss]
+        phi, unknown_one = self.embedding(x)
+        known = phi[~unknown_one]
         if len(known):
             self.shift = known.mean(axis=0)
             sums = np.abs((known - self.shift).sum(axis=1))
             if phi.shape[1] > 1 and sums.max() <= 1e-12 * max(1.0, np.abs(known).max()):
                 self.basis = _sum_zero_basis(phi.shape[1])
-        return _squared_half(phi, miss, "stored", self.shift, self.basis)
+        return _squared_half(phi, unknown_one, "stored", self.shift, self.basis)
 
     def half(self, x, side: str, training: bool = False) -> Half:
         """The query (``side="query"``) or stored side of the term for a column of values; ``training``: the
         stored side is the training data (the projection applies)."""
-        phi, miss = self.embedding(x)
-        return _squared_half(phi, miss, side, self.shift, self.basis if training else None)
+        phi, unknown_one = self.embedding(x)
+        return _squared_half(phi, unknown_one, side, self.shift, self.basis if training else None)
 
 
-def _join(q: Half, s: Half) -> Terms:
-    return Terms(q.alpha, q.emb, s.alpha, s.emb, q.miss, s.miss, squared=q.squared)
-
-
-class OverlapAttribute:
+class OverlapAttribute(AttributeTerm):
     """Overlap (Eq. 2 of Payne & Edwards, Eq. 4 of Wilson & Martinez): 0 for equal values, 1 otherwise.
+
+    Per-pair form: :func:`lazylib.metrics.terms.overlap`.
 
     ``missing="value"``: an unknown value is one more value (two unknowns are equal); ``"one"``: an unknown value
     is at distance 1 from everything (HEOM).
@@ -117,7 +142,7 @@ class OverlapAttribute:
     def __init__(self, missing: str = "value"):
         self.missing = missing
 
-    def pair(self, xq, xs) -> Terms:
+    def pair(self, xq, xs) -> tuple[Half, Half]:
         both = np.concatenate([xq, xs])
         values = np.unique(both[~np.isnan(both)])
         table = ValueTable(values)
@@ -125,18 +150,20 @@ class OverlapAttribute:
         width = table.size
         mq, ms = np.isnan(xq), np.isnan(xs)
         if self.missing == "value":
-            return Terms(np.ones(len(xq)), -_onehot(rq, width), np.zeros(len(xs)), _onehot(rs, width),
-                         np.zeros_like(mq), np.zeros_like(ms))
+            return (Half(np.ones(len(xq)), -_onehot(rq, width), np.zeros_like(mq)),
+                    Half(np.zeros(len(xs)), _onehot(rs, width), np.zeros_like(ms)))
         alpha = np.where(mq, 0.0, 1.0)
         psi = -_onehot(rq, width)
         psi[mq] = 0.0
         chi = _onehot(rs, width)
         chi[ms] = 0.0
-        return Terms(alpha, psi, np.zeros(len(xs)), chi, mq, ms)
+        return Half(alpha, psi, mq), Half(np.zeros(len(xs)), chi, ms)
 
 
 class ProbabilityAttribute(_Squared):
     """A value difference over class-conditional probabilities of a nominal (or discretised) attribute.
+
+    Per-pair form: :func:`lazylib.metrics.terms.value_difference`.
 
     Parameters
     ----------
@@ -178,10 +205,10 @@ class ProbabilityAttribute(_Squared):
     separable = True
 
     def embedding(self, x):
-        """``(phi, miss)`` of form ``"sq"``: the (scaled) probability vectors and the distance-one unknowns."""
-        miss = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
+        """``(phi, unknown_one)`` of form ``"sq"``: the (scaled) probability vectors and the distance-one unknowns."""
+        unknown_one = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
         P = self.P[self.rows(x)]
-        return (P if self.scale == 1.0 else np.sqrt(self.scale) * P), miss
+        return (P if self.scale == 1.0 else np.sqrt(self.scale) * P), unknown_one
 
     def fit_shift(self, x) -> Half | None:
         return _Squared.fit_shift(self, x) if self.form == "sq" else None
@@ -192,17 +219,17 @@ class ProbabilityAttribute(_Squared):
         if self.form == "sq":
             return _Squared.half(self, x, side, training)
         r = self.rows(x)
-        miss = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
+        unknown_one = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
         emb = self.T[r] if side == "query" else _onehot(r, self.table.size)
-        emb[miss] = 0.0
-        return Half(np.zeros(len(x)), emb, miss)
-
-    def pair(self, xq, xs) -> Terms:
-        return _join(self.half(xq, "query"), self.half(xs, "stored"))
+        emb[unknown_one] = 0.0
+        return Half(np.zeros(len(x)), emb, unknown_one)
 
 
 class LinearAttribute(_Squared):
-    """``((x - y) / scale)^2`` for a linear attribute; unknown values at distance 1 (``missing="one"``)."""
+    """``((x - y) / scale)^2`` for a linear attribute; unknown values at distance 1 (``missing="one"``).
+
+    Per-pair form: :func:`lazylib.metrics.terms.linear_difference`.
+    """
 
     bilinear = True
 
@@ -213,16 +240,15 @@ class LinearAttribute(_Squared):
     separable = True
 
     def embedding(self, x):
-        """``(phi, miss)``: the scaled values (all 0 for an attribute constant in training) and the unknowns."""
+        """``(phi, unknown_one)``: the scaled values (all 0 for an attribute constant in training) and the unknowns."""
         phi = np.zeros((len(x), 1)) if self.scale == 0 else ((x - self.origin) / self.scale)[:, None]
         return phi, np.isnan(x)
-
-    def pair(self, xq, xs) -> Terms:
-        return _join(self.half(xq, "query"), self.half(xs, "stored"))
 
 
 class CurveAttribute(_Squared):
     """Continuous attribute compared through interpolated class probabilities (IVDM, WVDM).
+
+    Per-pair form: :func:`lazylib.metrics.terms.interpolated_difference`.
 
     ``curve(x)`` gives the probability vectors of non-missing values; unknown values use ``P_missing`` (the
     distribution of training rows with the value unknown: "another discrete value"). ``form="sq"`` is the
@@ -243,11 +269,8 @@ class CurveAttribute(_Squared):
     separable = True
 
     def embedding(self, x):
-        """``(phi, miss)`` of form ``"sq"``: the interpolated probability vectors; no distance-one unknowns."""
+        """``(phi, unknown_one)`` of form ``"sq"``: the interpolated probability vectors; no distance-one unknowns."""
         return self.probabilities(x), np.zeros(len(x), bool)
-
-    def pair(self, xq, xs) -> Terms:
-        return _join(self.half(xq, "query"), self.half(xs, "stored"))
 
     def direct(self, xq, xs) -> np.ndarray:
         pq, ps = self.probabilities(xq), self.probabilities(xs)
@@ -256,10 +279,16 @@ class CurveAttribute(_Squared):
         return sq * sq
 
 
-class PowerAttribute:
-    """``|x - y|^r / scale^r`` for a linear attribute (Minkowski with any ``r``); unknown values at distance 1."""
+class PowerAttribute(AttributeTerm):
+    """``|x - y|^r / scale^r`` for a linear attribute (Minkowski with any ``r``); unknown values at distance 1.
+
+    Per-pair form: :func:`lazylib.metrics.terms.power_difference`.
+    """
 
     bilinear = False
+    #: Differences are measured in this unit (``scale`` includes it; the metric multiplies the root of the sum
+    #: by it): 1 unless a subclass rescales to keep ``|x - y|^r`` within the float range.
+    unit: float = 1.0
 
     def __init__(self, r: float, center: float = 0.0, scale: float = 1.0):
         self.r, self.center, self.scale = r, center, scale

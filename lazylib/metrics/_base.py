@@ -1,144 +1,37 @@
-"""The engine shared by every attribute-wise distance.
+"""The public side of every metric: :class:`Metric` (fit, validation, ``pairwise``, the search entry points) and
+:class:`AttributeMetric` (one fitted attribute term per column, turned into the two sides of the engine's
+product). The computation itself is in :mod:`lazylib.metrics._engine` (the bilinear plan and its exactness) and
+:mod:`lazylib.metrics._search` (the exact k-nearest search).
 
-Every distance of the five papers has the form
-
-    D(x, y) = ( sum_a  u_a(x) * v_a(y) * t_a(x_a, y_a) ) ** (1 / root)
-
-with an attribute term ``t_a`` (overlap, a squared or absolute difference, a VDM value difference ...), an
-optional query-side weight ``u_a(x)`` (the VDM value weight of the query's value) and an optional stored-side
-weight ``v_a(y)`` (attribute weights, global or one vector per class of the stored instance ``y``).
-
-Most attribute terms are *bilinear*: ``t_a(x, y) = alpha_a(x) + beta_a(y) + psi_a(x) . chi_a(y)``. A squared
-difference of embeddings ``||phi(x) - phi(y)||^2`` is one (alpha = ||phi(x)||^2, psi = -2 phi(x), chi = phi(y));
-so is any table lookup ``T[x, y]`` over a finite set of values (psi = row of T, chi = one-hot). Summed over
-attributes and weighted, the whole distance matrix is then **one matrix product** of two wide matrices, so the
-work is done by BLAS, chunk by chunk over the queries. Attribute terms that are not bilinear (``|x - y|^r``,
-the squared VDM of the printed IVDM/WVDM equations) are added one attribute at a time, still vectorised over
-all pairs of a chunk.
-
-When the stored side of every bilinear term can be computed without the queries (all terms but the overlap,
-whose value table spans both sides), the stored matrix for the training data is built once per fit and reused
-by every later search against it.
+A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from lazylib.metrics._encode import Encoded, check_finite, encode, encode_labels
+from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
+    CANCELLATION,
+    SNAP,
+    Bilinear,
+    Plan,
+    StoredSide,
+    _assemble_left,
+    _assemble_right,
+    _exact_pairs,
+    _unknown_one_fill,
+    sq_attributes,
+)
+from lazylib.params import Params
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
 WORKING_MEMORY = 64
 
-#: Sums below this fraction of the size of their cancelling terms are recomputed pair by pair from direct
-#: differences: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root
-#: would turn a rounding error of 1e-16 into a distance of 1e-8 between identical instances.
-CANCELLATION = 1e-3
-#: Recomputed sums below this fraction of the size of their cancelling terms are exactly 0: the embeddings of
-#: the two instances then agree to about 12 significant digits, the level of the rounding left in embeddings of
-#: identical values computed on two paths (query and stored side; projections of centred probabilities leave
-#: residuals of 1e-30 against terms of 1). So identical instances are at distance exactly 0, in ``pairwise``
-#: and in the search alike.
-SNAP = 1e-24
-
 
 class NotFittedError(RuntimeError):
     """A metric was used before ``fit``."""
-
-
-@dataclass
-class Bilinear:
-    """Bilinear attribute terms of one side: ``alpha`` (n, m) per-attribute scalars, ``psi`` (n, K) blocks.
-
-    ``block[k]`` is the attribute of column ``k`` of ``psi``. On the stored side the same fields hold ``beta``
-    and ``chi``. ``missing_one`` (n, m) marks values whose attribute
-    distance is 1 whatever the other value (HEOM/HVDM's rule for unknowns); their alpha and psi are 0.
-    """
-
-    alpha: np.ndarray
-    psi: np.ndarray
-    block: np.ndarray
-    missing_one: np.ndarray | None = None
-    squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
-    rest: np.ndarray | None = None  # (n, m) parts of alpha outside projected embeddings (Half.rest)
-
-
-@dataclass
-class _Plan:
-    """One search's bilinear product ``S = left @ right.T`` (None without bilinear terms), its weights ``U``
-    (queries) and ``V`` (stored), and for queries with distance-one unknowns (``unknown``, (nq, m)) the row
-    added per such attribute (``fill``, (ns, m)); ``cache`` is the fitted stored side when it was used. The
-    last ``tail`` columns of the product serve stored instances with distance-one unknowns only."""
-
-    pair: tuple[Bilinear, Bilinear] | None
-    U: np.ndarray | None
-    V: np.ndarray | None
-    cache: dict | None
-    left: np.ndarray | None = None
-    right: np.ndarray | None = None
-    tail: int = 0  # the last columns, one per attribute with stored distance-one unknowns
-    unknown: np.ndarray | None = None
-    fill: np.ndarray | None = None
-
-    def cancelling_scales(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 phi.phi``:
-        sums far below ``scale_q + scale_s`` have lost their relative precision (see ``CANCELLATION``)."""
-        u_max = 1.0 if self.U is None else self.U.max(initial=0.0)
-        v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
-        return self.pair[0].alpha.sum(1) * u_max * v_max, self.pair[1].alpha.sum(1) * u_max * v_max
-
-    def fill_coefficients(self, rows) -> np.ndarray:
-        """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
-        M = self.unknown[rows].astype(np.float64)
-        return M if self.U is None else M * self.U[rows]
-
-    def add_fills(self, S: np.ndarray, lo: int, hi: int) -> None:
-        """Add, in place, the "distance one" terms of the queries ``lo:hi`` (the rows of ``S``) with unknown
-        values."""
-        if self.unknown is None:
-            return
-        rows = np.flatnonzero(self.unknown[lo:hi].any(axis=1))
-        if len(rows):
-            S[rows] += self.fill_coefficients(rows + lo) @ self.fill.T
-
-    def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
-        """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
-        scale_q, scale_s = self.cancelling_scales()
-        scale = scale_q[rows] + scale_s[cols]
-        near = np.flatnonzero(sums <= CANCELLATION * scale)
-        if len(near):
-            sums = sums.copy()
-            exact = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
-            sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
-        return sums
-
-
-class Params:
-    """scikit-learn style parameters: the constructor's keywords, stored under their own names."""
-
-    def get_params(self, deep: bool = False) -> dict:
-        """Constructor parameters (``deep`` accepted for compatibility and ignored)."""
-        return {n: getattr(self, n) for n in self._init_names()}
-
-    def set_params(self, **params):
-        """Set constructor parameters by name; unknown names raise ValueError. They take effect at the next
-        ``fit`` (fitted state is kept until then)."""
-        names = self._init_names()
-        unknown = sorted(set(params) - set(names))
-        if unknown:
-            raise ValueError(f"{type(self).__name__} has no parameter(s) {unknown}; valid: {names}")
-        for name, value in params.items():
-            setattr(self, name, value)
-        return self
-
-    @classmethod
-    def _init_names(cls) -> list[str]:
-        import inspect
-
-        return [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "args", "kwargs")]
 
 
 class Metric(Params):
@@ -163,6 +56,20 @@ class Metric(Params):
     needs_labels: bool = False
     #: Attribute types the metric accepts (None: all).
     accepts: tuple[str, ...] | None = None
+    #: Whether the sums come from the engine (:meth:`_plan` and :meth:`_direct_terms`); a metric that computes
+    #: its blocks otherwise sets it False and overrides :meth:`_chunks` (it is then searched by whole rows).
+    uses_engine: bool = True
+
+    @property
+    def weights_(self) -> np.ndarray | None:
+        """The fitted attribute weights (None: all ones). Setting them (a metric that learns its weights sets
+        them after ``fit``) drops the training data's stored side, which depends on them."""
+        return self._weights
+
+    @weights_.setter
+    def weights_(self, W) -> None:
+        self._weights = W
+        self._training_sides = {}
 
     def __init__(self, *, weights=None, working_memory: float = WORKING_MEMORY):
         self.weights = weights
@@ -195,7 +102,7 @@ class Metric(Params):
             self.y_, self.classes_ = encode_labels(y, enc.values.shape[0])
         else:
             self.y_, self.classes_ = None, None
-        self._cache = {}
+        self._training_halves = {}
         self._fit(enc.values, self.y_)
         self._center(enc.values)
         self.X_ = enc.values
@@ -213,9 +120,13 @@ class Metric(Params):
         -------
         ndarray of shape (len(A), len(B))
         """
-        Zq, Zs, cls = self._prepare(A, B, y_B)
+        Zq, Zs, cls, training = self._prepare(A, B, y_B)
         out = np.empty((Zq.shape[0], Zs.shape[0]))
-        for start, stop, block in self._chunks(Zq, Zs, cls):
+        if self.uses_engine:  # the engine writes each chunk in place
+            for _ in self._chunks(Zq, Zs, cls, training=training, out=out):
+                pass
+            return out
+        for start, stop, block in self._chunks(Zq, Zs, cls, training=training):
             out[start:stop] = block
         return out
 
@@ -226,13 +137,13 @@ class Metric(Params):
         With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root)``,
         see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
         """
-        Zq, Zs, cls = self._prepare(A, B, y_B)
-        yield from self._chunks(Zq, Zs, cls, reduced=reduced)
+        Zq, Zs, cls, training = self._prepare(A, B, y_B)
+        yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training)
 
     def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
-        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative to it, whatever the scale of the data) of the
-        query's k-th smallest, so the k nearest and every instance tied with the k-th.
+        ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative to it, whatever the scale of the
+        data) of the query's k-th smallest, so the k nearest and every instance tied with the k-th.
 
         Yields ``(start, stop, rows, cols, sums)``: query indices (from 0 for the first row of ``A``), training
         indices and their sums, sorted by row, then sum, then column. Metrics made of bilinear terms only
@@ -274,11 +185,11 @@ class Metric(Params):
                                  f"got {k!r}")
             k = int(k) + 1
         else:
-            Zq, Zs, cls = self._prepare(A, None, None)
+            Zq, Zs, cls, _ = self._prepare(A, None, None)
             if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
                 raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
             k = int(k)
-        plan = self._plan(Zq, Zs, cls) if self._searchable() else None
+        plan = self._plan(Zq, Zs, cls, training=True) if self._searchable() else None
         if plan is not None and plan.left is not None:
             plan, groups = _search.group_plan(plan)
             size = None if groups.trivial else groups.size
@@ -286,7 +197,7 @@ class Metric(Params):
                 yield (*block, groups)
             return
         groups = _search.Groups.identity(len(Zs))
-        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True):
+        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True, training=True):
             yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
@@ -308,26 +219,25 @@ class Metric(Params):
 
     def _searchable(self) -> bool:
         """Whether the sums are the bilinear product of :meth:`_plan` alone (for :meth:`nearest_chunks`)."""
-        return type(self)._chunks is Metric._chunks and not self._direct_attributes()
+        return self.uses_engine and not self._direct_attributes()
 
     def _separable(self) -> bool:
         """Whether the stored side of the bilinear terms can be computed without the queries."""
         return False
 
-    def _stored_side(self, Zs: np.ndarray) -> Bilinear:
+    def _training_stored_terms(self) -> Bilinear:
+        """The stored side of the bilinear terms for the training data (separable metrics only)."""
         raise NotImplementedError
 
-    def _stored_cache(self, V, no_query_weights: bool) -> dict:
-        """The stored side for the training data, built once per fit (and per weights): the embedding, the
-        assembled right-hand matrix and, when first needed, the fill of queries with unknown values."""
-        cache = self.__dict__.setdefault("_cache", {})
-        entry = cache.get(no_query_weights)
-        if entry is None or entry["weights"] is not self.weights_:  # weights set after fit (LearnedWOM) rebuild it
-            side = self._stored_side(self.X_)
-            right, stored = _assemble_right(side, V, no_query_weights)
-            entry = cache[no_query_weights] = {"weights": self.weights_, "side": side, "right": right,
-                                               "stored": stored}
-        return entry
+    def _training_stored_side(self, V, no_query_weights: bool) -> StoredSide:
+        """The stored side for the training data, built once per fit and per weights (one per value of
+        ``no_query_weights``, on which the assembled right-hand matrix depends)."""
+        side = self._training_sides.get(no_query_weights)
+        if side is None:
+            terms = self._training_stored_terms()
+            right, tail_attributes = _assemble_right(terms, V, no_query_weights)
+            side = self._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
+        return side
 
     def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray):
         """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs))."""
@@ -405,6 +315,8 @@ class Metric(Params):
         return values
 
     def _prepare(self, A, B, y_B):
+        """Encoded queries, stored instances and their classes, and whether the stored instances are the
+        training data (``B`` None)."""
         self._check_fitted()
         Zq = self._encode_like_fit(A, "A")
         if B is None:
@@ -423,7 +335,7 @@ class Metric(Params):
                 cls = labels.map(lookup).to_numpy(np.intp)
         if self.weights_ is not None and self.weights_.ndim == 2 and cls is None:
             raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")
-        return Zq, Zs, cls
+        return Zq, Zs, cls, B is None
 
     def _stored_weights(self, n: int, cls) -> np.ndarray | None:
         W = self.weights_
@@ -437,49 +349,55 @@ class Metric(Params):
         per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
         return max(1, int(self.working_memory * 2**20 // max(per_row, 1)))
 
-    def _plan(self, Zq, Zs, cls) -> "_Plan":
-        """The bilinear product of a search, set up once: both sides, the weights and the unknown-value fills."""
+    def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
+        """The bilinear product of a search, set up once: both sides, the weights and the unknown-value fills.
+        ``training``: the stored instances are the training data (``Zs`` is ``X_``), whose stored side is
+        built once per fit."""
         V = self._stored_weights(len(Zs), cls)
         U = self._query_weights(Zq)
-        cache = self._stored_cache(V, U is None) if Zs is self.X_ and self._separable() else None
-        pair = self._bilinear(Zq, Zs, stored=None if cache is None else cache["side"])
-        plan = _Plan(pair=pair, U=U, V=V, cache=cache)
+        stored = self._training_stored_side(V, U is None) if training and self._separable() else None
+        pair = self._bilinear(Zq, Zs, stored=None if stored is None else stored.side)
         if pair is None:
-            return plan
-        if cache is not None:
-            right, stored = cache["right"], cache["stored"]
+            return Plan(pair, U, V, stored)
+        if stored is not None:
+            right, tail_attributes = stored.right, stored.tail_attributes
         else:
-            right, stored = _assemble_right(pair[1], V, U is None)
-        plan.left, plan.right = _assemble_left(pair[0], U, V is None, stored), right
-        plan.tail = len(stored)
-        if pair[0].missing_one is not None and pair[0].missing_one.any():
-            plan.unknown = pair[0].missing_one
-            if cache is not None and "fill" in cache:
-                plan.fill = cache["fill"]
-            else:
-                plan.fill = np.asfortranarray(_unknown_row_fill(pair[1], V))  # columns contiguous: one per attribute
-                if cache is not None:
-                    cache["fill"] = plan.fill
-        return plan
+            right, tail_attributes = _assemble_right(pair[1], V, U is None)
+        left = _assemble_left(pair[0], U, V is None, tail_attributes)
+        unknown_one = fill = None
+        if pair[0].unknown_one is not None and pair[0].unknown_one.any():
+            unknown_one = pair[0].unknown_one
+            fill = stored.fill if stored is not None else np.asfortranarray(_unknown_one_fill(pair[1], V))
+        return Plan(pair, U, V, stored, left, right, len(tail_attributes), unknown_one, fill)
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False):
-        plan = self._plan(Zq, Zs, cls)
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False, out=None):
+        """Yield ``(start, stop, block)``: the distances (``reduced``: the sums) of the queries ``start:stop``
+        against every stored instance, ``block`` a view of ``out`` when given (filled in place)."""
+        plan = self._plan(Zq, Zs, cls, training=training)
         pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
         step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1])
         # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
         # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
         if pair is not None:
             scale_q, scale_s = plan.cancelling_scales()
+            scale_s_max = scale_s.max(initial=0.0)
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
+            S = None if out is None else out[start:stop]
             if left is not None:
-                S = left[start:stop] @ right.T
+                S = np.matmul(left[start:stop], right.T, out=S)
                 plan.add_fills(S, start, stop)
-                near = np.nonzero(S <= CANCELLATION * (scale_q[start:stop, None] + scale_s[None, :]))
+                # near = S <= CANCELLATION * (scale_q + scale_s) pair by pair; first against the largest
+                # scale_s of the row (a superset, found without a temporary of the chunk's size)
+                r, c = np.nonzero(S <= CANCELLATION * (scale_q[start:stop] + scale_s_max)[:, None])
+                keep = S[r, c] <= CANCELLATION * (scale_q[start + r] + scale_s[c])
+                near = r[keep], c[keep]
                 if len(near[0]):
                     S[near] = plan.refine(near[0] + start, near[1], S[near])
-            else:
+            elif S is None:
                 S = np.zeros((stop - start, len(Zs)))
+            else:
+                S[:] = 0.0
             for a, term in self._direct_terms(Zq[start:stop], Zs):
                 if U is not None:
                     term *= U[start:stop, a][:, None]
@@ -498,51 +416,6 @@ class Metric(Params):
 
 
 
-def _assemble_right(s: Bilinear, V, no_query_weights: bool):
-    """Stored side of the product, and the attributes that get a column for stored unknowns.
-
-    With ``U`` (nq, m) and ``V`` (ns, m) the weights (None = ones), ``left @ right.T`` is the weighted sum
-    ``S = (U*alpha_q) @ V.T + U @ (V*beta_s).T + (psi_q * U[:, block]) @ (chi_s * V[:, block]).T``
-    plus, for stored instances with values unknown under the "distance one" rule, one column per such attribute
-    (the last ones) adding ``1 - alpha_i`` (queries with unknown values are corrected in
-    ``_Plan.add_fills``). The stored side depends on the queries only through whether ``U`` is None, so it can
-    be built once.
-    """
-    ns = s.alpha.shape[0]
-    right = [s.psi if V is None else s.psi * V[:, s.block]]
-    # alpha and beta terms; collapse to one column when one side's weights are all ones
-    right.append(np.ones((ns, 1)) if V is None else V)
-    beta = s.alpha if V is None else V * s.alpha
-    right.append(beta.sum(axis=1, keepdims=True) if no_query_weights else beta)
-    # stored unknowns under the "distance one" rule: with j's embedding zeroed the product holds alpha_i where
-    # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see _Plan.add_fills)
-    stored = np.flatnonzero(s.missing_one.any(axis=0)) if s.missing_one is not None else np.empty(0, np.intp)
-    if len(stored):
-        Ms = s.missing_one[:, stored].astype(np.float64)
-        right.append(Ms if V is None else Ms * V[:, stored])
-    return np.ascontiguousarray(np.hstack(right)), stored
-
-
-def _assemble_left(q: Bilinear, U, no_stored_weights: bool, stored: np.ndarray) -> np.ndarray:
-    """Query side of the product, matching the columns of :func:`_assemble_right`."""
-    nq, m = q.alpha.shape
-    Uq = np.ones((nq, m)) if U is None else U
-    left = [q.psi if U is None else q.psi * U[:, q.block]]
-    left.append((Uq * q.alpha).sum(axis=1, keepdims=True) if no_stored_weights else Uq * q.alpha)
-    left.append(np.ones((nq, 1)) if U is None else U)
-    if len(stored):
-        Mq = q.missing_one[:, stored]
-        left.append(Uq[:, stored] * (~Mq) * (1.0 - q.alpha[:, stored]))
-    return np.ascontiguousarray(np.hstack(left))
-
-
-def _unknown_row_fill(s: Bilinear, V) -> np.ndarray:
-    """(ns, m): what a query whose value of attribute a is unknown adds to its row under the "distance one"
-    rule, with the query's embedding zeroed: ``1 - beta_j`` for known j, 1 for unknown j (times ``v_j``)."""
-    fill = np.where(s.missing_one, 1.0, 1.0 - s.alpha)
-    return fill if V is None else fill * V
-
-
 class AttributeMetric(Metric):
     """A metric made of one fitted attribute term per column (see :mod:`lazylib.metrics._attributes`).
 
@@ -558,38 +431,40 @@ class AttributeMetric(Metric):
         keep the stored side of the training data that this computes."""
         halves = {}
         for a, att in enumerate(self.attributes_):
-            if att.bilinear and hasattr(att, "fit_shift"):
-                halves[a] = att.fit_shift(Z[:, a])
-        self._cache["training_halves"] = halves
+            if att.bilinear:
+                half = att.fit_shift(Z[:, a])
+                if half is not None:
+                    halves[a] = half
+        self._training_halves = halves
 
     def _bilinear_attributes(self) -> list[int]:
         return [a for a, att in enumerate(self.attributes_) if att.bilinear]
 
     def _separable(self) -> bool:
         idx = self._bilinear_attributes()
-        return bool(idx) and all(getattr(self.attributes_[a], "separable", False) for a in idx)
+        return bool(idx) and all(self.attributes_[a].separable for a in idx)
 
     def _side(self, Z: np.ndarray, side: str, training: bool = False) -> Bilinear:
         """One side of the bilinear terms of a separable metric; ``training``: against the training data, whose
         stored side was computed (and projected where it can be) in ``_center``."""
         idx = self._bilinear_attributes()
         n, m = len(Z), len(self.attributes_)
-        alpha, miss, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
+        alpha, unknown_one, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
         emb, block, squared = [], [], []
-        known = self._cache.get("training_halves", {}) if training and side == "stored" else {}
+        known = self._training_halves if training and side == "stored" else {}
         for a in idx:
             att = self.attributes_[a]
             h = known.get(a) or att.half(Z[:, a], side, training)
-            alpha[:, a], miss[:, a] = h.alpha, h.miss
+            alpha[:, a], unknown_one[:, a] = h.alpha, h.unknown_one
             if h.rest is not None:
                 rest[:, a] = h.rest
             emb.append(h.emb)
             block.append(np.full(h.emb.shape[1], a))
             squared.append(np.full(h.emb.shape[1], h.squared))
-        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), miss, np.concatenate(squared), rest)
+        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), unknown_one, np.concatenate(squared), rest)
 
-    def _stored_side(self, Zs):
-        return self._side(Zs, "stored", training=Zs is self.X_)
+    def _training_stored_terms(self):
+        return self._side(self.X_, "stored", training=True)
 
     def _bilinear(self, Zq, Zs, stored=None):
         idx = self._bilinear_attributes()
@@ -605,12 +480,12 @@ class AttributeMetric(Metric):
         mq, ms = np.zeros((nq, m), bool), np.zeros((ns, m), bool)
         psi, chi, block, squared = [], [], [], []
         for a in idx:
-            t = self.attributes_[a].pair(Zq[:, a], Zs[:, a])
-            aq[:, a], as_[:, a], mq[:, a], ms[:, a] = t.alpha_q, t.beta_s, t.miss_q, t.miss_s
-            psi.append(t.psi_q)
-            chi.append(t.chi_s)
-            block.append(np.full(t.psi_q.shape[1], a))
-            squared.append(np.full(t.psi_q.shape[1], t.squared))
+            q, s = self.attributes_[a].pair(Zq[:, a], Zs[:, a])
+            aq[:, a], as_[:, a], mq[:, a], ms[:, a] = q.alpha, s.alpha, q.unknown_one, s.unknown_one
+            psi.append(q.emb)
+            chi.append(s.emb)
+            block.append(np.full(q.emb.shape[1], a))
+            squared.append(np.full(q.emb.shape[1], q.squared))
         block, squared = np.concatenate(block), np.concatenate(squared)
         return (Bilinear(aq, np.hstack(psi), block, mq, squared), Bilinear(as_, np.hstack(chi), block, ms, squared))
 
@@ -626,41 +501,9 @@ class AttributeMetric(Metric):
             return None
         U = np.ones((len(Zq), len(self.attributes_)))
         for a, att in enumerate(self.attributes_):
-            if hasattr(att, "query_weights"):
-                U[:, a] = att.query_weights(Zq[:, a])
+            U[:, a] = att.query_weights(Zq[:, a])
         return U
 
 
-def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, U, V) -> np.ndarray:
-    """The weighted sum ``S`` for the pairs ``(I[k], J[k])`` only, squared differences taken directly."""
-    q, s = pair
-    out = np.empty(len(I))
-    m = q.alpha.shape[1]
-    sq = q.squared
-    step = max(1, 2**22 // max(q.psi.shape[1], 1))
-    for lo in range(0, len(I), step):
-        i, j = I[lo:lo + step], J[lo:lo + step]
-        psi, chi = q.psi[i], s.psi[j]
-        cols = np.where(sq, (psi / -2.0 - chi) ** 2, psi * chi)
-        per_attribute = np.zeros((len(i), m))
-        np.add.at(per_attribute.T, q.block, cols.T)  # sum each attribute's block of columns
-        alpha_beta = np.where(sq_attributes(q, m), 0.0, q.alpha[i] + s.alpha[j])
-        t = per_attribute + alpha_beta
-        for side, rows in ((q, i), (s, j)):
-            if side.rest is not None:
-                t += side.rest[rows]
-        if q.missing_one is not None:
-            t = np.where(q.missing_one[i] | s.missing_one[j], 1.0, t)
-        if U is not None:
-            t = t * U[i]
-        if V is not None:
-            t = t * V[j]
-        out[lo:lo + step] = t.sum(1)
-    return out
-
-
-def sq_attributes(q: Bilinear, m: int) -> np.ndarray:
-    """(m,) True for the attributes whose term is a squared difference."""
-    flags = np.zeros(m, dtype=bool)
-    flags[q.block[q.squared]] = True
-    return flags
+#: The former private names.
+_Plan = Plan

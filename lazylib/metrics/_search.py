@@ -3,7 +3,7 @@
 A search needs, for each query, the stored instances whose sum ``S`` (the distance before its root) lies within
 the tie tolerance of the query's k-th smallest: the k nearest and everything tied with the k-th. Computing the
 whole row of ``S`` in double precision and scanning it costs more in memory traffic than in arithmetic, so the
-bilinear metrics (``S = left @ right.T``, see :mod:`lazylib.metrics._base`) search in two steps:
+bilinear metrics (``S = left @ right.T``, see :mod:`lazylib.metrics._engine`) search in two steps:
 
 1. **Filter in single precision.** ``S32 = left32 @ right32.T`` for a block of queries against a tile of stored
    instances that fits in cache. A floating-point dot product of ``w`` terms, with the rounding of its inputs,
@@ -27,9 +27,10 @@ and unknown-value flag; e.g. DVDM's discretised ranges, where 58,000 shuttle ins
 stored sides) have identical sums against every query. When they are at most half the stored instances, the
 search runs over one representative per group, with the group sizes as multiplicities in the k-th smallest
 sum (:class:`Groups`); callers count tied neighbours by class from the groups instead of listing every
-(query, stored instance) pair, so massive ties cost no more than the distinct stored sides. A training set that fits one tile is scanned in double precision directly. Data on
-scales beyond single precision, or ties so massive that the kept pairs would exceed the metric's
-``working_memory``, fall back to whole rows in double precision, so memory stays bounded either way.
+(query, stored instance) pair, so massive ties cost no more than the distinct stored sides. A training set
+that fits one tile is scanned in double precision directly. Data on scales beyond single precision, or ties so
+massive that the kept pairs would exceed the metric's ``working_memory``, fall back to whole rows in double
+precision, so memory stays bounded either way.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.n
     """Sums within this of the k-th smallest count as tied with it: relative to the k-th smallest itself, so
     the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
     have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
-    exactly 0, see :data:`lazylib.metrics._base.SNAP`), so a relative tolerance is also right at 0."""
+    exactly 0, see :data:`lazylib.metrics._engine.SNAP`), so a relative tolerance is also right at 0."""
     return tie_tolerance * np.maximum(floor, np.abs(kth))
 
 
@@ -103,7 +104,7 @@ def within(rows, cols, sums, n: int, k: int, tie_tolerance: float, size: np.ndar
     return rows[keep], cols[keep], sums[keep]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Groups:
     """Stored instances grouped by identical stored sides: ``of[j]`` is the group of stored instance ``j``,
     ``size[g]`` the number of its members, ``members[ptr[g]:ptr[g + 1]]`` their indices in increasing order."""
@@ -145,38 +146,42 @@ class Groups:
         return rows[order], cols[order], sums[order]
 
 
+def find_groups(stored):
+    """``(representatives, Groups, StoredSide of the representatives)`` for the training data's stored side
+    ``stored`` (:class:`lazylib.metrics._engine.StoredSide`), or None when grouping identical stored sides would
+    not halve the stored instances."""
+    s, ns = stored.side, stored.right.shape[0]
+    key = [stored.right, s.alpha, s.psi]
+    key += [part for part in (s.unknown_one, s.rest, stored.V) if part is not None]
+    # a random projection first: rows with different projections differ, so most sets of distinct rows
+    # are recognised without comparing whole rows
+    rng = np.random.default_rng(0)
+    hashed = sum(np.asarray(part, np.float64) @ rng.random(part.shape[1]) for part in key)
+    if 2 * len(np.unique(hashed)) > ns:
+        return None
+    key = np.ascontiguousarray(np.hstack([np.asarray(part, np.float64) for part in key]))
+    _, rep, of = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(),
+                           return_index=True, return_inverse=True)
+    if 2 * len(rep) > ns:
+        return None
+    pick = (lambda a: None if a is None else a[rep])
+    side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], unknown_one=pick(s.unknown_one), rest=pick(s.rest))
+    return rep, Groups.of_labels(of.ravel(), len(rep)), replace(stored, side=side, right=stored.right[rep],
+                                                                 V=pick(stored.V))
+
+
 def group_plan(plan):
     """The plan restricted to one representative of each group of identical stored sides, with the
     :class:`Groups`; ``(plan, identity groups)`` when grouping would not halve the stored instances or the
-    stored side is not the fitted one. Grouping is computed once per fitted stored side."""
+    stored side is not the training data's. Grouping is computed once per fitted stored side."""
     ns = plan.right.shape[0]
-    if plan.cache is None:
-        return plan, Groups.identity(ns)
-    if "groups" not in plan.cache:
-        s = plan.pair[1]
-        key = [plan.right, s.alpha, s.psi]
-        key += [part for part in (s.missing_one, s.rest, plan.V) if part is not None]
-        # a random projection first: rows with different projections differ, so most sets of distinct rows
-        # are recognised without comparing whole rows
-        rng = np.random.default_rng(0)
-        hashed = sum(np.asarray(part, np.float64) @ rng.random(part.shape[1]) for part in key)
-        found = None
-        if 2 * len(np.unique(hashed)) <= ns:
-            key = np.ascontiguousarray(np.hstack([np.asarray(part, np.float64) for part in key]))
-            _, first, of = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(),
-                                     return_index=True, return_inverse=True)
-            if 2 * len(first) <= ns:
-                found = first, Groups.of_labels(of.ravel(), len(first))
-        plan.cache["groups"] = found
-    found = plan.cache["groups"]
+    found = None if plan.stored is None else plan.stored.grouped
     if found is None:
         return plan, Groups.identity(ns)
-    rep, groups = found
-    s = plan.pair[1]
+    rep, groups, sub_stored = found
     pick = (lambda a: None if a is None else a[rep])
-    sub_side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], missing_one=pick(s.missing_one), rest=pick(s.rest))
-    sub = replace(plan, pair=(plan.pair[0], sub_side), V=pick(plan.V), right=plan.right[rep], fill=pick(plan.fill),
-                  cache=plan.cache.setdefault("grouped", {}))
+    sub = replace(plan, pair=(plan.pair[0], sub_stored.side), V=sub_stored.V, right=sub_stored.right,
+                  fill=pick(plan.fill), stored=sub_stored)
     return sub, groups
 
 
@@ -212,7 +217,7 @@ def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float
     differences), so a query's sums do not depend on the other queries of its block."""
     step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
     right_max = np.abs(plan.right).max(axis=0, initial=0.0)
-    fill_max = None if plan.unknown is None else np.abs(plan.fill).max(axis=0, initial=0.0)
+    fill_max = None if plan.unknown_one is None else np.abs(plan.fill).max(axis=0, initial=0.0)
     for lo in range(start, stop, step):
         hi = min(lo + step, stop)
         S = _exact_rows(plan, lo, hi)
@@ -237,7 +242,7 @@ def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     for lo in range(0, len(rows), step):
         r, c = rows[lo:lo + step], cols[lo:lo + step]
         part = np.einsum("ij,ij->i", plan.left[r], plan.right[c])
-        if plan.unknown is not None:
+        if plan.unknown_one is not None:
             part += np.einsum("ij,ij->i", plan.fill_coefficients(r), plan.fill[c])
         out[lo:lo + step] = part
     return plan.refine(rows, cols, out)
@@ -249,31 +254,62 @@ def _exact_rows(plan, lo: int, hi: int) -> np.ndarray:
     return S
 
 
-def _single_precision(plan) -> list[dict] | None:
+@dataclass(frozen=True)
+class SinglePart:
+    """Stored instances ``cols`` with their first ``width`` columns of the product (and the fills appended for
+    queries with distance-one unknowns), in single precision (``right32``, None beyond its range), and the
+    column maxima of their absolute values that the error bound needs (``right_max``)."""
+
+    cols: np.ndarray
+    width: int
+    right_max: np.ndarray
+    right32: np.ndarray | None
+
+    def widened(self, fill: np.ndarray) -> "SinglePart":
+        """The same part with the fill rows of its instances appended (for queries with unknowns)."""
+        fill = fill[self.cols]
+        right_max = np.concatenate([self.right_max, np.abs(fill).max(axis=0, initial=0.0)])
+        fits = self.right32 is not None and _fits(right_max)
+        return SinglePart(self.cols, self.width, right_max,
+                          np.hstack([self.right32, fill.astype(np.float32)]) if fits else None)
+
+
+@dataclass(frozen=True)
+class SingleParts:
     """The stored side in single precision, in two parts: stored instances without distance-one unknowns (their
-    last ``plan.tail`` columns are zero, so they are left out) and the others. Each part holds its columns of
-    the product (``narrow``) and, for queries with distance-one unknowns, the same with the fills appended
-    (``wide``), with the column maxima of their absolute values that the error bound needs (``*_max``). Kept
-    with the fitted stored side when there is one; None when it exceeds single precision's range."""
-    store = plan.cache.setdefault("single", {}) if plan.cache is not None else {}
-    if "parts" not in store:
-        w = plan.right.shape[1]
-        has_unknown = plan.right[:, w - plan.tail:].any(axis=1) if plan.tail else np.zeros(len(plan.right), bool)
-        store["parts"] = [{"cols": np.flatnonzero(~has_unknown), "width": w - plan.tail},
-                          {"cols": np.flatnonzero(has_unknown), "width": w}]
-        store["parts"] = [part for part in store["parts"] if len(part["cols"])]
-        for part in store["parts"]:
-            right = plan.right[part["cols"], :part["width"]]
-            part["narrow_max"] = np.abs(right).max(axis=0, initial=0.0)
-            part["narrow"] = right.astype(np.float32) if _fits(part["narrow_max"]) else None
-    if plan.unknown is not None and "wide" not in store["parts"][0]:
-        for part in store["parts"]:
-            fill = plan.fill[part["cols"]]
-            part["wide_max"] = np.concatenate([part["narrow_max"], np.abs(fill).max(axis=0, initial=0.0)])
-            fits = part["narrow"] is not None and _fits(part["wide_max"])
-            part["wide"] = np.hstack([part["narrow"], fill.astype(np.float32)]) if fits else None
-    key = "narrow" if plan.unknown is None else "wide"
-    return store["parts"] if all(part[key] is not None for part in store["parts"]) else None
+    last ``tail`` columns are zero, so they are left out) and the others (``narrow``); the same widened by the
+    fills (``wide``, computed on first use)."""
+
+    narrow: list
+
+    @classmethod
+    def of(cls, right: np.ndarray, tail: int) -> "SingleParts":
+        w = right.shape[1]
+        has_unknown = right[:, w - tail:].any(axis=1) if tail else np.zeros(len(right), bool)
+        parts = []
+        for cols, width in ((np.flatnonzero(~has_unknown), w - tail), (np.flatnonzero(has_unknown), w)):
+            if len(cols):
+                sub = right[cols, :width]
+                right_max = np.abs(sub).max(axis=0, initial=0.0)
+                parts.append(SinglePart(cols, width, right_max, sub.astype(np.float32) if _fits(right_max) else None))
+        return cls(parts)
+
+    def wide(self, fill: np.ndarray) -> list:
+        return [part.widened(fill) for part in self.narrow]
+
+
+def _single_precision(plan):
+    """``(narrow parts, wide parts or None)`` of :class:`SingleParts` for the plan (kept with the training
+    data's stored side when there is one); None when the parts the plan needs exceed single precision's range.
+    """
+    if plan.stored is not None:
+        single = plan.stored.single_precision
+        wide = None if plan.unknown_one is None else plan.stored.single_precision_wide
+    else:
+        single = SingleParts.of(plan.right, plan.tail)
+        wide = None if plan.unknown_one is None else single.wide(plan.fill)
+    needed = single.narrow if plan.unknown_one is None else wide
+    return (single.narrow, wide) if all(part.right32 is not None for part in needed) else None
 
 
 def _fits(column_max: np.ndarray) -> bool:
@@ -281,26 +317,26 @@ def _fits(column_max: np.ndarray) -> bool:
     return bool(np.all(column_max < 1e15))
 
 
-def _filter_block(plan, parts: list[dict], start: int, stop: int, k: int, tie_tolerance: float, cap: int):
+def _filter_block(plan, parts: tuple, start: int, stop: int, k: int, tie_tolerance: float, cap: int):
     """Step 1 of the module docstring for the queries ``start:stop``: ``(rows, cols)`` of the kept pairs (rows
     from 0), or None when more than ``cap`` pairs would be kept. Queries with distance-one unknowns use the
     stored side widened by the fills (their weights on the left), the others the plain one."""
     rows = np.arange(stop - start)
     left = plan.left[start:stop]
-    if plan.unknown is None:
+    if plan.unknown_one is None:
         groups = [(rows, left, None)]
     else:
-        unknown = plan.unknown[start:stop].any(axis=1)
+        unknown = plan.unknown_one[start:stop].any(axis=1)
         groups = [(rows[~unknown], left[~unknown], None),
                   (rows[unknown], left[unknown], plan.fill_coefficients(start + rows[unknown]))]
     found_rows, found_cols = [], []
     for group, group_left, coef in groups:
         if not len(group):
             continue
-        key = "narrow" if coef is None else "wide"
-        lefts = [group_left[:, :part["width"]] if coef is None else
-                 np.hstack([group_left[:, :part["width"]], coef]) for part in parts]
-        kept = _filter(lefts, [(part[key], part[key + "_max"], part["cols"]) for part in parts],
+        chosen = parts[0] if coef is None else parts[1]
+        lefts = [group_left[:, :part.width] if coef is None else
+                 np.hstack([group_left[:, :part.width], coef]) for part in chosen]
+        kept = _filter(lefts, [(part.right32, part.right_max, part.cols) for part in chosen],
                        k, tie_tolerance, cap)
         if kept is None:
             return None

@@ -18,6 +18,11 @@ class HEOM(AttributeMetric):
     ``HEOM(x, y) = sqrt(sum_a d_a(x_a, y_a)^2)`` with overlap for nominal attributes, ``|x - y| / range_a``
     for linear ones, and 1 when either value is unknown.
 
+    See Also
+    --------
+    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.linear_difference : the attribute term pair by pair, as the paper prints it.
+
     Notes
     -----
     ``range_a = max_a - min_a`` over the training data; test values outside it can give attribute distances
@@ -63,6 +68,11 @@ class HVDM(AttributeMetric):
         Probabilities of a nominal value never seen in training (section 2.4): 0, or ``1/C``.
     weights : array-like, optional
         Attribute weights multiplying each ``d_a^2``.
+
+    See Also
+    --------
+    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.linear_difference : the attribute term pair by pair, as the paper prints it.
 
     Notes
     -----

@@ -45,6 +45,10 @@ class DVDM(AttributeMetric):
     weights : array-like, optional
         Attribute weights multiplying each squared attribute distance.
 
+    See Also
+    --------
+    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+
     Notes
     -----
     Unknown values are one more discrete value with its own probabilities (section 4.2, after Domingos 1995).
@@ -151,6 +155,11 @@ class IVDM(DVDM):
     s, erratum, unseen, integer, weights
         As for :class:`DVDM`; with ``erratum=False`` both Eq. 21 and Eq. 22 lose their square roots.
 
+    See Also
+    --------
+    lazylib.metrics.terms.interpolated_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+
     References
     ----------
     Wilson, D. R. and Martinez, T. R. (1997), section 4, Eqs. 21-24, Figures 5-8; erratum (2000).
@@ -199,6 +208,11 @@ class WVDM(IVDM):
     """Windowed value difference metric (Eqs. 25-26, Figures 9-10): the class probabilities of a continuous
     value come from the training instances inside a window of width ``w_a`` (Eq. 17) centred on each training
     value, interpolated linearly between neighbouring training values.
+
+    See Also
+    --------
+    lazylib.metrics.terms.interpolated_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
 
     Notes
     -----

@@ -30,6 +30,11 @@ class Minkowski(AttributeMetric):
     weights : array-like, optional
         Attribute weights multiplying each ``|x_a - y_a|^r``.
 
+    See Also
+    --------
+    lazylib.metrics.terms.linear_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.power_difference : the attribute term pair by pair, as the paper prints it.
+
     Notes
     -----
     Nominal attributes enter as their numeric codes, as Wilson & Martinez did for "Euclid." ("normalised by

@@ -21,6 +21,10 @@ class Overlap(AttributeMetric):
     weights : array-like, optional
         Attribute weights multiplying each attribute's overlap (see :class:`WeightedOverlap`).
 
+    See Also
+    --------
+    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
+
     Notes
     -----
     Payne & Edwards do not say how unknown values were compared; treating them as one more symbol is our choice.
@@ -56,6 +60,10 @@ class WeightedOverlap(Overlap):
     """WOM: the overlap metric with one weight per attribute, ``D = sum_a w_a delta(i_a, j_a)``.
 
     The weights are given (learn them with :func:`lazylib.weighting.wom_weights`, Eq. 7 of Payne & Edwards).
+
+    See Also
+    --------
+    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
 
     References
     ----------

@@ -25,7 +25,9 @@ class _NumericMetric(Metric):
     def __init__(self, *, working_memory: float = WORKING_MEMORY):
         super().__init__(weights=None, working_memory=working_memory)
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False):
+    uses_engine = False
+
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False):
         for name, Z in (("A", Zq), ("B", Zs)):
             self._check_known(Z, name)
             self._check_values(Z, name)

@@ -58,6 +58,10 @@ class MVDM(_ProbabilityMetric):
     weights : array-like, optional
         Attribute weights multiplying each attribute's delta.
 
+    See Also
+    --------
+    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+
     Notes
     -----
     Symmetric: ``D(i, j) = D(j, i)``. An unknown value is one more value, with the class distribution of the
@@ -104,6 +108,10 @@ class VDM(MVDM):
     The weight is that of the **query's** value ``i_a`` (the row of ``pairwise``), so the metric is not
     symmetric: ``vdm(i, j) != vdm(j, i)`` in general.
 
+    See Also
+    --------
+    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+
     References
     ----------
     Payne, T. R. and Edwards, P. (1998), Eqs. 3-5; Stanfill, C. and Waltz, D. (1986).
@@ -125,6 +133,10 @@ class VDM(MVDM):
 class OMVW(_ProbabilityMetric):
     """Overlap metric with value weights: ``D(i, j) = sum_a overlap(i_a, j_a) * w(i_a)`` (Payne & Edwards,
     section 4), with the VDM value weight ``w`` of the query's value (Eq. 5).
+
+    See Also
+    --------
+    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
 
     Notes
     -----

@@ -35,7 +35,7 @@ def test_grouped_search_finds_what_the_full_matrix_holds(name, k, small_tiles):
         X = np.round(X / 3)
     metric = make_metric(name).fit(X, y, types=types)
     Q = np.vstack([X[:30], X[30:60] + 0.05])
-    plan, groups = _search.group_plan(metric._plan(metric.X_[:5], metric.X_, metric.y_))
+    plan, groups = _search.group_plan(metric._plan(metric.X_[:5], metric.X_, metric.y_, training=True))
     assert not groups.trivial and len(groups.size) * 2 <= len(X)
     assert_same_sets(searched_sets(metric, Q, k), reference_sets(metric, Q, k))
 

@@ -308,7 +308,7 @@ def test_projected_training_side_equals_the_full_embedding(name, n_classes):
     metric = make_metric(name).fit(X, y, types=types)
     np.testing.assert_allclose(metric.pairwise(Q), metric.pairwise(Q, X.copy()), rtol=RTOL, atol=ATOL)
     Zq = metric._encode_like_fit(Q, "A")
-    projected = metric._plan(Zq, metric.X_, metric.y_).left.shape[1]
+    projected = metric._plan(Zq, metric.X_, metric.y_, training=True).left.shape[1]
     whole = metric._plan(Zq, X.copy(), metric.y_).left.shape[1]
     assert projected < whole
     # near zero (the unseen symbol's attribute weighted 1e-6, the rest equal) sums are recomputed from direct
