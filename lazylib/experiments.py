@@ -32,7 +32,7 @@ from lazylib._validation import Integer, Real, check
 from lazylib.evaluation import _labels, paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
 from lazylib.metrics._encode import Encoded, encode
-from lazylib.neighbors import KNeighborsClassifier
+from lazylib.neighbors import TIE_RULES, KNeighborsClassifier, class_probabilities, neighbourhood
 
 #: Columns of the tidy table returned by :func:`run`.
 COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
@@ -110,8 +110,8 @@ def _factory(name: str, spec):
 
 
 def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ties: str = "all",
-        random_state: int = 0, n_jobs: int = 1, max_instances: int | dict | None = None,
-        label: str = "experiments") -> pd.DataFrame:
+        also_ties=(), train_fractions=None, random_state: int = 0, n_jobs: int = 1,
+        max_instances: int | dict | None = None, label: str = "experiments") -> pd.DataFrame:
     """Cross-validated k-NN accuracy of every metric on every data set, all metrics on the same folds.
 
     Parameters
@@ -126,6 +126,15 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
         folds are seeded by :func:`dataset_seed`.
     n_neighbors, ties
         Passed to :class:`lazylib.neighbors.KNeighborsClassifier` (Wilson & Martinez use k = 1).
+    also_ties : sequence of {"all", "first", "random"}
+        Further tie rules scored from the same nearest-neighbour search: one column ``accuracy_<rule>`` each
+        (for "random" the exact expected accuracy over its random choices). ``results.assign(accuracy=
+        results["accuracy_random"])`` reads the table under that rule.
+    train_fractions : sequence of float, optional
+        Learning curve (Wilson & Martinez, Figure 13): train on a random fraction of each training fold
+        (seeded by the data set, fold and fraction; at least two instances of two different classes, since
+        the VDM family needs class probabilities) and test on the whole test fold. Adds a column
+        ``fraction`` and one row per fraction.
     n_jobs : int
         Worker processes (forked; -1 = every core). Results are identical to ``n_jobs=1``.
     max_instances : int or dict, optional
@@ -144,6 +153,14 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
     workers; the jobs start with the largest, which keeps both workers busy to the end.
     """
     n_splits = check("n_splits", n_splits, Integer(low=2))
+    rules = [ties, *[r for r in also_ties if r != ties]]
+    for rule in rules:
+        if rule not in TIE_RULES:
+            raise ValueError(f"tie rules must be among {TIE_RULES}, got {rule!r}")
+    fractions = [None] if train_fractions is None else \
+        [check("train_fractions", f, Real(low=0, high=1, open_low=True)) for f in train_fractions]
+    if not fractions:
+        raise ValueError("train_fractions is empty")
     if not isinstance(metrics, dict) or not metrics:
         raise ValueError("metrics must be a non-empty dict of display name -> metric")
     makers = {name: _factory(name, spec) for name, spec in metrics.items()}
@@ -158,27 +175,80 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
             subsampled[name] = (len(y), n_total)
         prepared[name] = (encode(X, types), y)
         folds[name] = stratified_kfold(y, n_splits, random_state=dataset_seed(name, random_state))
-    jobs = [(name, metric, f) for name in specs for metric in makers for f in range(n_splits)]
-    cost = [len(folds[n][f][0]) * len(folds[n][f][1]) for n, _, f in jobs]
+    jobs = [(name, metric, f, fr) for name in specs for fr in fractions for metric in makers
+            for f in range(n_splits)]
+    cost = [len(folds[n][f][0]) * (fr or 1.0) * len(folds[n][f][1]) for n, _, f, fr in jobs]
     order = np.argsort(cost, kind="stable")[::-1]
 
+    def training_part(name, f, fraction):
+        train = folds[name][f][0]
+        if fraction is None:
+            return train
+        seed = [dataset_seed(name, random_state), f, int(round(fraction * 1e6))]
+        size = max(2, int(round(fraction * len(train))))
+        shuffled = np.random.default_rng(seed).permutation(train)
+        labels = _labels(prepared[name][1].iloc[shuffled])
+        chosen = list(shuffled[:size])
+        if len(set(labels[:size])) < 2:  # the metrics learn class probabilities: two classes at least
+            other = np.flatnonzero(labels != labels[0])
+            if len(other):
+                chosen[-1] = shuffled[other[0]]
+        return np.sort(np.asarray(chosen))
+
     def one(job):
-        name, metric, f = job
+        name, metric, f, fraction = job
         Z, y = prepared[name]
-        train, test = folds[name][f]
+        train, test = training_part(name, f, fraction), folds[name][f][1]
         clf = KNeighborsClassifier(n_neighbors, makers[metric](), ties=ties)
         clf.fit(Z.take(train), y.iloc[train])
-        accuracy = float(np.mean(clf.predict(Z.take(test)).astype(object) == _labels(y.iloc[test])))
-        return accuracy
+        return _tie_scores(clf, Z.take(test), _labels(y.iloc[test]), rules), len(train)
 
     scores = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
-    accuracy = np.empty(len(jobs))
-    accuracy[order] = scores
-    out = pd.DataFrame([{"dataset": n, "metric": m, "fold": f, "accuracy": a,
-                         "n_train": len(folds[n][f][0]), "n_test": len(folds[n][f][1])}
-                        for (n, m, f), a in zip(jobs, accuracy)], columns=COLUMNS)
+    accuracy = np.empty((len(jobs), len(rules)))
+    used = np.empty(len(jobs), dtype=int)
+    for i, (hits, n_used) in zip(order, scores):
+        accuracy[i], used[i] = hits, n_used
+    rows = []
+    for (n, m, f, fr), a, u in zip(jobs, accuracy, used):
+        row = {"dataset": n, "metric": m, "fold": f, "accuracy": a[0], "n_train": u,
+               "n_test": len(folds[n][f][1])}
+        row.update({f"accuracy_{rule}": value for rule, value in zip(rules[1:], a[1:])})
+        if train_fractions is not None:
+            row["fraction"] = fr
+        rows.append(row)
+    extra = [f"accuracy_{rule}" for rule in rules[1:]] + (["fraction"] if train_fractions is not None else [])
+    out = pd.DataFrame(rows, columns=COLUMNS + extra)
     out.attrs["subsampled"] = subsampled
+    out.attrs["ties"] = ties
     return out
+
+
+def _tie_scores(clf: KNeighborsClassifier, Z, truth: np.ndarray, rules) -> np.ndarray:
+    """Accuracy of a fitted classifier on ``(Z, truth)`` under every tie rule of ``rules``, from one search
+    (for "random": the exact expected accuracy, :func:`lazylib.neighbors.class_probabilities`)."""
+    k = clf.n_neighbors
+    lookup = {c: i for i, c in enumerate(clf.classes_)}
+    index = np.array([lookup.get(t, -1) for t in truth])
+    hits = np.zeros(len(rules))
+    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(Z, k, clf.tie_tolerance):
+        nb = neighbourhood(rows - start, cols, sums, stop - start, clf.y_, len(clf.classes_), k,
+                           clf.tie_tolerance, first="first" in rules, groups=groups)
+        mine = index[start:stop]
+        for r, rule in enumerate(rules):
+            P = class_probabilities(nb, k, clf.priority_, rule)
+            hits[r] += np.where(mine >= 0, P[np.arange(len(mine)), np.maximum(mine, 0)], 0.0).sum()
+    return hits / max(len(truth), 1)
+
+
+def under_ties(results: pd.DataFrame, rule: str) -> pd.DataFrame:
+    """The table of :func:`run` read under another tie rule scored with ``also_ties`` (its ``accuracy_<rule>``
+    column becomes ``accuracy``)."""
+    column = f"accuracy_{rule}"
+    if column in results.columns:
+        return results.assign(accuracy=results[column])
+    if results.attrs.get("ties") == rule:
+        return results
+    raise ValueError(f"the results hold no accuracy under ties={rule!r} (run(..., also_ties=[{rule!r}]))")
 
 
 def _check_results(results: pd.DataFrame) -> None:
@@ -398,4 +468,5 @@ def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
 
 
 __all__ = ["COLUMNS", "attribute_kinds", "average_attribute_distance", "best", "dataset_seed", "fold_table",
-           "group_means", "head_to_head", "marks", "mean_table", "over_next", "prepare", "pvalues", "run", "wins"]
+           "group_means", "head_to_head", "marks", "mean_table", "over_next", "prepare", "pvalues", "run",
+           "under_ties", "wins"]

@@ -116,3 +116,16 @@ def test_vdm_distances_unchanged_by_relabelling_nominal_values(name):
     a = make_metric(name).fit(X, ds.y).pairwise(X.iloc[:30])
     b = make_metric(name).fit(relabelled, ds.y).pairwise(relabelled.iloc[:30])
     np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+def test_published_prose_numbers_are_typed_once_with_their_sentence():
+    from pathlib import Path
+
+    prose = pd.read_csv(Path(__file__).parents[2] / "book" / "published" / "wilson1997_prose.csv")
+    assert list(prose.columns) == ["key", "source", "quantity", "value", "sentence"]
+    assert prose["key"].is_unique and prose["sentence"].str.len().gt(10).all()
+    values = prose.set_index("key")["value"]
+    # the counts of Tables 6 and 7 add up as the prose says (2 ties in Table 6, none in Table 7)
+    assert values["t6_ivdm_higher"] + values["t6_dvdm_higher"] == values["t6_n"] - 2
+    assert values["t7_wvdm_higher"] + values["t7_dvdm_higher"] == values["t6_n"]
+    assert values[[f"t8_wins_{m}" for m in ("euclid", "hoem", "hvdm", "dvdm", "ivdm", "wvdm")]].sum() >= values["t8_n"]

@@ -215,3 +215,34 @@ def test_average_attribute_distance_accepts_an_unfitted_metric_object():
     b = ex.average_attribute_distance(lambda: HVDM(), ds.X, ds.y, folds)
     pd.testing.assert_frame_equal(a, b)
     assert (a["kind"] == "linear").all() and a["average"].between(0.1, 0.5).all()
+
+
+def test_also_ties_scores_other_rules_from_the_same_search():
+    res = ex.run(["tic-tac-toe"], {"HOEM": "heom"}, n_splits=3, random_state=0, also_ties=("random", "first"))
+    ds = load("tic-tac-toe")
+    folds = stratified_kfold(ds.y, 3, random_state=ex.dataset_seed("tic-tac-toe", 0))
+    for rule, column in [("random", "accuracy_random"), ("first", "accuracy_first"), ("all", "accuracy")]:
+        direct = []
+        for train, test in folds:
+            clf = KNeighborsClassifier(1, "heom", ties=rule).fit(ds.X.iloc[train], ds.y.iloc[train])
+            direct.append(clf.score(ds.X.iloc[test], ds.y.iloc[test], expected=True))
+        np.testing.assert_allclose(res[column].to_numpy(), direct, rtol=1e-12)
+        np.testing.assert_allclose(ex.under_ties(res, rule)["accuracy"].to_numpy(), direct, rtol=1e-12)
+    with pytest.raises(ValueError, match="ties='first'"):
+        ex.under_ties(res.drop(columns="accuracy_first"), "first")
+    with pytest.raises(ValueError, match="tie rules"):
+        ex.run(["iris"], {"HOEM": "heom"}, also_ties=("nearest",))
+
+
+def test_train_fractions_train_on_seeded_subsets_of_two_classes_at_least():
+    res = ex.run(["iris"], {"HOEM": "heom"}, n_splits=5, random_state=0, train_fractions=[0.01, 0.5, 1.0])
+    assert list(res.columns) == ex.COLUMNS + ["fraction"]
+    n_train = res.groupby("fraction")["n_train"].unique()
+    assert list(n_train[0.01]) == [2] and list(n_train[0.5]) == [60] and list(n_train[1.0]) == [120]
+    full = ex.run(["iris"], {"HOEM": "heom"}, n_splits=5, random_state=0)
+    np.testing.assert_array_equal(res.query("fraction == 1.0")["accuracy"].to_numpy(), full["accuracy"].to_numpy())
+    again = ex.run(["iris"], {"HOEM": "heom"}, n_splits=5, random_state=0, train_fractions=[0.01, 0.5, 1.0],
+                   n_jobs=2)
+    pd.testing.assert_frame_equal(res, again)
+    with pytest.raises(ValueError):
+        ex.run(["iris"], {"HOEM": "heom"}, train_fractions=[0.0])
