@@ -14,7 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from lazylib._progress import Progress
-from lazylib._validation import Choice, Integer, Real, check
+from lazylib._validation import Choice, Integer, Real, check, check_random_state
 from lazylib.encoding import Encoded, encode
 
 
@@ -23,7 +23,7 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 def _rng(random_state) -> np.random.Generator:
-    return random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    return check_random_state(random_state)
 
 
 def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True):

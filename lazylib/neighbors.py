@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import Integer, check, check_random_state
 from lazylib.metrics import Metric, make_metric
 from lazylib.encoding import encode_labels
 from lazylib.params import Params
@@ -111,8 +112,7 @@ class KNeighborsClassifier(Params):
         """Store the training data and fit the metric on it."""
         check_ties(self.ties)
         n = len(X)
-        if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
-            raise ValueError(f"n_neighbors must be a positive integer, got {self.n_neighbors!r}")
+        check("n_neighbors", self.n_neighbors, Integer(low=1))
         if self.n_neighbors > n:
             raise ValueError(f"n_neighbors={self.n_neighbors} is larger than the training set ({n} instances)")
         self.y_, self.classes_ = encode_labels(y, n)
@@ -203,7 +203,7 @@ def _labels(y) -> np.ndarray:
 
 
 def _generator(random_state) -> np.random.Generator:
-    return random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    return check_random_state(random_state)
 
 
 def check_ties(ties: str) -> str:
@@ -492,7 +492,7 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
     -------
     Series of accuracies indexed by k.
     """
-    ks = sorted(set(int(k) for k in ks))
+    ks = sorted(set(check("k", k, Integer(low=1)) for k in ks))
     n = len(X)
     if not ks or ks[0] < 1 or ks[-1] > n - 1:
         raise ValueError(f"every k must be between 1 and n - 1 = {n - 1} for leave-one-out, got {ks}")

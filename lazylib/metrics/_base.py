@@ -99,7 +99,8 @@ class Metric(Params):
         self.n_features_in_ = len(enc.columns)
         self._from_frame = enc.from_frame
         if y is not None or self.needs_labels:
-            self.y_, self.classes_ = encode_labels(y, enc.values.shape[0])
+            self.y_, self.classes_ = encode_labels(y, enc.values.shape[0],
+                                                   min_classes=2 if self.needs_labels else 1)
         else:
             self.y_, self.classes_ = None, None
         self._training_halves = {}
@@ -270,7 +271,13 @@ class Metric(Params):
             weights = weights.reindex(index=list(self.classes_), columns=list(self.columns_)).to_numpy(float)
         elif isinstance(weights, pd.Series):
             weights = weights.reindex(list(self.columns_)).to_numpy(float)
-        W = np.asarray(weights, dtype=np.float64)
+        if isinstance(weights, (dict, str, bytes)):
+            raise ValueError(f"weights must be an array of numbers (or a pandas Series/DataFrame indexed by "
+                             f"attribute), got a {type(weights).__name__}")
+        try:
+            W = np.asarray(weights, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"weights must be numbers, got {weights!r}") from None
         if W.ndim == 1 and W.shape == (m,):
             pass
         elif W.ndim == 2 and W.shape[1] == m and self.classes_ is not None and W.shape[0] == len(self.classes_):

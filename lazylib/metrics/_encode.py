@@ -81,6 +81,8 @@ def encode(X, types=None) -> Encoded:
     if len(types) != values.shape[1]:
         raise ValueError(f"types has {len(types)} entries but X has {values.shape[1]} columns")
     _check_types(types, [str(i) for i in range(len(types))])
+    if np.iscomplexobj(values):
+        raise ValueError("X holds complex numbers: distances need real values")
     try:
         numeric = values.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -120,7 +122,7 @@ def _encode_frame(X: pd.DataFrame, types) -> Encoded:
             out[:, j] = codes
             categories.append(tuple(col.cat.categories))
         elif kind == NOMINAL and pd.api.types.is_bool_dtype(col.dtype):
-            out[:, j] = col.to_numpy().astype(np.float64)
+            out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)  # nullable booleans: NA -> unknown
             categories.append((False, True))
         elif pd.api.types.is_numeric_dtype(col.dtype):
             out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -160,16 +162,20 @@ def _check_types(kinds, columns) -> None:
             raise ValueError(f"unknown attribute type {kind!r} for column {name!r}; expected one of {TYPES}")
 
 
-def encode_labels(y, n: int) -> tuple[np.ndarray, tuple]:
+def encode_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, tuple]:
     """Class labels -> (indices 0..C-1, classes in order). Categorical labels keep their category order.
 
     Raises
     ------
     ValueError
-        If ``y`` is missing, has the wrong length, holds a missing label, or has fewer than two classes.
+        If ``y`` is missing, has the wrong length, holds a missing label, or has fewer than ``min_classes``
+        classes (two by default: class-conditional statistics need two; a metric that only carries the labels
+        along, such as the Euclidean distance, accepts one).
     """
     if y is None:
         raise ValueError("this metric learns from class labels: call fit(X, y)")
+    if not isinstance(y, pd.Series) and np.ndim(y) != 1:
+        raise ValueError(f"y must be one-dimensional (one label per row), got shape {np.shape(y)}")
     series = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y))
     if series.ndim != 1 or len(series) != n:
         raise ValueError(f"y has {len(series)} labels but X has {n} rows")
@@ -180,17 +186,17 @@ def encode_labels(y, n: int) -> tuple[np.ndarray, tuple]:
             raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
         present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
         classes = tuple(c for c, here in zip(series.cat.categories, present) if here)
-        _check_classes(classes)
+        _check_classes(classes, min_classes)
         position = np.cumsum(present) - 1
         return position[codes].astype(np.intp), classes
     if series.isna().any():
         raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
     classes_array, index = np.unique(series.to_numpy(), return_inverse=True)
     classes = tuple(classes_array)
-    _check_classes(classes)
+    _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
 
 
-def _check_classes(classes: tuple) -> None:
-    if len(classes) < 2:
+def _check_classes(classes: tuple, min_classes: int = 2) -> None:
+    if len(classes) < min_classes:
         raise ValueError(f"y has a single class {classes!r}; class-conditional probabilities need at least two")

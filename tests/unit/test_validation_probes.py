@@ -23,11 +23,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib import synthetic
+from lazylib import evaluation, synthetic
 from lazylib._validation import Choice, Integer, Real, check
 from lazylib.datasets import load, papers_using
 from lazylib.metrics import Discretizer, NotFittedError, make_metric, minimum_value_weight, value_weight, vdm_delta
 from lazylib.metrics._columns import known_mean_std, known_range
+from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.robustness import policy_table
 from lazylib.trees import C45Classifier, entropy, extra_errors, normal_deviate
 
@@ -276,10 +277,8 @@ CASES = [
     Case("weights-nan", lambda: fitted("hvdm", weights=[np.nan, 1.0]), Err(ValueError, "weights must be finite")),
     Case("weights-inf", lambda: fitted("manhattan", weights=[np.inf, 1.0]), Err(ValueError, "weights must be finite")),
     Case("weights-negative", lambda: fitted("heom", weights=[-1.0, 1.0]), Err(ValueError, "non-negative")),
-    Case("weights-strings", lambda: fitted("euclidean", weights=["a", "b"]), Err(ValueError, "weights must"),
-         owner="lazylib/metrics/_base.py"),
-    Case("weights-dict", lambda: fitted("euclidean", weights={"0": 1.0, "1": 2.0}), Err(ValueError, "weights must"),
-         owner="lazylib/metrics/_base.py"),
+    Case("weights-strings", lambda: fitted("euclidean", weights=["a", "b"]), Err(ValueError, "weights must")),
+    Case("weights-dict", lambda: fitted("euclidean", weights={"0": 1.0, "1": 2.0}), Err(ValueError, "weights must")),
     Case("weights-per-class-shape", lambda: fitted("hvdm", weights=np.ones((3, 2))),
          Err(ValueError, "weights must have shape (2,) or (2, 2)")),
     # ------------------------------------------------------------ data given to fit
@@ -307,8 +306,7 @@ CASES = [
     Case("fit-object-none", lambda: make_metric("overlap").fit(
         np.array([[None, 1.0], [2.0, 1.0]], dtype=object), types=["nominal"] * 2).pairwise(np.array([[np.nan, 1.0]])),
          _all_close([[0.0, 1.0]])),
-    Case("fit-complex", lambda: make_metric("euclidean").fit(X2 + 1j, types=NUM2), Err(ValueError, "complex"),
-         owner="lazylib/metrics/_encode.py"),
+    Case("fit-complex", lambda: make_metric("euclidean").fit(X2 + 1j, types=NUM2), Err(ValueError, "complex")),
     Case("fit-bool-array-nominal", lambda: make_metric("overlap").fit(np.array([[True], [False]]),
                                                                       types=["nominal"]).pairwise(np.array([[1.0]])),
          _all_close([[0.0, 1.0]])),
@@ -356,8 +354,7 @@ CASES = [
         pd.DataFrame({"a": pd.array([1.0], dtype="Float64")})), _all_close([[0.0, 1.0, 1.0]])),
     Case("fit-nullable-boolean", lambda: make_metric("overlap").fit(
         pd.DataFrame({"b": pd.array([True, None, False], dtype="boolean")})).pairwise(
-        pd.DataFrame({"b": pd.array([True, None, False], dtype="boolean")})), _all_close(1 - np.eye(3)),
-         owner="lazylib/metrics/_encode.py"),
+        pd.DataFrame({"b": pd.array([True, None, False], dtype="boolean")})), _all_close(1 - np.eye(3))),
     Case("fit-bool-frame-column", lambda: make_metric("overlap").fit(pd.DataFrame({"b": [True, False, True]}))
          .pairwise(pd.DataFrame({"b": [True]})), _all_close([[0.0, 1.0, 0.0]])),
     Case("fit-duplicate-columns", lambda: make_metric("heom").fit(pd.DataFrame([[1.0, 2.0]], columns=["a", "a"])),
@@ -376,13 +373,12 @@ CASES = [
     Case("y-none-needed", lambda: fitted("vdm", y=None), Err(ValueError, "call fit(X, y)")),
     Case("y-nan", lambda: fitted("mvdm", y=[0, 1, np.nan, 1, 0]), Err(ValueError, "missing labels")),
     Case("y-single-class", lambda: fitted("ivdm", y=[1] * 5), Err(ValueError, "single class")),
-    Case("y-2d-column", lambda: fitted("hvdm", y=Y2[:, None]), Err(ValueError, "y must be one-dimensional"),
-         owner="lazylib/metrics/_encode.py"),
+    Case("y-2d-column", lambda: fitted("hvdm", y=Y2[:, None]), Err(ValueError, "y must be one-dimensional")),
     Case("y-categorical-unused-category", lambda: fitted("mvdm", y=pd.Categorical(["a", "b", "a", "b", "a"],
                                                                                   categories=["a", "z", "b"])).classes_,
          Ok(lambda v: v == ("a", "b"))),
     Case("y-single-class-label-free-metric", lambda: fitted("euclidean", y=[0] * 5).pairwise(X2[:1])[0, 0],
-         Ok(lambda v: v == 0.0), owner="lazylib/metrics/_base.py"),
+         Ok(lambda v: v == 0.0)),
     # ------------------------------------------------------------ queries
     Case("query-not-fitted", lambda: make_metric("hvdm").pairwise(X2), Err(NotFittedError, "not fitted")),
     Case("query-wrong-width", lambda: fitted("euclidean").pairwise(np.zeros((1, 3))),
@@ -675,6 +671,15 @@ CASES = [
     Case("entropy-negative", lambda: entropy([-1.0, 2.0]), Err(ValueError, "freq")),
     Case("entropy-zero-total", lambda: entropy([0.0, 0.0]), Err(ValueError, "freq")),
     Case("entropy-correct", lambda: entropy([9, 5]), Ok(lambda v: abs(v - 0.940286) < 1e-6)),
+    # ------------------------------------------------------------ k-NN and evaluation parameters
+    Case("knn-k-bool", lambda: KNeighborsClassifier(True, "euclidean").fit(X2, Y2, types=NUM2),
+         Err(ValueError, "n_neighbors must be an integer")),
+    Case("loo-k-float", lambda: loo_accuracy_by_k(X2, Y2, [1, 2.5], "euclidean", types=NUM2),
+         Err(ValueError, "k must be an integer")),
+    Case("kfold-random-state-string", lambda: evaluation.kfold(10, 2, random_state="x"),
+         Err(ValueError, "random_state must be")),
+    Case("knn-random-state-string", lambda: KNeighborsClassifier(1, "euclidean", ties="random", random_state="x")
+         .fit(X2, Y2, types=NUM2).predict(X2), Err(ValueError, "random_state must be")),
 ]
 
 
