@@ -170,6 +170,22 @@ class KNeighborsClassifier(Params):
         out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
+    def neighbourhood(self, X) -> Neighbourhood:
+        """The class counts every tie rule decides from, for each query: ``strict`` (n, C) stored instances
+        strictly nearer than the k-th smallest distance and ``tied`` (n, C) those tied with it (within
+        ``tie_tolerance``), columns in ``classes_`` order. ``tied.sum(axis=1)`` is how many stored instances share
+        the k-th distance, the quantity that decides how much the tie rule matters.
+
+        >>> from lazylib.datasets import load
+        >>> ttt = load("tic-tac-toe")
+        >>> clf = KNeighborsClassifier(1, "overlap").fit(ttt.X.iloc[::2], ttt.y.iloc[::2])
+        >>> clf.neighbourhood(ttt.X.iloc[1:2]).tied  # stored instances at the nearest distance, by class
+        array([[9, 5]])
+        """
+        self._check()
+        parts = [nb for *_, nb in self._neighbourhoods(X)]
+        return Neighbourhood(np.vstack([nb.strict for nb in parts]), np.vstack([nb.tied for nb in parts]))
+
     def predict_distribution(self, X) -> np.ndarray:
         """(n, C): the probability that :meth:`predict` returns each class of ``classes_`` for each query,
         over the draws of ``ties="random"`` (exact, deterministic). Rows are one-hot for "all" and "first"."""

@@ -110,3 +110,16 @@ def test_knn_makers_give_fresh_classifiers_and_reject_shared_metric_objects():
     assert makers["MVDM"]().metric == "mvdm"
     with pytest.raises(ValueError, match="metric names or callables"):
         knn_makers({"MVDM": make_metric("mvdm")})
+
+
+@pytest.mark.parametrize("metric", ["overlap", "mvdm", "hvdm"])
+def test_neighbourhood_counts_the_instances_at_the_kth_distance(metric):
+    ds = load("lymphography")
+    train, test = np.arange(0, len(ds.y), 2), np.arange(1, len(ds.y), 2)
+    clf = KNeighborsClassifier(1, metric).fit(ds.X.iloc[train], ds.y.iloc[train])
+    nb = clf.neighbourhood(ds.X.iloc[test])
+    D = clf.metric_.pairwise(ds.X.iloc[test])
+    nearest = D <= D.min(axis=1, keepdims=True) * (1 + 1e-9)
+    expected = np.stack([(nearest & (clf.y_ == c)).sum(axis=1) for c in range(len(clf.classes_))], axis=1)
+    np.testing.assert_array_equal(nb.tied, expected)
+    assert (nb.strict == 0).all()
