@@ -12,7 +12,9 @@ executed notebooks go into the book's execution cache, so ``make book`` does not
 
 from __future__ import annotations
 
+import io
 import sys
+import tokenize
 from collections import defaultdict
 from pathlib import Path
 
@@ -123,7 +125,9 @@ class _ExecutionRecorder:
                 return f"not filled: myst-nb and jupytext read the code cells of {path.name} differently"
             for count, (cell, item) in enumerate(zip(code, items), start=1):
                 cell.execution_count = count
-                cell.outputs = [nbformat.from_dict(dict(output)) for output in item.test_outputs]
+                quiet = _ends_with_semicolon(cell.source)
+                cell.outputs = [nbformat.from_dict(dict(output)) for output in item.test_outputs
+                                if not (quiet and output["output_type"] == "execute_result")]
                 for output in cell.outputs:
                     if output.output_type == "execute_result":
                         output.execution_count = count
@@ -133,6 +137,19 @@ class _ExecutionRecorder:
             execute_once.store(notebook, path, seconds)
         execute_once.write_stamp(self.inputs, pages, "pytest (nbval)")
         return f"filled with the {len(pages)} pages just executed: `make book` will not execute them again"
+
+
+def _ends_with_semicolon(source: str) -> bool:
+    """True when a cell's last token is ``;``: IPython then shows no result. nbval runs cells without storing them
+    in the kernel's history, where IPython looks for that ``;``, so its outputs keep the result; the book's own
+    execution would not, and a figure cell with two outputs would get its figure name twice."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    skip = (tokenize.ENDMARKER, tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)
+    last = next((t for t in reversed(tokens) if t.type not in skip), None)
+    return last is not None and last.type == tokenize.OP and last.string == ";"
 
 
 def pytest_configure(config):

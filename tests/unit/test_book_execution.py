@@ -114,3 +114,11 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     assert json.loads(stamp.read_text())["executed by"] == "the book build"
     page = (small_book / "_build" / "html" / "book" / "appendix" / "scorecard.html").read_text()
     assert "95.50" in page and "96.08" not in page
+
+
+@pytest.mark.parametrize("source, quiet", [("a;", True), ("f(x);  # comment\n\n", True), ("x = 1", False),
+                                           ("a;\nb", False), ("s = 'a;'", False), ("(", False)])
+def test_a_trailing_semicolon_hides_the_result_as_ipython_does(source, quiet):
+    from conftest import _ends_with_semicolon
+
+    assert _ends_with_semicolon(source) is quiet
