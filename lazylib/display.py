@@ -46,9 +46,10 @@ def _is_missing(value) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)) and math.isnan(value)
 
 
-def formatter(precision: int = 2, *, yes: str = "yes", no: str = "no", missing: str = MISSING):
+def formatter(precision: int | None = 2, *, yes: str = "yes", no: str = "no", missing: str = MISSING):
     """The function :func:`table` applies to every cell: booleans as ``yes``/``no``, missing values as
-    ``missing``, real numbers with ``precision`` decimals (integers without), anything else as text."""
+    ``missing``, real numbers with ``precision`` decimals (``None``: as they are, up to six significant digits;
+    integers without decimals), anything else as text."""
 
     def show(value) -> str:
         if _is_missing(value):
@@ -58,21 +59,23 @@ def formatter(precision: int = 2, *, yes: str = "yes", no: str = "no", missing: 
         if isinstance(value, numbers.Integral):
             return f"{int(value):,}".replace(",", "\u2009") if abs(int(value)) >= 10_000 else str(int(value))
         if isinstance(value, numbers.Real):
-            return f"{float(value):.{precision}f}"
+            return f"{float(value):.{precision}f}" if precision is not None else f"{float(value):.6g}"
         return str(value)
 
     return show
 
 
-def table(frame: pd.DataFrame | pd.Series, *, precision: int = 2, formats: dict | None = None, index: bool = True,
-          caption: str | None = None, nowrap=(), yes: str = "yes", no: str = "no", missing: str = MISSING):
+def table(frame: pd.DataFrame | pd.Series, *, precision: int | None = 2, formats: dict | None = None,
+          index: bool = True, caption: str | None = None, nowrap=(), yes: str = "yes", no: str = "no",
+          missing: str = MISSING):
     """Style ``frame`` for the book: a compact table that wraps its text instead of overflowing the page.
 
     Parameters
     ----------
     frame : DataFrame or Series
-    precision : int
-        Decimals of real numbers (columns in ``formats`` excepted).
+    precision : int or None
+        Decimals of real numbers (columns in ``formats`` excepted); ``None`` shows them as they are (up to six
+        significant digits), for frames a chapter has already rounded.
     formats : dict, optional
         Column name to a format string (``"{:.3f}"``) or a function of the value, for columns that need their
         own (missing values still show as ``missing``).
@@ -164,3 +167,24 @@ def module_table(package: str = "lazylib"):
             for name in sorted(names)]
     frame = pd.DataFrame(rows, columns=["module", "what it holds"])
     return table(frame, index=False).set_properties(subset=["module"], **{"white-space": "nowrap"})
+
+
+def frames_as_tables() -> None:
+    """Show every DataFrame that the running notebook displays through :func:`table` (with ``precision=None``,
+    so a chapter's own rounding stands): booleans as yes/no, missing values as a dash, text wrapped and never cut.
+
+    A chapter calls it once, in a hidden cell at the top. Outside IPython it does nothing.
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is there whenever a notebook runs
+        return
+    shell = get_ipython()
+    if shell is None:
+        return
+    def as_table(frame: pd.DataFrame) -> str:
+        if not (frame.index.is_unique and frame.columns.is_unique):  # a Styler needs unique labels
+            return frame._repr_html_()
+        return table(frame, precision=None).to_html()
+
+    shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, as_table)

@@ -1,0 +1,23 @@
+"""lazylib.display in a notebook: every DataFrame a chapter shows goes through the book's table style."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+
+def test_frames_as_tables_styles_what_a_notebook_displays(monkeypatch):
+    import IPython
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from lazylib.display import frames_as_tables
+
+    shell = InteractiveShell.instance()
+    monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
+    frames_as_tables()
+    frame = pd.DataFrame({"accuracy": [96.08, float("nan")], "inside": [True, False],
+                          "evidence": ["a long sentence " * 8, "short"]})
+    html = shell.display_formatter.format(frame)[0]["text/html"]
+    assert "96.08" in html and "yes" in html and "no" in html and "nan" not in html.lower()
+    assert "a long sentence " * 7 in html  # nothing cut
+    duplicated = pd.DataFrame([[1, 2]], columns=["a", "a"])  # a Styler needs unique labels: pandas' own table
+    assert "<table" in shell.display_formatter.format(duplicated)[0]["text/html"]
