@@ -157,3 +157,10 @@ def test_maths_is_typeset_offline_in_headless_chromium():
     typeset = dom.count("<mjx-container")
     assert typeset > 0, f"MathJax typeset nothing on {page.relative_to(HTML)}"
     assert "\\(" not in re.sub(r"<script.*?</script>", "", dom, flags=re.S), "raw TeX left on the page"
+
+
+def test_no_figure_carries_a_whole_book_number():
+    # A caption says which paper figure it reproduces; a Sphinx number ("Fig. 7") would contradict it.
+    numbered = [str(path.relative_to(HTML)) for path in pages()
+                if 'class="caption-number"' in path.read_text(encoding="utf-8")]
+    assert not numbered, f"figures numbered through the book on {numbered}"
