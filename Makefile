@@ -4,7 +4,7 @@
 # Every page of the book is executed once per `make test` + `make book` (as CI runs them): the nbval run of
 # `make test` stores the executed pages in _build/.jupyter_cache, and `make book` reuses them only if they come
 # from the current sources; otherwise it executes every page itself, in _toc.yml order, before Sphinx reads any
-# (book/_ext/execute_once.py). `make book` alone on a clean clone executes everything.
+# (lazylib/_book/execute_once.py). `make book` alone on a clean clone executes everything.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv

@@ -7,13 +7,12 @@ Markdown chapters by handing them to jupytext, and the collection hook below off
 Chapters run in ``_toc.yml`` order (after the unit tests), so the scorecard appendix reads the records of every
 chapter executed before it. When a session has executed every page of the book without a failing cell, the
 executed notebooks go into the book's execution cache, so ``make book`` does not execute them again (see
-``book/_ext/execute_once.py`` for when that cache counts as current).
+``lazylib/_book/execute_once.py`` for when that cache counts as current).
 """
 
 from __future__ import annotations
 
 import io
-import sys
 import tokenize
 from collections import defaultdict
 from pathlib import Path
@@ -22,11 +21,11 @@ import jupytext
 import nbformat
 import nbval.plugin
 
+from lazylib._book import execute_once
+
 ROOT = Path(__file__).parent
 BOOK = ROOT / "book"
-sys.path.insert(0, str(BOOK / "_ext"))
-
-import execute_once  # noqa: E402  (book/_ext, put on the path just above)
+CACHE, STAMP = ROOT / execute_once.CACHE, ROOT / execute_once.STAMP
 
 
 def is_chapter(path: Path) -> bool:
@@ -132,10 +131,10 @@ class _ExecutionRecorder:
                     if output.output_type == "execute_result":
                         output.execution_count = count
             notebooks.append((notebook, path, self.seconds[items[0].nodeid.split("::")[0]]))
-        execute_once.reset()
+        execute_once.reset(CACHE, STAMP)
         for notebook, path, seconds in notebooks:
-            execute_once.store(notebook, path, seconds)
-        execute_once.write_stamp(self.inputs, pages, "pytest (nbval)")
+            execute_once.store(notebook, path, seconds, CACHE)
+        execute_once.write_stamp(self.inputs, pages, "pytest (nbval)", STAMP)
         return f"filled with the {len(pages)} pages just executed: `make book` will not execute them again"
 
 

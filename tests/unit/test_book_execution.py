@@ -1,4 +1,4 @@
-"""Every page is executed once per CI run, in ``_toc.yml`` order (``conftest.py``, ``book/_ext/execute_once.py``).
+"""Every page is executed once per CI run, in ``_toc.yml`` order (``conftest.py``, ``lazylib/_book/execute_once.py``).
 
 The end-to-end test builds a three-page book in a temporary folder with this repository's ``conftest.py``,
 ``_config.yml``, extensions and scorecard page: the nbval run fills the execution cache, the book build uses it
@@ -16,11 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from lazylib._book import execute_once
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
-
-import execute_once  # noqa: E402
 
 FRONT = """---
 jupytext:
@@ -68,9 +67,7 @@ def test_chapters_run_after_the_tests_in_toc_order():
 def small_book(tmp_path):
     for name in ("conftest.py", "_config.yml"):
         shutil.copy(ROOT / name, tmp_path / name)
-    (tmp_path / "book" / "_ext").mkdir(parents=True)
-    for path in (ROOT / "book" / "_ext").glob("*.py"):
-        shutil.copy(path, tmp_path / "book" / "_ext" / path.name)
+    (tmp_path / "book").mkdir()
     shutil.copy(ROOT / "book" / "references.bib", tmp_path / "book")
     (tmp_path / "book" / "appendix").mkdir()
     for name in ("scorecard.md", "references.md"):
@@ -82,7 +79,7 @@ def small_book(tmp_path):
                                        "    chapters:\n      - file: book/p1/01_a\n  - caption: Appendix\n"
                                        "    chapters:\n      - file: book/appendix/scorecard\n"
                                        "      - file: book/appendix/references\n")
-    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = book\nnorecursedirs = .* _build _ext\n"
+    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = book\nnorecursedirs = .* _build\n"
                                          "addopts = --nbval-lax --nbval-current-env -p no:cacheprovider\n")
     return tmp_path
 

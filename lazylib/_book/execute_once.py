@@ -16,8 +16,8 @@ every chapter a second time, the book reuses what nbval produced, but only when 
 
 :func:`book_inputs` hashes everything an output can depend on: lazylib's sources and data, the published CSVs,
 the versions of Python and the numerical libraries (:func:`lazylib.scorecard.inputs_fingerprint`), every page of
-the book, ``_toc.yml``, ``_config.yml``, the book's extensions (``book/_ext``, this file among them),
-``conftest.py`` and the source revision printed on the front page (:func:`lazylib.build_info`).
+the book, ``_toc.yml``, ``_config.yml``, ``conftest.py`` and the source revision printed on the front page
+(:func:`lazylib.build_info`). The book's extensions (this module among them) are lazylib sources.
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ import shutil
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-CACHE = ROOT / "_build" / ".jupyter_cache"
-STAMP = ROOT / "_build" / ".jupyter_cache.stamp.json"
+#: Where the executed pages live, below the book's root (the folder holding ``_toc.yml``).
+CACHE = Path("_build") / ".jupyter_cache"
+#: The stamp declaring the cache current, next to it.
+STAMP = Path("_build") / ".jupyter_cache.stamp.json"
 
 
 def is_notebook(path: Path) -> bool:
@@ -42,21 +43,20 @@ def is_notebook(path: Path) -> bool:
     return head.startswith("---") and "kernelspec:" in head.split("\n---", 1)[0]
 
 
-def toc_notebooks(root: Path = ROOT) -> list[Path]:
+def toc_notebooks(root: Path) -> list[Path]:
     """The book's notebooks in ``_toc.yml`` order."""
     from lazylib.scorecard import toc_chapters
 
     return [p for p in (root / "book" / f"{c}.md" for c in toc_chapters(root)) if is_notebook(p)]
 
 
-def book_inputs(root: Path = ROOT) -> str:
+def book_inputs(root: Path) -> str:
     """sha256 of everything the executed pages' outputs can depend on (see the module docstring)."""
     import lazylib
     from lazylib.scorecard import inputs_fingerprint
 
     digest = hashlib.sha256(inputs_fingerprint(root).encode())
-    files = [*sorted((root / "book").rglob("*.md")), *sorted((root / "book" / "_ext").glob("*.py")),
-             root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
+    files = [*sorted((root / "book").rglob("*.md")), root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
     for path in files:
         digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update(json.dumps(lazylib.build_info(), sort_keys=True).encode())
@@ -78,13 +78,13 @@ def _cache(cache_dir: Path):
     return get_cache(str(cache_dir))
 
 
-def reset(cache_dir: Path = CACHE, stamp: Path = STAMP) -> None:
+def reset(cache_dir: Path, stamp: Path) -> None:
     """Forget every cached output (the stamp first, so an interrupted reset leaves no valid-looking cache)."""
     stamp.unlink(missing_ok=True)
     shutil.rmtree(cache_dir, ignore_errors=True)
 
 
-def store(notebook, path: Path, seconds: float, cache_dir: Path = CACHE) -> None:
+def store(notebook, path: Path, seconds: float, cache_dir: Path) -> None:
     """Put one executed notebook into the cache."""
     from jupyter_cache.base import CacheBundleIn
 
@@ -92,14 +92,14 @@ def store(notebook, path: Path, seconds: float, cache_dir: Path = CACHE) -> None
                                             check_validity=False, overwrite=True)
 
 
-def write_stamp(inputs: str, notebooks: list[Path], how: str, stamp: Path = STAMP) -> None:
+def write_stamp(inputs: str, notebooks: list[Path], how: str, stamp: Path) -> None:
     """Declare the cache current for ``inputs`` (call only after every page is stored)."""
     stamp.parent.mkdir(parents=True, exist_ok=True)
     stamp.write_text(json.dumps({"inputs": inputs, "executed by": how, "written": time.time(),
                                  "pages": [p.name for p in notebooks]}, indent=1))
 
 
-def missing_from_cache(notebooks: list[Path], cache_dir: Path = CACHE) -> list[Path]:
+def missing_from_cache(notebooks: list[Path], cache_dir: Path) -> list[Path]:
     """The notebooks whose current code has no executed copy in the cache."""
     if not cache_dir.is_dir():
         return list(notebooks)
@@ -112,7 +112,7 @@ def missing_from_cache(notebooks: list[Path], cache_dir: Path = CACHE) -> list[P
     return missing
 
 
-def current(root: Path = ROOT, cache_dir: Path = CACHE, stamp: Path = STAMP) -> tuple[bool, str]:
+def current(root: Path, cache_dir: Path, stamp: Path) -> tuple[bool, str]:
     """Whether the cache holds current outputs of every page, and why not."""
     if not stamp.is_file():
         return False, "no test run has stored a clean execution of every page"
@@ -125,7 +125,7 @@ def current(root: Path = ROOT, cache_dir: Path = CACHE, stamp: Path = STAMP) -> 
     return True, f"executed by {recorded.get('executed by', '?')}"
 
 
-def execute_all(root: Path = ROOT, cache_dir: Path = CACHE, stamp: Path = STAMP, timeout: int = 900,
+def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900,
                 log=print) -> None:
     """Execute every page in ``_toc.yml`` order into an emptied cache; raise on the first failing cell."""
     from jupyter_cache.executors.utils import single_nb_execution
