@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lazylib.metrics._probabilities import ValueTable, value_weight
+from lazylib.metrics._sets import min_member_distances
 
 
 def _onehot(rows: np.ndarray, width: int) -> np.ndarray:
@@ -300,4 +301,34 @@ class PowerAttribute(AttributeTerm):
             term = np.abs((xq[:, None] - xs[None, :]) / self.scale) ** self.r
         unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
         term[unknown] = 1.0
+        return term
+
+
+class SetAttribute(AttributeTerm):
+    """``min_{u in x, v in y} ||u - v|| / scale`` for a set-valued attribute (Eq. 6 of Howe & Cardie: the
+    smallest Euclidean distance between a member of one set and a member of the other); an unknown set is at
+    ``unknown`` from everything (1: the rule of :class:`lazylib.weighting.FeatureDifference`).
+
+    Per-pair form: :func:`lazylib.metrics.terms.minimum_difference`.
+
+    Not bilinear: the encoded column holds set indices, and :meth:`direct` gets the set tables of both sides
+    (:class:`lazylib.metrics._encode.SetTable`) explicitly. ``scale`` 0 (every training set the same) makes the
+    term 0 between known sets. ``shift`` (the mean training member) is subtracted from members on both sides.
+    """
+
+    bilinear = False
+
+    def __init__(self, scale: float = 1.0, shift=None, unknown: float = 1.0):
+        self.scale, self.shift, self.unknown = scale, shift, unknown
+
+    def direct(self, xq, xs, query_table=None, stored_table=None, *, max_bytes: float = 64 * 2**20) -> np.ndarray:
+        """The (len(xq), len(xs)) terms between the sets ``query_table[xq]`` and ``stored_table[xs]``."""
+        if query_table is None or stored_table is None:
+            raise ValueError("a set-valued attribute needs the set tables of both sides")
+        if self.scale == 0:
+            term = np.zeros((len(xq), len(xs)))
+        else:
+            term = min_member_distances(query_table, xq, stored_table, xs, shift=self.shift, max_bytes=max_bytes)
+            term /= self.scale
+        term[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = self.unknown
         return term

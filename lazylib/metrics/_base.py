@@ -8,10 +8,12 @@ A one-page overview of the engine, with a diagram from data to the vote: ``lazyl
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._encode import Encoded, check_finite, encode, encode_labels
+from lazylib.metrics._encode import SET, Encoded, SetTable, check_finite, encode, encode_labels
 from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
     CANCELLATION,
     SNAP,
@@ -24,6 +26,8 @@ from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable 
     _unknown_one_fill,
     sq_attributes,
 )
+from lazylib.metrics._attributes import SetAttribute
+from lazylib.metrics._sets import member_pair_bytes
 from lazylib.params import Params
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -32,6 +36,14 @@ WORKING_MEMORY = 64
 
 class NotFittedError(RuntimeError):
     """A metric was used before ``fit``."""
+
+
+class SetSides(NamedTuple):
+    """The set tables of the queries and of the stored instances, one entry per column (None where the column
+    is not set-valued): what a set-valued attribute term needs besides the encoded set indices."""
+
+    query: tuple[SetTable | None, ...]
+    stored: tuple[SetTable | None, ...]
 
 
 class Metric(Params):
@@ -54,7 +66,8 @@ class Metric(Params):
     root: float = 1.0
     #: Whether ``fit`` needs class labels.
     needs_labels: bool = False
-    #: Attribute types the metric accepts (None: all).
+    #: Attribute types the metric accepts (None: all but set-valued ones, which a metric accepts only by naming
+    #: ``"set"`` here and giving such columns a term).
     accepts: tuple[str, ...] | None = None
     #: Whether the sums come from the engine (:meth:`_plan` and :meth:`_direct_terms`); a metric that computes
     #: its blocks otherwise sets it False and overrides :meth:`_chunks` (it is then searched by whole rows).
@@ -89,6 +102,10 @@ class Metric(Params):
             Attribute types, required when ``X`` is an array.
         """
         enc = encode(X, types)
+        sets = [c for c, k in zip(enc.columns, enc.kinds) if k == SET]
+        if sets and SET not in (self.accepts or ()):
+            raise ValueError(f"{type(self).__name__} has no term for set-valued attributes, and columns {sets} hold "
+                             "sets; FeatureDifference and MDW (lazylib.weighting) accept them")
         if self.accepts is not None:
             bad = [c for c, k in zip(enc.columns, enc.kinds) if k not in self.accepts]
             if bad:
@@ -98,6 +115,7 @@ class Metric(Params):
         self.categories_ = enc.categories
         self.n_features_in_ = len(enc.columns)
         self._from_frame = enc.from_frame
+        self.sets_ = enc.sets  # the training data's set tables (None: no set-valued column)
         if y is not None or self.needs_labels:
             self.y_, self.classes_ = encode_labels(y, enc.values.shape[0],
                                                    min_classes=2 if self.needs_labels else 1)
@@ -121,13 +139,13 @@ class Metric(Params):
         -------
         ndarray of shape (len(A), len(B))
         """
-        Zq, Zs, cls, training = self._prepare(A, B, y_B)
+        Zq, Zs, cls, training, sets = self._prepare(A, B, y_B)
         out = np.empty((Zq.shape[0], Zs.shape[0]))
         if self.uses_engine:  # the engine writes each chunk in place
-            for _ in self._chunks(Zq, Zs, cls, training=training, out=out):
+            for _ in self._chunks(Zq, Zs, cls, training=training, out=out, sets=sets):
                 pass
             return out
-        for start, stop, block in self._chunks(Zq, Zs, cls, training=training):
+        for start, stop, block in self._chunks(Zq, Zs, cls, training=training, sets=sets):
             out[start:stop] = block
         return out
 
@@ -138,8 +156,8 @@ class Metric(Params):
         With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root)``,
         see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
         """
-        Zq, Zs, cls, training = self._prepare(A, B, y_B)
-        yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training)
+        Zq, Zs, cls, training, sets = self._prepare(A, B, y_B)
+        yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training, sets=sets)
 
     def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
@@ -181,12 +199,13 @@ class Metric(Params):
                 raise ValueError("leave_one_out searches the training data: pass A=None")
             self._check_fitted()
             Zq, Zs, cls = self.X_, self.X_, self.y_
+            sets = None if self.sets_ is None else SetSides(self.sets_, self.sets_)
             if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs) - 1):
                 raise ValueError(f"k must be an integer between 1 and n - 1 = {len(Zs) - 1} for leave-one-out, "
                                  f"got {k!r}")
             k = int(k) + 1
         else:
-            Zq, Zs, cls, _ = self._prepare(A, None, None)
+            Zq, Zs, cls, _, sets = self._prepare(A, None, None)
             if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
                 raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
             k = int(k)
@@ -198,7 +217,7 @@ class Metric(Params):
                 yield (*block, groups)
             return
         groups = _search.Groups.identity(len(Zs))
-        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True, training=True):
+        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True, training=True, sets=sets):
             yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
@@ -240,8 +259,9 @@ class Metric(Params):
             side = self._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
         return side
 
-    def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray):
-        """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs))."""
+    def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray, sets: SetSides | None = None):
+        """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs));
+        ``sets``: the set tables of both sides, which the set indices of set-valued columns point into."""
         return iter(())
 
     def _query_weights(self, Zq: np.ndarray) -> np.ndarray | None:
@@ -290,6 +310,14 @@ class Metric(Params):
         return W
 
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
+        return self._encode_query(X, what)[0]
+
+    def _encode_query(self, X, what: str) -> tuple[np.ndarray, tuple | None]:
+        """``X`` encoded as the training data were: the matrix, and its set tables (None without set columns)."""
+        if self.sets_ is not None and not isinstance(X, (pd.DataFrame, Encoded)):
+            named = [c for c, k in zip(self.columns_, self.kinds_) if k == SET]
+            raise ValueError(f"{what} is an array but the metric was fitted with set-valued columns {named}: pass a "
+                             "DataFrame with the same columns")
         if isinstance(X, pd.DataFrame):
             if not self._from_frame:
                 raise ValueError(f"{what} is a DataFrame but the metric was fitted on an array")
@@ -300,10 +328,15 @@ class Metric(Params):
             for name, fitted, now in zip(self.columns_, self.categories_, enc.categories):
                 if fitted != now:
                     raise ValueError(f"{what} column {name!r} has categories {now}, fitted with {fitted}")
-            return enc.values
+            self._check_set_dimensions(enc.sets, what)
+            return enc.values, enc.sets
         if isinstance(X, Encoded):
             if X.columns != self.columns_ or X.categories != self.categories_:
                 raise ValueError(f"{what} was encoded with columns or categories other than the fitted ones")
+            if self.sets_ is not None and (X.sets is None or any(
+                    (f is None) != (n is None) for f, n in zip(self.sets_, X.sets))):
+                raise ValueError(f"{what} was encoded with set-valued columns other than the fitted ones")
+            self._check_set_dimensions(X.sets, what)
         elif self._from_frame and any(c is not None for c in self.categories_):
             named = [n for n, c in zip(self.columns_, self.categories_) if c is not None]
             raise ValueError(f"{what} is an array but the metric was fitted on a DataFrame with categorical columns "
@@ -319,17 +352,23 @@ class Metric(Params):
             raise ValueError(f"{what} is empty")
         if not isinstance(X, Encoded):
             check_finite(values, self.columns_)
-        return values
+        return values, (X.sets if isinstance(X, Encoded) else None)
+
+    def _check_set_dimensions(self, sets, what: str) -> None:
+        for name, fitted, now in zip(self.columns_, self.sets_ or (), sets or ()):
+            if fitted is not None and len(fitted) and len(now) and now.dim != fitted.dim:
+                raise ValueError(f"{what} set column {name!r} has members of dimension {now.dim}, fitted with "
+                                 f"{fitted.dim}")
 
     def _prepare(self, A, B, y_B):
         """Encoded queries, stored instances and their classes, and whether the stored instances are the
         training data (``B`` None)."""
         self._check_fitted()
-        Zq = self._encode_like_fit(A, "A")
+        Zq, sets_q = self._encode_query(A, "A")
         if B is None:
-            Zs, cls = self.X_, self.y_
+            Zs, cls, sets_s = self.X_, self.y_, self.sets_
         else:
-            Zs = self._encode_like_fit(B, "B")
+            Zs, sets_s = self._encode_query(B, "B")
             cls = None
             if y_B is not None:
                 labels = pd.Series(np.asarray(y_B))
@@ -342,7 +381,7 @@ class Metric(Params):
                 cls = labels.map(lookup).to_numpy(np.intp)
         if self.weights_ is not None and self.weights_.ndim == 2 and cls is None:
             raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")
-        return Zq, Zs, cls, B is None
+        return Zq, Zs, cls, B is None, None if self.sets_ is None else SetSides(sets_q, sets_s)
 
     def _stored_weights(self, n: int, cls) -> np.ndarray | None:
         W = self.weights_
@@ -352,8 +391,11 @@ class Metric(Params):
             return np.broadcast_to(W, (n, W.shape[0]))
         return W[cls]
 
-    def _chunk_rows(self, n_stored: int, width: int) -> int:
+    def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:
         per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
+        if sets is not None:  # a set term's member-pair temporaries (one set column at a time: the largest)
+            per_row += max((member_pair_bytes(q.sizes, len(s.members)) for q, s in zip(*sets) if q is not None),
+                           default=0)
         return max(1, int(self.working_memory * 2**20 // max(per_row, 1)))
 
     def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
@@ -377,12 +419,13 @@ class Metric(Params):
             fill = stored.fill if stored is not None else np.asfortranarray(_unknown_one_fill(pair[1], V))
         return Plan(pair, U, V, stored, left, right, len(tail_attributes), unknown_one, fill)
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False, out=None):
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False, out=None, sets=None):
         """Yield ``(start, stop, block)``: the distances (``reduced``: the sums) of the queries ``start:stop``
-        against every stored instance, ``block`` a view of ``out`` when given (filled in place)."""
+        against every stored instance, ``block`` a view of ``out`` when given (filled in place); ``sets``: the
+        set tables of both sides (:class:`SetSides`), for set-valued columns."""
         plan = self._plan(Zq, Zs, cls, training=training)
         pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
-        step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1])
+        step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1], sets)
         # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
         # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
         if pair is not None:
@@ -405,7 +448,7 @@ class Metric(Params):
                 S = np.zeros((stop - start, len(Zs)))
             else:
                 S[:] = 0.0
-            for a, term in self._direct_terms(Zq[start:stop], Zs):
+            for a, term in self._direct_terms(Zq[start:stop], Zs, sets):
                 if U is not None:
                     term *= U[start:stop, a][:, None]
                 if V is not None:
@@ -499,9 +542,14 @@ class AttributeMetric(Metric):
     def _direct_attributes(self):
         return [a for a, att in enumerate(self.attributes_) if not att.bilinear]
 
-    def _direct_terms(self, Zq, Zs):
+    def _direct_terms(self, Zq, Zs, sets=None):
         for a in self._direct_attributes():
-            yield a, self.attributes_[a].direct(Zq[:, a], Zs[:, a])
+            att = self.attributes_[a]
+            if isinstance(att, SetAttribute):  # set indices point into the tables of each side
+                yield a, att.direct(Zq[:, a], Zs[:, a], sets.query[a], sets.stored[a],
+                                    max_bytes=self.working_memory * 2**20)
+            else:
+                yield a, att.direct(Zq[:, a], Zs[:, a])
 
     def _query_weights(self, Zq):
         if not self.query_weighted:

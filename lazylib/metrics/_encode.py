@@ -2,7 +2,9 @@
 
 Mixed data are held as a float64 matrix: nominal values as numbers (the category codes of a pandas
 ``Categorical``, or whatever numbers an array holds), linear values as themselves, missing values as NaN, plus
-a tuple naming each column's type.
+a tuple naming each column's type. A *set-valued* column (Howe & Cardie's set features: each value is a set of
+d-dimensional vectors) holds in the matrix the index of each value's set in a side table of that column
+(:class:`SetTable`), NaN for an unknown set.
 """
 
 from __future__ import annotations
@@ -14,7 +16,59 @@ import pandas as pd
 
 NOMINAL = "nominal"
 LINEAR_TYPES = ("continuous", "integer")
-TYPES = (NOMINAL, *LINEAR_TYPES)
+#: A set of vectors per value (a DataFrame object column of ``(members, d)`` arrays).
+SET = "set"
+TYPES = (NOMINAL, *LINEAR_TYPES, SET)
+
+
+@dataclass(frozen=True)
+class SetTable:
+    """The sets of one set-valued column: the members of every set stacked in ``members`` (M, d) float64, set
+    ``i`` being ``members[offsets[i]:offsets[i + 1]]``. The encoded matrix holds ``i`` (as a float) in that
+    column, NaN for an unknown set; every set has at least one member, all of the column's dimension ``d``."""
+
+    members: np.ndarray
+    offsets: np.ndarray
+
+    @classmethod
+    def from_sets(cls, sets) -> "SetTable":
+        """A table of the given (members, d) arrays, in order (set ``i`` of the table is ``sets[i]``)."""
+        sets = [np.asarray(s, dtype=np.float64) for s in sets]
+        sizes = [len(s) for s in sets]
+        members = np.vstack(sets) if sets else np.zeros((0, 0))
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
+        members.flags.writeable = False
+        offsets.flags.writeable = False
+        return cls(members, offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def dim(self) -> int:
+        """The dimension d of every member."""
+        return self.members.shape[1]
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Number of members of each set."""
+        return np.diff(self.offsets)
+
+    def get(self, i) -> np.ndarray | None:
+        """The members of set ``i`` (a value of the encoded column), None for an unknown value (NaN)."""
+        if np.isnan(i):
+            return None
+        i = int(i)
+        return self.members[self.offsets[i]:self.offsets[i + 1]]
+
+    def gather(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(members, starts)`` of the sets ``ids`` (known ones, integers): their members stacked in order, and
+        where each set starts in that stack (for ``np.minimum.reduceat``)."""
+        ids = np.asarray(ids, dtype=np.intp)
+        sizes = self.offsets[ids + 1] - self.offsets[ids]
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+        rows = np.repeat(self.offsets[ids] - starts, sizes) + np.arange(sizes.sum())
+        return self.members[rows], starts
 
 
 @dataclass(frozen=True)
@@ -26,6 +80,8 @@ class Encoded:
     kinds: tuple[str, ...]
     categories: tuple[tuple | None, ...]
     from_frame: bool
+    #: One :class:`SetTable` per set-valued column (None for the others); None when no column holds sets.
+    sets: tuple[SetTable | None, ...] | None = None
 
     @property
     def nominal(self) -> np.ndarray:
@@ -36,8 +92,9 @@ class Encoded:
 
     def take(self, rows) -> "Encoded":
         """The same data restricted to ``rows`` (an index array): what a protocol hands each fold after
-        encoding the whole data set once."""
-        return Encoded(self.values[np.asarray(rows)], self.columns, self.kinds, self.categories, self.from_frame)
+        encoding the whole data set once. Set tables are kept whole: the set indices still point into them."""
+        return Encoded(self.values[np.asarray(rows)], self.columns, self.kinds, self.categories, self.from_frame,
+                       self.sets)
 
 
 def encode(X, types=None) -> Encoded:
@@ -47,16 +104,26 @@ def encode(X, types=None) -> Encoded:
     ----------
     X : pandas.DataFrame, Encoded or array-like of shape (n, m)
         An :class:`Encoded` input is returned as it is (after checking ``types`` against it). DataFrame columns
-        that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous"); arrays need ``types``.
+        that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous"), object columns whose
+        cells are ``(members, d)`` arrays (None, NaN or an empty array: unknown) set-valued; arrays need
+        ``types`` and cannot hold sets.
     types : sequence or dict, optional
-        Attribute types, ``"nominal"``, ``"continuous"`` or ``"integer"``: one per column (a dict keyed by column
-        name for DataFrames, e.g. ``Dataset.types``). Required for arrays.
+        Attribute types, ``"nominal"``, ``"continuous"``, ``"integer"`` or ``"set"``: one per column (a dict
+        keyed by column name for DataFrames, e.g. ``Dataset.types``). Required for arrays.
 
     Raises
     ------
     ValueError
         On an empty or non-2-D input, an unknown type, a type list of the wrong length, a nominal DataFrame
-        column that is not categorical, a text column, or an infinite value.
+        column that is not categorical, a text column, an infinite value, an array said to hold sets, or a set
+        that is not a 2-D array of finite numbers with the column's dimension (naming column and row).
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"x": [1.0, 2.0], "s": [np.array([[0.0, 0.0], [1.0, 1.0]]), None]})
+    >>> enc = encode(X)
+    >>> enc.kinds, enc.values.tolist(), enc.sets[1].sizes.tolist()
+    (('continuous', 'set'), [[1.0, 0.0], [2.0, nan]], [2])
     """
     if isinstance(X, pd.DataFrame):
         return _encode_frame(X, types)
@@ -81,6 +148,10 @@ def encode(X, types=None) -> Encoded:
     if len(types) != values.shape[1]:
         raise ValueError(f"types has {len(types)} entries but X has {values.shape[1]} columns")
     _check_types(types, [str(i) for i in range(len(types))])
+    if SET in types:
+        raise ValueError(f"column {types.index(SET)} of the array X is said to be of type 'set': an array holds one "
+                         "number per cell, so set-valued columns need a DataFrame whose cells are (members, d) "
+                         "arrays")
     if np.iscomplexobj(values):
         raise ValueError("X holds complex numbers: distances need real values")
     try:
@@ -112,9 +183,13 @@ def _encode_frame(X: pd.DataFrame, types) -> Encoded:
     _check_types(kinds, columns)
     out = np.empty(X.shape, dtype=np.float64)
     categories: list[tuple | None] = []
+    sets: list[SetTable | None] = [None] * len(columns)
     for j, (name, kind) in enumerate(zip(X.columns, kinds)):
         col = X[name]
-        if isinstance(col.dtype, pd.CategoricalDtype):
+        if kind == SET:
+            out[:, j], sets[j] = _encode_sets(col, str(name))
+            categories.append(None)
+        elif isinstance(col.dtype, pd.CategoricalDtype):
             codes = col.array.codes.astype(np.float64)
             codes[codes < 0] = np.nan
             if kind != NOMINAL:
@@ -133,7 +208,53 @@ def _encode_frame(X: pd.DataFrame, types) -> Encoded:
                 "linear ones numeric"
             )
     check_finite(out, columns)
-    return Encoded(out, columns, kinds, tuple(categories), from_frame=True)
+    return Encoded(out, columns, kinds, tuple(categories), from_frame=True,
+                   sets=tuple(sets) if SET in kinds else None)
+
+
+def _unknown_set(cell) -> bool:
+    """None, a NaN / NA scalar or an empty array: an unknown set."""
+    if cell is None or (np.ndim(cell) == 0 and pd.isna(cell)):
+        return True
+    return isinstance(cell, (np.ndarray, list, tuple)) and np.size(cell) == 0
+
+
+def _encode_sets(col: pd.Series, name: str) -> tuple[np.ndarray, SetTable]:
+    """The set indices of a set-valued column (NaN for unknown) and its :class:`SetTable`."""
+    ids = np.full(len(col), np.nan)
+    sets, dim = [], None
+    for row, cell in enumerate(col):
+        if _unknown_set(cell):
+            continue
+        if not isinstance(cell, (np.ndarray, list, tuple)):
+            raise ValueError(f"set column {name!r} holds a {type(cell).__name__} in row {row}: each value must be a "
+                             "(members, d) array of numbers, or None for unknown")
+        try:
+            members = np.asarray(cell, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"set column {name!r}, row {row}: the members must be numbers") from None
+        if members.ndim != 2:
+            raise ValueError(f"set column {name!r}, row {row}: a set is a (members, d) array, got shape "
+                             f"{members.shape} (one member of d numbers: reshape to (1, d))")
+        if dim is None:
+            dim = members.shape[1]
+        if members.shape[1] != dim:
+            raise ValueError(f"set column {name!r}, row {row}: members have dimension {members.shape[1]}, the "
+                             f"column's earlier sets {dim}; every member of a column has the same dimension")
+        if not np.isfinite(members).all():
+            raise ValueError(f"set column {name!r}, row {row}: a member holds a NaN or infinite number; a set is "
+                             "known or unknown as a whole (None), its members must be finite")
+        ids[row] = len(sets)
+        sets.append(members)
+    return ids, SetTable.from_sets(sets)
+
+
+def is_set_column(col: pd.Series) -> bool:
+    """True for an object column whose known cells are all arrays (at least one): a set-valued column."""
+    if col.dtype != object:
+        return False
+    known = [c for c in col if not _unknown_set(c)]
+    return bool(known) and all(isinstance(c, np.ndarray) for c in known)
 
 
 def check_finite(values: np.ndarray, columns) -> None:
@@ -151,8 +272,11 @@ def _infer(col: pd.Series, name: str) -> str:
         return NOMINAL
     if pd.api.types.is_numeric_dtype(col.dtype):
         return "continuous"
+    if is_set_column(col):
+        return SET
     raise ValueError(
-        f"column {name!r} has dtype {col.dtype}: make it a pandas Categorical (nominal) or numeric (linear)"
+        f"column {name!r} has dtype {col.dtype}: make it a pandas Categorical (nominal), numeric (linear) or an "
+        "object column of (members, d) arrays (set-valued)"
     )
 
 

@@ -27,7 +27,7 @@ class _NumericMetric(Metric):
 
     uses_engine = False
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False):
+    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False, sets=None):
         for name, Z in (("A", Zq), ("B", Zs)):
             self._check_known(Z, name)
             self._check_values(Z, name)

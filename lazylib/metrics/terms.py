@@ -5,7 +5,9 @@ A metric of :mod:`lazylib.metrics` holds one fitted term per attribute (``metric
 one matrix product (:mod:`lazylib.metrics._engine`). The functions here compute the same term for one pair of
 values ``x`` (the query's) and ``y`` (the stored instance's), from the same fitted state (probability tables,
 ranges, standard deviations), with nothing but the formula; ``tests/oracles/test_terms.py`` checks that the
-engine's sums equal them for every metric and attribute. Unknown values are NaN.
+engine's sums equal them for every metric and attribute. Unknown values are NaN. The value of a set-valued
+attribute is its ``(members, d)`` array (None when unknown): the encoded matrix holds the set's index in its
+column's table, ``SetTable.get`` turns one into the other.
 
 The whole distance is ``D(x, y) = (sum_a u_a(x) v_a t_a(x_a, y_a)) ** (1 / root)``: :func:`term` gives
 ``t_a``, ``u_a`` is the term's ``query_weights`` in the metrics with ``query_weighted = True`` (the VDM value
@@ -35,6 +37,7 @@ from lazylib.metrics._attributes import (
     OverlapAttribute,
     PowerAttribute,
     ProbabilityAttribute,
+    SetAttribute,
 )
 
 
@@ -109,13 +112,29 @@ def interpolated_difference(term: CurveAttribute, x: float, y: float) -> float:
     return sq if term.form == "sq" else sq * sq
 
 
+def minimum_difference(term: SetAttribute, x, y) -> float:
+    """``min_{u in x, v in y} ||u - v|| / scale``: the smallest Euclidean distance between a member of the set
+    ``x`` and a member of the set ``y`` (Eq. 6 of Howe & Cardie), divided by the term's scale (the largest
+    training set difference under ``FeatureDifference(scale="range")``, 1 under ``"raw"``). ``x`` and ``y`` are
+    ``(members, d)`` arrays; an unknown set (None) is at ``term.unknown`` (1) from everything, itself included;
+    a scale of 0 (every training set the same) makes the term 0 between known sets.
+    """
+    if x is None or y is None:
+        return term.unknown
+    if term.scale == 0:
+        return 0.0
+    return min(math.dist(u, v) for u in x for v in y) / term.scale
+
+
 #: The per-pair form of each kind of attribute term (the first matching class wins).
 FORMS = ((OverlapAttribute, overlap), (ProbabilityAttribute, value_difference), (LinearAttribute, linear_difference),
-         (PowerAttribute, power_difference), (CurveAttribute, interpolated_difference))
+         (PowerAttribute, power_difference), (CurveAttribute, interpolated_difference),
+         (SetAttribute, minimum_difference))
 
 
 def term(att: AttributeTerm, x: float, y: float) -> float:
-    """``t_a(x, y)`` of the fitted attribute term ``att`` for one pair of values, by its per-pair form."""
+    """``t_a(x, y)`` of the fitted attribute term ``att`` for one pair of values (of sets: their members), by
+    its per-pair form."""
     for kind, form in FORMS:
         if isinstance(att, kind):
             return form(att, x, y)

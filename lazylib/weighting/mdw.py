@@ -23,15 +23,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._attributes import OverlapAttribute, PowerAttribute
+from lazylib.metrics._attributes import OverlapAttribute, PowerAttribute, SetAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._columns import known_range
-from lazylib.metrics._encode import NOMINAL, encode, encode_labels
+from lazylib.metrics._encode import LINEAR_TYPES, NOMINAL, SET, TYPES, SetTable, encode, encode_labels
+from lazylib.metrics._sets import centre, min_member_distances
 from lazylib.metrics.vdm import MVDM
 
 #: Feature kinds of :func:`mean_difference`.
 KINDS = ("numeric", "symbolic", "set")
 FALLBACKS = ("uniform", "zero")
+#: How :class:`FeatureDifference` scales numeric and set differences.
+SCALES = ("range", "raw")
 
 
 # ---------------------------------------------------------------------------------------------- mean differences
@@ -145,9 +148,14 @@ def set_difference(A, B=None, *, block: int = 256) -> np.ndarray:
 
     Notes
     -----
-    "The ordinary vector difference" is read as the Euclidean distance between members. All members of all
-    sets are compared at once, ``block`` sets of ``A`` at a time, and the minimum is taken per pair of owners
-    with ``np.minimum.reduceat``, so no Python loop runs over pairs.
+    "The ordinary vector difference" is read as the Euclidean distance between members. The sets go into
+    :class:`lazylib.metrics._encode.SetTable` form and through the kernel of the metrics' set term
+    (:func:`lazylib.metrics._sets.min_member_distances`): all members of a block of sets of ``A`` against all
+    members of ``B`` in one product, the minimum per pair of owners by ``np.minimum.reduceat``, so no Python loop
+    runs over pairs. ``block``: sets of ``A`` per block (at most; fewer when the block's member-pair matrix would
+    exceed the default working memory of the metrics). Members are centred on their mean first (differences
+    unchanged), and squared distances near zero recomputed from direct differences, so identical members are at
+    exactly 0.
 
     References
     ----------
@@ -164,18 +172,11 @@ def set_difference(A, B=None, *, block: int = 256) -> np.ndarray:
     B = A if B is None else [np.atleast_2d(np.asarray(s, dtype=np.float64)) for s in B]
     if any(len(s) == 0 for s in A) or any(len(s) == 0 for s in B):
         raise ValueError("every set needs at least one member")
-    Mb = np.vstack(B)
-    starts_b = np.concatenate([[0], np.cumsum([len(s) for s in B])[:-1]])
-    nb2 = (Mb * Mb).sum(1)
-    out = np.empty((len(A), len(B)))
-    for lo in range(0, len(A), block):
-        part = A[lo: lo + block]
-        Ma = np.vstack(part)
-        starts_a = np.concatenate([[0], np.cumsum([len(s) for s in part])[:-1]])
-        sq = (Ma * Ma).sum(1)[:, None] + nb2[None, :] - 2.0 * Ma @ Mb.T
-        sq = np.minimum.reduceat(np.minimum.reduceat(sq, starts_a, axis=0), starts_b, axis=1)
-        out[lo: lo + len(part)] = np.sqrt(np.maximum(sq, 0.0))
-    return out
+    ta, tb = SetTable.from_sets(A), SetTable.from_sets(B)
+    shift = centre(np.vstack([ta.members, tb.members]))  # centred: fewer sums near cancellation
+    budget = min(8 * block * int(ta.sizes.max()) * len(tb.members), WORKING_MEMORY * 2**20)
+    return min_member_distances(ta, np.arange(len(A), dtype=np.float64), tb, np.arange(len(B), dtype=np.float64),
+                                shift=shift, max_bytes=budget)
 
 
 # ---------------------------------------------------------------------------------------------------- MDW weights
@@ -464,24 +465,35 @@ def information_gain(X, y, n_bins: int = 8, *, types=None) -> pd.Series:
 
 # ---------------------------------------------------------------------------------------------------- the metrics
 class FeatureDifference(AttributeMetric):
-    """``D(x, y) = sum_f w_f delta_f(x_f, y_f)`` with ``delta_f = |x - y| / range_f`` for numeric features and
-    overlap for symbolic ones: the intrinsic differences and sum combination of Howe & Cardie's Table 1.
+    """``D(x, y) = sum_f w_f delta_f(x_f, y_f)`` with ``delta_f = |x - y| / range_f`` for numeric features,
+    overlap for symbolic ones and Eq. 6 (the smallest Euclidean distance between members) divided by the largest
+    training set difference for set-valued ones: the intrinsic differences and sum combination of Howe &
+    Cardie's Tables 1 and 2 and of their image task.
 
     Parameters
     ----------
+    scale : {"range", "raw"}
+        ``"range"``: each numeric and set difference is divided by the largest difference between two training
+        values of its feature (for a numeric feature its range), so every training difference lies in [0, 1]
+        as overlap does; ``"raw"``: differences in the data's units.
     weights : array-like or DataFrame, optional
         One vector, or one per class of the stored instance (as :func:`mdw_weights` gives).
 
     Notes
     -----
-    The paper names the intrinsic differences only for its set features; we take ``|x - y|`` divided by the
-    training range (so the unweighted k-NN baseline is not dominated by units) and overlap, combined by a sum
-    (Eq. 1 averages the differences themselves, so weights calibrated by MDW are meant for a sum). An unknown
-    value gives the feature difference 1, as in HEOM. A feature constant in training contributes nothing.
+    The paper names the intrinsic differences only for its set features; we take ``|x - y|`` and Eq. 6 divided
+    by their largest training value (so the unweighted k-NN baseline is not dominated by units; ``scale="raw"``
+    keeps the units, the reading of :mod:`lazylib.weighting.sets`) and overlap, combined by a sum (Eq. 1
+    averages the differences themselves, so weights calibrated by MDW are meant for a sum, and MDW's distances
+    between known values are the same under either ``scale``: its scaling weights undo any unit). The largest
+    set difference is exact, every pair of training sets compared at ``fit``: the analogue of a range, for as
+    much work as one leave-one-out pass. An unknown value (NaN; None or an empty array for a set) gives the
+    feature difference 1, as in HEOM, whatever ``scale`` (:mod:`lazylib.weighting.sets` reads it as 0 instead).
+    A feature constant in training contributes nothing.
 
     References
     ----------
-    Howe, N. and Cardie, C., sections 1-3; Wilson, D. R. and Martinez, T. R. (1997), Eqs. 3-7 (HEOM).
+    Howe, N. and Cardie, C., sections 1-3, Eq. 6; Wilson, D. R. and Martinez, T. R. (1997), Eqs. 3-7 (HEOM).
 
     Examples
     --------
@@ -489,28 +501,77 @@ class FeatureDifference(AttributeMetric):
     >>> FeatureDifference().fit(X).pairwise(X)
     array([[0., 2.],
            [2., 0.]])
+
+    A set-valued column holds ``(members, d)`` arrays; the largest training set difference here is 5:
+
+    >>> S = pd.DataFrame({"s": [np.array([[0.0, 0.0], [9.0, 9.0]]), np.array([[3.0, 4.0]]), None]})
+    >>> FeatureDifference().fit(S).pairwise(S)
+    array([[0., 1., 1.],
+           [1., 0., 1.],
+           [1., 1., 1.]])
     """
 
     root = 1.0
+    accepts = TYPES
 
-    def __init__(self, *, weights=None, working_memory: float = WORKING_MEMORY):
+    def __init__(self, *, scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(weights=weights, working_memory=working_memory)
+        self.scale = scale
 
     def _fit(self, Z, y):
+        if self.scale not in SCALES:
+            raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
+        self._fit_terms(Z, self._set_differences(Z, full=False) if self.scale == "range" else {})
+
+    def _fit_terms(self, Z, differences: dict):
+        """One term per feature; ``differences``: set column index -> its largest training difference, or its
+        (n, n) matrix of training differences (``"range"`` only)."""
         lo, hi = known_range(Z)
-        self.range_ = hi - lo
-        self.attributes_ = [OverlapAttribute("one") if kind == NOMINAL else PowerAttribute(1.0, lo[a], self.range_[a])
-                            for a, kind in enumerate(self.kinds_)]
+        self.range_ = np.where(np.isin(self.kinds_, LINEAR_TYPES), hi - lo, np.nan)
+        self.scales_ = np.ones(len(self.kinds_))
+        self.attributes_ = []
+        for a, kind in enumerate(self.kinds_):
+            if kind == NOMINAL:
+                self.attributes_.append(OverlapAttribute("one"))
+                continue
+            if self.scale == "range":
+                self.scales_[a] = self.range_[a] if kind != SET else float(np.nanmax(differences[a], initial=0.0))
+            if kind == SET:
+                table = self.sets_[a]
+                shift = centre(table.members)
+                self.attributes_.append(SetAttribute(self.scales_[a], shift, unknown=1.0))
+            else:
+                self.attributes_.append(PowerAttribute(1.0, lo[a], self.scales_[a]))
+
+    def _set_differences(self, Z, full: bool = True) -> dict:
+        """Set column index -> the (n, n) matrix of Eq. 6 among the training rows (NaN where a set is unknown),
+        or with ``full=False`` only its largest value (computed block by block)."""
+        out = {}
+        budget = self.working_memory * 2**20
+        for a in np.flatnonzero(np.asarray(self.kinds_) == SET):
+            table, x = self.sets_[a], Z[:, a]
+            if full:
+                out[a] = min_member_distances(table, x, table, x, max_bytes=budget)
+                continue
+            step = max(1, int(budget // max(8 * (len(table.members) + 1) * int(table.sizes.max(initial=1)), 1)))
+            out[a] = max((float(np.nanmax(min_member_distances(table, x[i:i + step], table, x, max_bytes=budget),
+                                          initial=0.0)) for i in range(0, len(x), step)), default=0.0)
+        return out
 
     def _frame(self, Z) -> pd.DataFrame:
-        """The training data as a DataFrame of the intrinsic scale: numeric columns divided by their range."""
+        """The training data as a DataFrame of the intrinsic scale: numeric columns and set members divided by
+        the column's scale (see ``scale``), sets as (members, d) arrays (None when unknown)."""
         cols = {}
         for a, (name, kind) in enumerate(zip(self.columns_, self.kinds_)):
+            scale = self.scales_[a] if self.scales_[a] > 0 else np.inf
             if kind == NOMINAL:
                 cols[name] = pd.Categorical.from_codes(np.nan_to_num(Z[:, a], nan=-1).astype(int),
                                                        categories=range(int(np.nanmax(Z[:, a], initial=0)) + 1))
+            elif kind == SET:
+                cols[name] = pd.Series([None if s is None else s / scale for s in map(self.sets_[a].get, Z[:, a])],
+                                       dtype=object)
             else:
-                cols[name] = Z[:, a] / self.range_[a] if self.range_[a] > 0 else np.zeros(len(Z))
+                cols[name] = Z[:, a] / scale
         return pd.DataFrame(cols)
 
 
@@ -528,6 +589,7 @@ class _Learned:
 class IGWeighted(_Learned, FeatureDifference):
     """:class:`FeatureDifference` with every feature weighted by its information gain
     (:func:`information_gain`, continuous features in ``n_bins`` equal-width bins): Howe & Cardie's "IG".
+    Set-valued features are refused: information gain needs values that can be counted.
 
     Examples
     --------
@@ -537,9 +599,11 @@ class IGWeighted(_Learned, FeatureDifference):
     """
 
     needs_labels = True
+    accepts = (NOMINAL, *LINEAR_TYPES)
 
-    def __init__(self, *, n_bins: int = 8, weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(weights=weights, working_memory=working_memory)
+    def __init__(self, *, n_bins: int = 8, scale: str = "range", weights=None,
+                 working_memory: float = WORKING_MEMORY):
+        super().__init__(scale=scale, weights=weights, working_memory=working_memory)
         self.n_bins = n_bins
 
     def _fit(self, Z, y):
@@ -550,7 +614,16 @@ class IGWeighted(_Learned, FeatureDifference):
 
 class MDW(_Learned, FeatureDifference):
     """:class:`FeatureDifference` with mean difference weights (:func:`mdw_weights`), one vector per class of
-    the stored instance; parameters ``calibrated``, ``self_pairs``, ``fallback`` as there.
+    the stored instance; parameters ``calibrated``, ``self_pairs``, ``fallback`` as there, ``scale`` as in
+    :class:`FeatureDifference`.
+
+    Notes
+    -----
+    Set-valued features are weighted as the others, from the (n, n) matrix of their training differences
+    (Eq. 6), computed once at ``fit`` for both their scale and their mean differences. With ``calibrated=True``
+    (the default) the distances between known values do not depend on ``scale``: a feature's scaling weight is
+    the inverse of its mean difference in whatever units (an unknown value's difference 1 is in the unit of
+    ``scale``, so it does).
 
     Examples
     --------
@@ -562,14 +635,20 @@ class MDW(_Learned, FeatureDifference):
     needs_labels = True
 
     def __init__(self, *, calibrated: bool = True, self_pairs: bool = True, fallback: str = "uniform",
-                 weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(weights=weights, working_memory=working_memory)
+                 scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY):
+        super().__init__(scale=scale, weights=weights, working_memory=working_memory)
         self.calibrated, self.self_pairs, self.fallback = calibrated, self_pairs, fallback
 
     def _fit(self, Z, y):
-        super()._fit(Z, y)
-        self.components_ = mdw_components(self._frame(Z), y, calibrated=self.calibrated,
-                                          self_pairs=self.self_pairs, fallback=self.fallback)
+        if self.scale not in SCALES:
+            raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
+        differences = self._set_differences(Z)
+        self._fit_terms(Z, differences)
+        scaled = {self.columns_[a]: np.nan_to_num(D) / (self.scales_[a] if self.scales_[a] > 0 else np.inf)
+                  for a, D in differences.items()}
+        kinds = ["set" if k == SET else k for k in self.kinds_]
+        self.components_ = mdw_components(self._frame(Z), y, kinds, calibrated=self.calibrated,
+                                          self_pairs=self.self_pairs, fallback=self.fallback, differences=scaled)
         self.learned_ = self.components_.weights.to_numpy()
 
 
@@ -606,6 +685,6 @@ class MDWMVDM(_Learned, MVDM):
         self.learned_ = self.components_.weights.to_numpy()
 
 
-__all__ = ["FeatureDifference", "IGWeighted", "KINDS", "MDW", "MDWMVDM", "MDWResult", "difference_sum",
+__all__ = ["FeatureDifference", "IGWeighted", "KINDS", "MDW", "MDWMVDM", "MDWResult", "SCALES", "difference_sum",
            "equal_width_bins", "feature_kinds", "information_gain", "mdw_components", "mdw_weights",
            "mean_difference", "set_difference"]

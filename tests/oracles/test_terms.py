@@ -46,3 +46,30 @@ def test_engine_equals_the_per_pair_form_of_every_term(name, params):
             loop = np.array([[u[i] * terms.term(att, Q[i, a], stored[j, a]) for j in range(len(stored))]
                              for i in range(len(Q))])
             np.testing.assert_allclose(engine, loop, rtol=RTOL, atol=ATOL, err_msg=f"{name} attribute {a}")
+
+
+@pytest.mark.parametrize("scale", ["range", "raw"])
+def test_engine_equals_the_per_pair_form_of_the_set_term(scale):
+    from lazylib.weighting import FeatureDifference
+    from tests.oracles.test_set_metrics import random_sets
+
+    X, y = random_sets(12, n=40)
+    train, Q = X.iloc[:26], X.iloc[26:]
+    m = X.shape[1]
+    for a, name in enumerate(X.columns):
+        metric = FeatureDifference(scale=scale, weights=np.eye(m)[a]).fit(train, y[:26])
+        att = metric.attributes_[a]
+        for stored, engine in ((train, reduced(metric, Q)), (Q, reduced(metric, Q, Q))):
+            loop = np.array([[terms.term(att, *_values(metric, a, q, s)) for s in stored[name]] for q in Q[name]])
+            np.testing.assert_allclose(engine, loop, rtol=RTOL, atol=ATOL, err_msg=f"{name} ({scale})")
+
+
+def _values(metric, a, q, s):
+    """The per-pair form's values: members for a set column (as they are), codes / numbers otherwise."""
+    if metric.kinds_[a] == "set":
+        return q, s
+    if metric.kinds_[a] == "nominal":
+        cats = list(metric.categories_[a])
+        return tuple(np.nan if v is None or (isinstance(v, float) and np.isnan(v)) else float(cats.index(v))
+                     for v in (q, s))
+    return float(q), float(s)

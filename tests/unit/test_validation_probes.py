@@ -73,6 +73,30 @@ def diag_exact_zero(name, X, y, types=None, **params):
     return np.diag(D)
 
 
+def _sets(cells, *, arrays=True):
+    """A one-column frame ``s`` of set values (``(members, d)`` arrays, None for unknown)."""
+    values = [c if c is None or not arrays else np.asarray(c, dtype=float) for c in cells]
+    return pd.DataFrame({"s": pd.Series(values, dtype=object)})
+
+
+def _feature_difference(**params):
+    from lazylib.weighting import FeatureDifference
+
+    return FeatureDifference(**params)
+
+
+def _mdw(**params):
+    from lazylib.weighting import MDW
+
+    return MDW(**params)
+
+
+def _ig(**params):
+    from lazylib.weighting import IGWeighted
+
+    return IGWeighted(**params)
+
+
 def _iris():
     return load("iris")
 
@@ -379,6 +403,39 @@ CASES = [
          Ok(lambda v: v == ("a", "b"))),
     Case("y-single-class-label-free-metric", lambda: fitted("euclidean", y=[0] * 5).pairwise(X2[:1])[0, 0],
          Ok(lambda v: v == 0.0)),
+    # ------------------------------------------------------------ set-valued attributes (Howe & Cardie, Eq. 6)
+    Case("sets-ragged-dimensions", lambda: _feature_difference().fit(_sets([[[0.0, 1.0]], [[0.0, 1.0, 2.0]]])),
+         Err(ValueError, "set column 's', row 1: members have dimension 3")),
+    Case("sets-inf-member", lambda: _feature_difference().fit(_sets([[[0.0, 1.0]], [[np.inf, 1.0]]])),
+         Err(ValueError, "set column 's', row 1: a member holds a NaN or infinite")),
+    Case("sets-nan-member", lambda: _feature_difference().fit(_sets([[[np.nan, 1.0]], [[0.0, 1.0]]])),
+         Err(ValueError, "row 0: a member holds a NaN")),
+    Case("sets-one-dimensional", lambda: _feature_difference().fit(_sets([np.array([0.0, 1.0])])),
+         Err(ValueError, "a set is a (members, d) array")),
+    Case("sets-string-cell", lambda: _feature_difference().fit(_sets([[[0.0, 1.0]], "ab"], arrays=False),
+                                                                types={"s": "set"}),
+         Err(ValueError, "column 's' holds a str in row 1")),
+    Case("sets-string-cell-inferred", lambda: _feature_difference().fit(_sets([np.zeros((1, 2)), "ab"], arrays=False)),
+         Err(ValueError, "or an object column of (members, d) arrays")),
+    Case("sets-given-to-hvdm", lambda: make_metric("hvdm").fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]]), [0, 1]),
+         Err(ValueError, "HVDM has no term for set-valued attributes, and columns ['s']")),
+    Case("sets-given-to-euclidean", lambda: make_metric("euclidean").fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]])),
+         Err(ValueError, "columns ['s'] hold sets")),
+    Case("sets-given-to-ig", lambda: _ig().fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]]), [0, 1]),
+         Err(ValueError, "IGWeighted has no term for set-valued")),
+    Case("sets-array-claims-set", lambda: make_metric("heom").fit(X2, Y2, types=["continuous", "set"]),
+         Err(ValueError, "column 1 of the array X is said to be of type 'set'")),
+    Case("sets-array-query", lambda: _feature_difference().fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]])).pairwise(
+        np.array([[0.0]])), Err(ValueError, "A is an array but the metric was fitted with set-valued columns")),
+    Case("sets-query-dimension", lambda: _feature_difference().fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]])).pairwise(
+        _sets([[[0.0, 1.0, 2.0]]])), Err(ValueError, "A set column 's' has members of dimension 3, fitted with 2")),
+    Case("sets-all-unknown", lambda: _feature_difference().fit(_sets([None, None]), types={"s": "set"}).pairwise(
+        _sets([[[0.0]]])), _all_close([[1.0, 1.0]])),
+    Case("sets-one-set", lambda: _feature_difference().fit(_sets([[[0.0, 1.0], [2.0, 2.0]]])).pairwise(
+        _sets([[[5.0, 5.0]]])), _all_close([[0.0]])),
+    Case("sets-knn-mdw", lambda: KNeighborsClassifier(1, _mdw()).fit(
+        _sets([[[0.0, 0.0]], [[0.1, 0.0]], [[5.0, 5.0]], [[5.0, 4.0]]]), list("aabb")).predict(
+        _sets([[[0.2, 0.1]], [[4.0, 4.0]], None])).tolist(), Ok(lambda v: v == ["a", "b", "a"])),
     # ------------------------------------------------------------ queries
     Case("query-not-fitted", lambda: make_metric("hvdm").pairwise(X2), Err(NotFittedError, "not fitted")),
     Case("query-wrong-width", lambda: fitted("euclidean").pairwise(np.zeros((1, 3))),

@@ -1,0 +1,118 @@
+"""Eq. 6 of Howe & Cardie for sets held in :class:`lazylib.metrics._encode.SetTable`: the smallest Euclidean
+distance between a member of one set and a member of the other, for every pair of a block of query sets and
+a block of stored sets, without a Python loop over pairs.
+
+All members of a block of query sets are compared with all members of a block of stored sets in one matrix
+product (``||a||^2 + ||b||^2 - 2 a.b``), then the minimum is taken per pair of owners with
+``np.minimum.reduceat`` along both axes (first over the stored members, then over the query members). Blocks
+are cut at set boundaries so that the member-pair matrix stays within ``max_bytes``. As in the engine
+(:mod:`lazylib.metrics._engine`), members are centred (:func:`centre`) and the pairs of sets whose smallest
+squared distance has lost its relative precision to cancellation are recomputed from direct differences, so
+identical members are at exactly 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lazylib.metrics._encode import SetTable
+from lazylib.metrics._engine import CANCELLATION
+
+
+def _blocks(sizes: np.ndarray, limit: float) -> list[tuple[int, int]]:
+    """Consecutive ranges ``(lo, hi)`` of sets whose members add up to at most ``limit`` (one set at least)."""
+    out, lo, ends = [], 0, np.cumsum(sizes)
+    while lo < len(sizes):
+        base = ends[lo - 1] if lo else 0
+        hi = max(lo + 1, int(np.searchsorted(ends, base + limit, side="right")))
+        out.append((lo, hi))
+        lo = hi
+    return out
+
+
+def centre(members: np.ndarray) -> np.ndarray | None:
+    """A shift for the members of a set column: their mean rounded to 8 significant bits of the largest
+    absolute mean (so subtracting it is exact on data of few significant digits, such as integer pixels), or
+    None for a column without members."""
+    if not len(members):
+        return None
+    mean = members.mean(axis=0)
+    top = np.abs(mean).max()
+    if top == 0 or not np.isfinite(top):
+        return None
+    exponent = np.frexp(top)[1] - 8
+    return np.ldexp(np.round(np.ldexp(mean, -exponent)), exponent)
+
+
+def member_pair_bytes(query_sizes: np.ndarray, stored_members: int) -> int:
+    """Bytes of the temporaries of one query row: its member-pair matrix against every stored member (the
+    largest query set counted)."""
+    return 8 * int(query_sizes.max(initial=0)) * stored_members
+
+
+def min_member_distances(tq: SetTable, iq: np.ndarray, ts: SetTable, is_: np.ndarray, *, shift=None,
+                         max_bytes: float = 64 * 2**20) -> np.ndarray:
+    """``D[i, j] = min_{u in tq[iq[i]], v in ts[is_[j]]} ||u - v||`` (Eq. 6), NaN where either index is NaN.
+
+    Parameters
+    ----------
+    tq, ts : SetTable
+        The query and stored set tables (of the same dimension).
+    iq, is_ : ndarray of float
+        Set indices into ``tq`` and ``ts`` (an encoded set column), NaN for unknown.
+    shift : ndarray of shape (d,), optional
+        Subtracted from every member on both sides (the training mean: differences unchanged, cancelling terms
+        smaller).
+    max_bytes : float
+        Bound on the member-pair temporaries of one block.
+    """
+    out = np.full((len(iq), len(is_)), np.nan)
+    kq, ks = np.flatnonzero(~np.isnan(iq)), np.flatnonzero(~np.isnan(is_))
+    if not len(kq) or not len(ks):
+        return out
+    idq, ids = iq[kq].astype(np.intp), is_[ks].astype(np.intp)
+    size_q, size_s = tq.sizes[idq], ts.sizes[ids]
+    stored_limit = max(max_bytes / (8 * max(int(size_q.max()), 1)), 1)
+    for slo, shi in _blocks(size_s, stored_limit):
+        Mb, starts_b = _members(ts, ids[slo:shi], shift)
+        nb = (Mb * Mb).sum(1)
+        for qlo, qhi in _blocks(size_q, max(max_bytes / (8 * len(Mb)), 1)):
+            Ma, starts_a = _members(tq, idq[qlo:qhi], shift)
+            na = (Ma * Ma).sum(1)
+            # min over u, v of ||u||^2 + ||v||^2 - 2 u.v: ||u||^2 is constant along v, so added after the minimum
+            # over the stored members, on a matrix of one column per stored set
+            sq = (-2.0 * Ma) @ Mb.T
+            sq += nb[None, :]
+            low = np.minimum.reduceat(sq, starts_b, axis=1)
+            del sq
+            low += na[:, None]
+            low = np.minimum.reduceat(low, starts_a, axis=0)
+            # near zero the product has lost its relative precision: those pairs of sets are recomputed from
+            # direct differences of their members (against their largest squared norms, a bound on the terms
+            # that cancelled)
+            big_a, big_b = np.maximum.reduceat(na, starts_a), np.maximum.reduceat(nb, starts_b)
+            r, c = np.nonzero(low <= CANCELLATION * (big_a[:, None] + big_b.max()))
+            keep = low[r, c] <= CANCELLATION * (big_a[r] + big_b[c])
+            if keep.any():
+                low[r[keep], c[keep]] = _exact(Ma, starts_a, size_q[qlo:qhi], Mb, starts_b, size_s[slo:shi],
+                                               r[keep], c[keep])
+            np.maximum(low, 0.0, out=low)
+            out[np.ix_(kq[qlo:qhi], ks[slo:shi])] = np.sqrt(low)
+    return out
+
+
+def _members(table: SetTable, ids: np.ndarray, shift) -> tuple[np.ndarray, np.ndarray]:
+    members, starts = table.gather(ids)
+    return (members if shift is None else members - shift), starts
+
+
+def _exact(Ma, starts_a, sizes_a, Mb, starts_b, sizes_b, r, c) -> np.ndarray:
+    """Smallest squared member distance of the set pairs ``(r[k], c[k])``, from direct differences."""
+    na, nb = sizes_a[r], sizes_b[c]
+    pairs = na * nb
+    owner = np.repeat(np.arange(len(r)), pairs)
+    within = np.arange(pairs.sum()) - np.repeat(np.cumsum(pairs) - pairs, pairs)
+    u = starts_a[r][owner] + within // nb[owner]
+    v = starts_b[c][owner] + within % nb[owner]
+    sq = ((Ma[u] - Mb[v]) ** 2).sum(1)
+    return np.minimum.reduceat(sq, np.cumsum(pairs) - pairs)
