@@ -114,7 +114,7 @@ def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1,
     ndarray of fold accuracies
     """
     if encode_once and isinstance(X, pd.DataFrame):
-        X = encode(X, types)
+        X = encode(X, types, sets=True)  # an estimator without a term for sets refuses them when given the folds
     job = (make_classifier, X, y, folds, types, _labels(y), expected)
     scores = parallel_map(lambda i: _fold_accuracy(job, i), range(len(folds)), n_jobs=n_jobs, label=label)
     return np.array(scores)

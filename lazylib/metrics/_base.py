@@ -101,7 +101,7 @@ class Metric(Params):
         types : sequence or dict, optional
             Attribute types, required when ``X`` is an array.
         """
-        enc = encode(X, types)
+        enc = encode(X, types, sets=True)
         sets = [c for c, k in zip(enc.columns, enc.kinds) if k == SET]
         if sets and SET not in (self.accepts or ()):
             raise ValueError(f"{type(self).__name__} has no term for set-valued attributes, and columns {sets} hold "
@@ -324,7 +324,7 @@ class Metric(Params):
             cols = tuple(str(c) for c in X.columns)
             if cols != self.columns_:
                 raise ValueError(f"{what} columns {list(cols)} differ from the fitted columns {list(self.columns_)}")
-            enc = encode(X, dict(zip(self.columns_, self.kinds_)))
+            enc = encode(X, dict(zip(self.columns_, self.kinds_)), sets=True)
             for name, fitted, now in zip(self.columns_, self.categories_, enc.categories):
                 if fitted != now:
                     raise ValueError(f"{what} column {name!r} has categories {now}, fitted with {fitted}")

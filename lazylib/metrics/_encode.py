@@ -97,7 +97,7 @@ class Encoded:
                        self.sets)
 
 
-def encode(X, types=None) -> Encoded:
+def encode(X, types=None, *, sets: bool = False) -> Encoded:
     """Convert ``X`` (DataFrame or 2-D array) to :class:`Encoded`.
 
     Parameters
@@ -110,6 +110,10 @@ def encode(X, types=None) -> Encoded:
     types : sequence or dict, optional
         Attribute types, ``"nominal"``, ``"continuous"``, ``"integer"`` or ``"set"``: one per column (a dict
         keyed by column name for DataFrames, e.g. ``Dataset.types``). Required for arrays.
+    sets : bool
+        Accept set-valued columns. Only estimators with a term for them pass True (the metrics, which then
+        refuse them unless they declare ``"set"`` in ``accepts``); every other estimator, which would read the
+        set indices as numbers, gets the default and a clear error.
 
     Raises
     ------
@@ -121,13 +125,18 @@ def encode(X, types=None) -> Encoded:
     Examples
     --------
     >>> X = pd.DataFrame({"x": [1.0, 2.0], "s": [np.array([[0.0, 0.0], [1.0, 1.0]]), None]})
-    >>> enc = encode(X)
+    >>> enc = encode(X, sets=True)
     >>> enc.kinds, enc.values.tolist(), enc.sets[1].sizes.tolist()
     (('continuous', 'set'), [[1.0, 0.0], [2.0, nan]], [2])
     """
     if isinstance(X, pd.DataFrame):
-        return _encode_frame(X, types)
+        enc = _encode_frame(X, types)
+        if not sets:
+            _refuse_sets(enc)
+        return enc
     if isinstance(X, Encoded):
+        if not sets:
+            _refuse_sets(X)
         if types is not None:
             given = tuple(types[c] for c in X.columns) if isinstance(types, dict) else tuple(types)
             if given != X.kinds:
@@ -161,6 +170,14 @@ def encode(X, types=None) -> Encoded:
     columns = tuple(str(i) for i in range(values.shape[1]))
     check_finite(numeric, columns)
     return Encoded(numeric, columns, types, (None,) * len(types), from_frame=False)
+
+
+def _refuse_sets(enc: Encoded) -> None:
+    named = [c for c, k in zip(enc.columns, enc.kinds) if k == SET]
+    if named:
+        raise ValueError(f"columns {named} hold sets of vectors: only metrics with a term for them accept set-valued "
+                         "attributes (lazylib.weighting.FeatureDifference and MDW, e.g. through "
+                         "KNeighborsClassifier)")
 
 
 def _encode_frame(X: pd.DataFrame, types) -> Encoded:

@@ -167,7 +167,7 @@ def test_leave_one_out_uses_the_training_tables():
 
 def test_encoded_rows_clone_and_pickle():
     X, y = random_sets(9)
-    enc = encode(X)
+    enc = encode(X, sets=True)
     metric = MDW().fit(enc.take(np.arange(30)), y[:30])
     np.testing.assert_allclose(metric.pairwise(enc.take([31, 35])), metric.pairwise(X.iloc[[31, 35]]))
     again = pickle.loads(pickle.dumps(metric))

@@ -423,6 +423,11 @@ CASES = [
          Err(ValueError, "columns ['s'] hold sets")),
     Case("sets-given-to-ig", lambda: _ig().fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]]), [0, 1]),
          Err(ValueError, "IGWeighted has no term for set-valued")),
+    Case("sets-given-to-c45", lambda: C45Classifier().fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]]), [0, 1]),
+         Err(ValueError, "columns ['s'] hold sets of vectors: only metrics with a term for them")),
+    Case("sets-encoded-once-for-c45", lambda: evaluation.cross_validate(
+        C45Classifier, _sets([[[0.0, 1.0]], [[1.0, 1.0]], [[0.0, 2.0]], [[3.0, 1.0]]]), [0, 1, 0, 1],
+        [([0, 1], [2, 3])]), Err(ValueError, "hold sets of vectors")),
     Case("sets-array-claims-set", lambda: make_metric("heom").fit(X2, Y2, types=["continuous", "set"]),
          Err(ValueError, "column 1 of the array X is said to be of type 'set'")),
     Case("sets-array-query", lambda: _feature_difference().fit(_sets([[[0.0, 1.0]], [[1.0, 1.0]]])).pairwise(
