@@ -4,7 +4,8 @@ Mixed data are held as a float64 matrix (:class:`Encoded`): nominal values as nu
 pandas ``Categorical``, or whatever numbers an array holds), linear values as themselves, missing values as NaN,
 with one type per column. A set-valued column (each value a set of vectors; ``encode(..., sets=True)``) holds
 the index of each value's set in a side table of that column (:class:`SetTable`). Class labels become indices
-``0..C-1`` (:func:`encode_labels`). The implementation lives in :mod:`lazylib.metrics._encode` and :mod:`lazylib.metrics._columns`; import from here.
+``0..C-1`` (:func:`encode_labels`). The implementation lives in :mod:`lazylib.metrics._encode` and
+:mod:`lazylib.metrics._columns`; import from here.
 
 >>> import pandas as pd
 >>> enc = encode(pd.DataFrame({"colour": pd.Categorical(["red", None, "blue"]), "size": [1.0, 2.0, None]}))
