@@ -170,6 +170,16 @@ class KNeighborsClassifier(Params):
         out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
+    def predict_loo(self) -> np.ndarray:
+        """Leave-one-out predicted class labels of the training instances: each is classified by the others (its
+        own stored row excluded, the metric's fitted statistics kept), with the tie rule; as in
+        :func:`loo_accuracy_by_k`, whose accuracy for ``k = n_neighbors`` is ``mean(predict_loo() == y)``."""
+        self._check()
+        rng = _generator(self.random_state) if self.ties == "random" else None
+        out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng)
+               for *_, nb in self._neighbourhoods(None, leave_one_out=True)]
+        return np.asarray(list(self.classes_))[np.concatenate(out)]
+
     def neighbourhood(self, X) -> Neighbourhood:
         """The class counts every tie rule decides from, for each query: ``strict`` (n, C) stored instances
         strictly nearer than the k-th smallest distance and ``tied`` (n, C) those tied with it (within

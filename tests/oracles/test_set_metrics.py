@@ -175,3 +175,10 @@ def test_encoded_rows_clone_and_pickle():
     clf = KNeighborsClassifier(3, MDW(fallback="zero"))
     assert clone(clf).get_params()["metric"].get_params()["fallback"] == "zero"
     assert (clone(clf).fit(X, y).predict(X) == clf.fit(X, y).predict(X)).all()
+
+
+def test_predict_loo_matches_loo_accuracy_by_k():
+    X, y = random_sets(10, n=45)
+    for k in (1, 3):
+        clf = KNeighborsClassifier(k, MDW()).fit(X, y)
+        assert np.mean(clf.predict_loo() == y) == loo_accuracy_by_k(X, y, [k], MDW())[k]
