@@ -1,5 +1,7 @@
 """Feature weights learnt from training data: WOM's leave-one-out update rule (Payne & Edwards 1998, Eq. 7),
-mean difference weighting and information gain (Howe & Cardie), and a k-NN path for set-valued features.
+mean difference weighting and information gain (Howe & Cardie), with the distances of their tables
+(:class:`FeatureDifference`, :class:`MDW`: set-valued features included) and a feature-by-feature path for
+set-valued data kept as a cross-check (:mod:`lazylib.weighting.sets`).
 
 VDM value weights are computed by :func:`lazylib.metrics.value_weights`.
 """

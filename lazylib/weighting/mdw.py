@@ -527,7 +527,7 @@ class FeatureDifference(AttributeMetric):
         """One term per feature; ``differences``: set column index -> its largest training difference, or its
         (n, n) matrix of training differences (``"range"`` only)."""
         lo, hi = known_range(Z)
-        self.range_ = np.where(np.isin(self.kinds_, LINEAR_TYPES), hi - lo, np.nan)
+        self.range_ = np.where(np.asarray(self.kinds_) == SET, np.nan, hi - lo)
         self.scales_ = np.ones(len(self.kinds_))
         self.attributes_ = []
         for a, kind in enumerate(self.kinds_):
@@ -570,8 +570,8 @@ class FeatureDifference(AttributeMetric):
             elif kind == SET:
                 cols[name] = pd.Series([None if s is None else s / scale for s in map(self.sets_[a].get, Z[:, a])],
                                        dtype=object)
-            else:
-                cols[name] = Z[:, a] / scale
+            else:  # a constant feature: all 0, its unknown values included (as IG and MDW have always seen it)
+                cols[name] = Z[:, a] / scale if self.scales_[a] > 0 else np.zeros(len(Z))
         return pd.DataFrame(cols)
 
 

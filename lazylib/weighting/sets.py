@@ -1,12 +1,16 @@
-"""k-NN over features of any kind, set-valued ones included (Howe & Cardie's image task): a separate path.
+"""k-NN over features of any kind, set-valued ones included (Howe & Cardie's image task), feature by feature:
+a second path, kept as a cross-check of the metrics.
 
-The metrics of :mod:`lazylib.metrics` hold data as one float matrix and compute distances as matrix products;
-a feature whose value is a *set of vectors* (Eq. 6) fits neither. Rather than bend that engine, this module
-computes a distance matrix feature by feature: ``D(q, s) = sum_f w_{c(s)}(f) delta_f(q_f, s_f)`` with
-``delta_f`` = ``|x - y|`` (numeric), overlap (symbolic) or :func:`lazylib.weighting.mdw.set_difference` (sets),
-and ``w_{c(s)}`` the weights of the stored instance's class (:func:`lazylib.weighting.mdw_weights`). Votes follow
-the tie rule of :mod:`lazylib.neighbors` (:func:`lazylib.neighbors.vote`). Memory is ``O(C n_q n_s)``: meant for
-data sets of about a thousand instances, as the paper's.
+The metrics accept set-valued columns themselves (:class:`lazylib.weighting.FeatureDifference` and
+:class:`lazylib.weighting.MDW`, searched by :class:`lazylib.neighbors.KNeighborsClassifier`): use them. This
+module computes the same kind of distance matrix another way, feature by feature, ``D(q, s) = sum_f w_{c(s)}(f)
+delta_f(q_f, s_f)`` with ``delta_f`` = ``|x - y|`` (numeric), overlap (symbolic) or
+:func:`lazylib.weighting.mdw.set_difference` (sets), and ``w_{c(s)}`` the weights of the stored instance's class
+(:func:`lazylib.weighting.mdw_weights`); votes follow the tie rule of :mod:`lazylib.neighbors`
+(:func:`lazylib.neighbors.vote`). It equals ``FeatureDifference(scale="raw")`` (and MDW's weights) on data
+without unknown values; an unknown value is at difference 0 here and 1 in the metrics
+(``tests/oracles/test_set_metrics.py`` checks both). Memory is ``O(C n_q n_s)``: meant for data sets of about a
+thousand instances, as the paper's.
 """
 
 from __future__ import annotations
