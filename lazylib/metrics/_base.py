@@ -248,8 +248,11 @@ class Metric(Params):
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
 
-    def _finish(self, S: np.ndarray) -> np.ndarray:
-        np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
+    def _finish(self, S: np.ndarray, nonnegative: bool = False) -> np.ndarray:
+        """Distances from sums, in place: ``S ** (1 / root)``; ``nonnegative``: ``S`` holds no negative
+        rounding (else it is clipped at 0 first)."""
+        if not nonnegative:
+            np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
         if self.root == 2.0:
             np.sqrt(S, out=S)
         elif self.root != 1.0:
@@ -386,7 +389,7 @@ class Metric(Params):
         # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
         # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
         if pair is not None:
-            scale_q, scale_s = plan.cancelling_scales()
+            scale_q, scale_s = plan.cancelling_scales
             scale_s_max = scale_s.max(initial=0.0)
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
@@ -394,13 +397,7 @@ class Metric(Params):
             if left is not None:
                 S = np.matmul(left[start:stop], right.T, out=S)
                 plan.add_fills(S, start, stop)
-                # near = S <= CANCELLATION * (scale_q + scale_s) pair by pair; first against the largest
-                # scale_s of the row (a superset, found without a temporary of the chunk's size)
-                r, c = np.nonzero(S <= CANCELLATION * (scale_q[start:stop] + scale_s_max)[:, None])
-                keep = S[r, c] <= CANCELLATION * (scale_q[start + r] + scale_s[c])
-                near = r[keep], c[keep]
-                if len(near[0]):
-                    S[near] = plan.refine(near[0] + start, near[1], S[near])
+                _refine_near_zero(plan, S, start, scale_q, scale_s, scale_s_max)
             elif S is None:
                 S = np.zeros((stop - start, len(Zs)))
             else:
@@ -411,7 +408,8 @@ class Metric(Params):
                 if V is not None:
                     term *= V[:, a][None, :]
                 S += term
-            yield start, stop, (S if reduced else self._finish(S))
+            # refined sums are exact and the others above a positive bound: no negative rounding left to clip
+            yield start, stop, (S if reduced else self._finish(S, nonnegative=left is not None))
 
     def _direct_attributes(self):
         return ()
@@ -421,6 +419,27 @@ class Metric(Params):
         return f"{type(self).__name__}({params})"
 
 
+
+
+def _refine_near_zero(plan: Plan, S: np.ndarray, start: int, scale_q, scale_s, scale_s_max: float) -> None:
+    """Recompute in place the sums of the block ``S`` (queries ``start:``) that lie below ``CANCELLATION``
+    times their cancelling scales (:meth:`Plan.refine`): near zero the product has lost its relative precision.
+
+    Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
+    row's largest possible threshold, and only the rows below it are searched pair by pair. Every negative
+    rounding is below its threshold, so the block comes out non-negative.
+    """
+    bound = CANCELLATION * (scale_q[start:start + len(S)] + scale_s_max)
+    rows = np.flatnonzero(S.min(axis=1) <= bound)
+    if not len(rows):
+        return
+    block = S if len(rows) == len(S) else S[rows]
+    r, c = np.nonzero(block <= bound[rows][:, None])
+    r = rows[r]
+    keep = S[r, c] <= CANCELLATION * (scale_q[start + r] + scale_s[c])
+    r, c = r[keep], c[keep]
+    if len(r):
+        S[r, c] = plan.refine(r + start, c, S[r, c])
 
 
 class AttributeMetric(Metric):

@@ -118,9 +118,11 @@ class Plan:
     unknown_one: np.ndarray | None = None
     fill: np.ndarray | None = None
 
+    @cached_property
     def cancelling_scales(self) -> tuple[np.ndarray, np.ndarray]:
         """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 phi.phi``:
-        sums far below ``scale_q + scale_s`` have lost their relative precision (see ``CANCELLATION``)."""
+        sums far below ``scale_q + scale_s`` have lost their relative precision (see ``CANCELLATION``).
+        Computed once per plan."""
         u_max = 1.0 if self.U is None else self.U.max(initial=0.0)
         v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
         return self.pair[0].alpha.sum(1) * u_max * v_max, self.pair[1].alpha.sum(1) * u_max * v_max
@@ -145,7 +147,7 @@ class Plan:
 
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
-        scale_q, scale_s = self.cancelling_scales()
+        scale_q, scale_s = self.cancelling_scales
         scale = scale_q[rows] + scale_s[cols]
         near = np.flatnonzero(sums <= CANCELLATION * scale)
         if len(near):

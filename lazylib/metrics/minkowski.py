@@ -94,8 +94,8 @@ class Minkowski(AttributeMetric):
             self.unit_ = float(np.ldexp(1.0, int(np.frexp(widest)[1])))
         self.attributes_ = [_PowerInUnits(self.root, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
 
-    def _finish(self, S):
-        S = super()._finish(S)
+    def _finish(self, S, nonnegative=False):
+        S = super()._finish(S, nonnegative)
         if self.unit_ != 1.0:
             S *= self.unit_
         return S
