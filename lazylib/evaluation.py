@@ -17,7 +17,6 @@ from lazylib._progress import Progress
 from lazylib._validation import Choice, Integer, Real, check, check_random_state
 from lazylib.encoding import Encoded, encode
 
-
 #: The alternatives of :func:`paired_ttest` (scipy's names).
 ALTERNATIVES = ("two-sided", "greater", "less")
 

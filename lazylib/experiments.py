@@ -29,9 +29,9 @@ import pandas as pd
 
 from lazylib import datasets as _datasets
 from lazylib._validation import Integer, Real, check
+from lazylib.encoding import Encoded, encode
 from lazylib.evaluation import _labels, paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.metrics._encode import Encoded, encode
 from lazylib.neighbors import TIE_RULES, KNeighborsClassifier, class_probabilities, neighbourhood
 
 #: Columns of the tidy table returned by :func:`run`.

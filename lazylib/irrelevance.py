@@ -16,12 +16,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from lazylib.encoding import encode_labels, known_range
 from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
-from lazylib.metrics._columns import known_range
-from lazylib.metrics._encode import encode_labels
-from lazylib.metrics._search import select
 from lazylib.neighbors import TIE_RULES, class_probabilities, neighbourhood, vote, vote_priority
+from lazylib.search import select
 from lazylib.vfi import TIE_TOLERANCE, VFI5Classifier, winners
 
 #: Float64 numbers of the (test x train x features) difference array computed at once.

@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Integer, check, check_random_state
-from lazylib.metrics import Metric, make_metric
 from lazylib.encoding import encode_labels
+from lazylib.metrics import Metric, make_metric
 from lazylib.params import Params
 from lazylib.search import Groups, kth_position, row_starts, select, tolerance, within
 

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Choice, Integer, check
-from lazylib.metrics._search import tolerance
 from lazylib.neighbors import vote_priority
+from lazylib.search import tolerance
 from lazylib.subspace import TIE_RULES, _labels, cv_nn, numeric_matrix, scale_fold
 
 #: Float64 numbers of the (pairs x subsets) distance block computed at once.

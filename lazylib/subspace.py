@@ -24,8 +24,8 @@ import pandas as pd
 
 from lazylib._validation import Choice, Integer, Real, check
 from lazylib.evaluation import parallel_map
-from lazylib.metrics._search import tolerance
 from lazylib.neighbors import vote, vote_priority
+from lazylib.search import tolerance
 
 #: The two learners of the paper.
 METHODS = ("ca", "cacp")

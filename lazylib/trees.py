@@ -22,8 +22,8 @@ import pandas as pd
 from scipy import special, stats
 
 from lazylib._validation import Boolean, Choice, Real, check
-from lazylib.metrics import Encoded, NotFittedError, encode
-from lazylib.metrics._encode import NOMINAL, encode_labels
+from lazylib.encoding import NOMINAL, Encoded, encode, encode_labels
+from lazylib.metrics import NotFittedError
 
 #: C4.5's tolerance in comparisons of gains, split information and error counts (``Epsilon`` of the program).
 EPSILON = 1e-3

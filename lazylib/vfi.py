@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics import Encoded, NotFittedError, encode
-from lazylib.metrics._encode import encode_labels
+from lazylib.encoding import Encoded, encode, encode_labels
+from lazylib.metrics import NotFittedError
 from lazylib.neighbors import vote_priority
 
 #: Relative tolerance within which two summed votes count as tied (sums of the same votes in another order can

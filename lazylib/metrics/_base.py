@@ -103,7 +103,6 @@ class Metric(Params):
                                                    min_classes=2 if self.needs_labels else 1)
         else:
             self.y_, self.classes_ = None, None
-        self._training_halves = {}
         self._fit(enc.values, self.y_)
         self._center(enc.values)
         self.X_ = enc.values
@@ -453,15 +452,10 @@ class AttributeMetric(Metric):
 
     def _center(self, Z):
         """Center the embeddings of squared-difference terms on their training means (exact for every distance;
-        it keeps the rounding of the product small, see :func:`lazylib.metrics._attributes._squared_half`), and
-        keep the stored side of the training data that this computes."""
-        halves = {}
+        it keeps the rounding of the product small, see :func:`lazylib.metrics._attributes._squared_half`)."""
         for a, att in enumerate(self.attributes_):
             if att.bilinear:
-                half = att.fit_shift(Z[:, a])
-                if half is not None:
-                    halves[a] = half
-        self._training_halves = halves
+                att.fit_shift(Z[:, a])
 
     def _bilinear_attributes(self) -> list[int]:
         return [a for a, att in enumerate(self.attributes_) if att.bilinear]
@@ -470,27 +464,22 @@ class AttributeMetric(Metric):
         idx = self._bilinear_attributes()
         return bool(idx) and all(self.attributes_[a].separable for a in idx)
 
-    def _side(self, Z: np.ndarray, side: str, training: bool = False) -> Bilinear:
-        """One side of the bilinear terms of a separable metric; ``training``: against the training data, whose
-        stored side was computed (and projected where it can be) in ``_center``."""
+    def _side(self, Z: np.ndarray, side: str) -> Bilinear:
+        """One side (``"query"`` or ``"stored"``) of the bilinear terms of a separable metric."""
         idx = self._bilinear_attributes()
         n, m = len(Z), len(self.attributes_)
-        alpha, unknown_one, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
+        alpha, unknown_one = np.zeros((n, m)), np.zeros((n, m), bool)
         emb, block, squared = [], [], []
-        known = self._training_halves if training and side == "stored" else {}
         for a in idx:
-            att = self.attributes_[a]
-            h = known.get(a) or att.half(Z[:, a], side, training)
+            h = self.attributes_[a].half(Z[:, a], side)
             alpha[:, a], unknown_one[:, a] = h.alpha, h.unknown_one
-            if h.rest is not None:
-                rest[:, a] = h.rest
             emb.append(h.emb)
             block.append(np.full(h.emb.shape[1], a))
             squared.append(np.full(h.emb.shape[1], h.squared))
-        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), unknown_one, np.concatenate(squared), rest)
+        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), unknown_one, np.concatenate(squared))
 
     def _training_stored_terms(self):
-        return self._side(self.X_, "stored", training=True)
+        return self._side(self.X_, "stored")
 
     def _bilinear(self, Zq, Zs, stored=None):
         idx = self._bilinear_attributes()
@@ -498,7 +487,7 @@ class AttributeMetric(Metric):
             return None
         if self._separable():
             if stored is not None:  # the training data's, built once
-                return self._side(Zq, "query", training=True), stored
+                return self._side(Zq, "query"), stored
             return self._side(Zq, "query"), self._side(Zs, "stored")
         m = len(self.attributes_)
         nq, ns = len(Zq), len(Zs)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from lazylib._validation import Choice, check, check_working_memory
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from lazylib._validation import Boolean, Choice, Integer, check, check_working_memory
-from lazylib.metrics.vdm import UNSEEN, column_index
 from lazylib.metrics._attributes import CurveAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import (
@@ -17,6 +16,7 @@ from lazylib.metrics._probabilities import (
     interpolate_ranges,
     probability_table,
 )
+from lazylib.metrics.vdm import UNSEEN, column_index
 
 MIDPOINTS = ("centre", "printed")
 

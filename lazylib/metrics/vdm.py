@@ -11,7 +11,6 @@ from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._encode import encode, encode_labels
 from lazylib.metrics._probabilities import minimum_value_weight, probability_table, value_weight
 
-
 UNSEEN = ("zero", "uniform")
 
 

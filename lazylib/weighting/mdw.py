@@ -23,10 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lazylib.encoding import NOMINAL, encode, encode_labels, known_range
+from lazylib.metrics import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._attributes import OverlapAttribute, PowerAttribute
-from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
-from lazylib.metrics._columns import known_range
-from lazylib.metrics._encode import NOMINAL, encode, encode_labels
 from lazylib.metrics.vdm import MVDM
 
 #: Feature kinds of :func:`mean_difference`.

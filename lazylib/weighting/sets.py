@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._encode import encode_labels
+from lazylib.encoding import encode_labels
 from lazylib.neighbors import vote, vote_priority
 from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._base import WORKING_MEMORY
-from lazylib.metrics._encode import encode, encode_labels
-from lazylib.metrics._search import tolerance
+from lazylib.encoding import encode, encode_labels
+from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.overlap import Overlap
 from lazylib.neighbors import vote_priority
+from lazylib.search import tolerance
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
 _UNKNOWN = -1.0
