@@ -1,7 +1,8 @@
-"""The public side of every metric: :class:`Metric` (fit, validation, ``pairwise``, the search entry points) and
+"""The public side of every metric: :class:`Metric` (fit, ``pairwise``, the search entry points) and
 :class:`AttributeMetric` (one fitted attribute term per column, turned into the two sides of the engine's
 product). The computation itself is in :mod:`lazylib.metrics._engine` (the bilinear plan and its exactness) and
-:mod:`lazylib.metrics._search` (the exact k-nearest search).
+:mod:`lazylib.metrics._search` (the exact k-nearest search); what a fitted metric accepts is checked in
+:mod:`lazylib.metrics._inputs`.
 
 A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
@@ -9,9 +10,8 @@ A one-page overview of the engine, with a diagram from data to the vote: ``lazyl
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from lazylib.metrics._encode import Encoded, check_finite, encode, encode_labels
+from lazylib.metrics._encode import encode, encode_labels
 from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
     CANCELLATION,
     SNAP,
@@ -24,6 +24,7 @@ from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable 
     _unknown_one_fill,
     sq_attributes,
 )
+from lazylib.metrics._inputs import Schema, check_accepted, check_k, check_weights, stored_classes
 from lazylib.params import Params
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -89,15 +90,12 @@ class Metric(Params):
             Attribute types, required when ``X`` is an array.
         """
         enc = encode(X, types)
-        if self.accepts is not None:
-            bad = [c for c, k in zip(enc.columns, enc.kinds) if k not in self.accepts]
-            if bad:
-                raise ValueError(f"{type(self).__name__} accepts only {self.accepts} attributes; {bad} are not")
+        check_accepted(type(self).__name__, self.accepts, enc)
+        self._schema = Schema.of(enc)
         self.columns_ = enc.columns
         self.kinds_ = enc.kinds
         self.categories_ = enc.categories
         self.n_features_in_ = len(enc.columns)
-        self._from_frame = enc.from_frame
         if y is not None or self.needs_labels:
             self.y_, self.classes_ = encode_labels(y, enc.values.shape[0],
                                                    min_classes=2 if self.needs_labels else 1)
@@ -106,7 +104,7 @@ class Metric(Params):
         self._fit(enc.values, self.y_)
         self._center(enc.values)
         self.X_ = enc.values
-        self.weights_ = self._check_weights(self.weights)
+        self.weights_ = check_weights(self.weights, self.columns_, self.classes_)
         self.fitted_ = True
         return self
 
@@ -180,15 +178,10 @@ class Metric(Params):
                 raise ValueError("leave_one_out searches the training data: pass A=None")
             self._check_fitted()
             Zq, Zs, cls = self.X_, self.X_, self.y_
-            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs) - 1):
-                raise ValueError(f"k must be an integer between 1 and n - 1 = {len(Zs) - 1} for leave-one-out, "
-                                 f"got {k!r}")
-            k = int(k) + 1
+            k = check_k(k, len(Zs), leave_one_out=True) + 1
         else:
             Zq, Zs, cls, _ = self._prepare(A, None, None)
-            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
-                raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
-            k = int(k)
+            k = check_k(k, len(Zs))
         plan = self._plan(Zq, Zs, cls, training=True) if self._searchable() else None
         if plan is not None and plan.left is not None:
             plan, groups = _search.group_plan(plan)
@@ -263,65 +256,9 @@ class Metric(Params):
         if not getattr(self, "fitted_", False):
             raise NotFittedError(f"{type(self).__name__} is not fitted: call fit(X, y) first")
 
-    def _check_weights(self, weights):
-        if weights is None:
-            return None
-        m = self.n_features_in_
-        if isinstance(weights, pd.DataFrame):
-            if self.classes_ is None:
-                raise ValueError("per-class weights need the metric to be fitted with class labels")
-            weights = weights.reindex(index=list(self.classes_), columns=list(self.columns_)).to_numpy(float)
-        elif isinstance(weights, pd.Series):
-            weights = weights.reindex(list(self.columns_)).to_numpy(float)
-        if isinstance(weights, (dict, str, bytes)):
-            raise ValueError(f"weights must be an array of numbers (or a pandas Series/DataFrame indexed by "
-                             f"attribute), got a {type(weights).__name__}")
-        try:
-            W = np.asarray(weights, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"weights must be numbers, got {weights!r}") from None
-        if W.ndim == 1 and W.shape == (m,):
-            pass
-        elif W.ndim == 2 and W.shape[1] == m and self.classes_ is not None and W.shape[0] == len(self.classes_):
-            pass
-        else:
-            expected = f"({m},)" + (f" or ({len(self.classes_)}, {m})" if self.classes_ is not None else "")
-            raise ValueError(f"weights must have shape {expected}, got {W.shape}")
-        if not np.isfinite(W).all() or (W < 0).any():
-            raise ValueError("weights must be finite non-negative numbers (no NaN, no inf)")
-        return W
-
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
-        if isinstance(X, pd.DataFrame):
-            if not self._from_frame:
-                raise ValueError(f"{what} is a DataFrame but the metric was fitted on an array")
-            cols = tuple(str(c) for c in X.columns)
-            if cols != self.columns_:
-                raise ValueError(f"{what} columns {list(cols)} differ from the fitted columns {list(self.columns_)}")
-            enc = encode(X, dict(zip(self.columns_, self.kinds_)))
-            for name, fitted, now in zip(self.columns_, self.categories_, enc.categories):
-                if fitted != now:
-                    raise ValueError(f"{what} column {name!r} has categories {now}, fitted with {fitted}")
-            return enc.values
-        if isinstance(X, Encoded):
-            if X.columns != self.columns_ or X.categories != self.categories_:
-                raise ValueError(f"{what} was encoded with columns or categories other than the fitted ones")
-        elif self._from_frame and any(c is not None for c in self.categories_):
-            named = [n for n, c in zip(self.columns_, self.categories_) if c is not None]
-            raise ValueError(f"{what} is an array but the metric was fitted on a DataFrame with categorical columns "
-                             f"{named[:5]}{'...' if len(named) > 5 else ''}: pass a DataFrame with the same columns "
-                             "(an array's numbers would be read as category codes)")
-        try:
-            values = np.asarray(X, dtype=np.float64) if not isinstance(X, Encoded) else X.values
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must hold numbers (nominal values as codes, missing as NaN)") from None
-        if values.ndim != 2 or values.shape[1] != self.n_features_in_:
-            raise ValueError(f"{what} must have shape (n, {self.n_features_in_}), got {values.shape}")
-        if values.shape[0] == 0:
-            raise ValueError(f"{what} is empty")
-        if not isinstance(X, Encoded):
-            check_finite(values, self.columns_)
-        return values
+        """``X`` encoded as the training data were (:meth:`lazylib.metrics._inputs.Schema.encode`)."""
+        return self._schema.encode(X, what)
 
     def _prepare(self, A, B, y_B):
         """Encoded queries, stored instances and their classes, and whether the stored instances are the
@@ -332,16 +269,7 @@ class Metric(Params):
             Zs, cls = self.X_, self.y_
         else:
             Zs = self._encode_like_fit(B, "B")
-            cls = None
-            if y_B is not None:
-                labels = pd.Series(np.asarray(y_B))
-                if len(labels) != len(Zs):
-                    raise ValueError(f"y_B has {len(labels)} labels for {len(Zs)} rows of B")
-                lookup = {c: i for i, c in enumerate(self.classes_ or ())}
-                unknown = set(labels) - set(lookup)
-                if unknown:
-                    raise ValueError(f"y_B holds classes {sorted(map(str, unknown))} not seen in fit")
-                cls = labels.map(lookup).to_numpy(np.intp)
+            cls = None if y_B is None else stored_classes(y_B, len(Zs), self.classes_)
         if self.weights_ is not None and self.weights_.ndim == 2 and cls is None:
             raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")
         return Zq, Zs, cls, B is None

@@ -26,6 +26,7 @@ import pandas as pd
 from lazylib.encoding import NOMINAL, encode, encode_labels, known_range
 from lazylib.metrics import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._attributes import OverlapAttribute, PowerAttribute
+from lazylib.metrics._inputs import check_weights
 from lazylib.metrics.vdm import MVDM
 
 #: Feature kinds of :func:`mean_difference`.
@@ -520,7 +521,7 @@ class _Learned:
         if self.weights is not None:
             raise ValueError(f"{type(self).__name__} learns its weights: do not pass weights=")
         super().fit(X, y, types=types)
-        self.weights_ = self._check_weights(self.learned_)
+        self.weights_ = check_weights(self.learned_, self.columns_, self.classes_)
         return self
 
 
