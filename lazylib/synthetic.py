@@ -214,15 +214,56 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     return pd.concat([X, pd.DataFrame(out, index=X.index)], axis=1)
 
 
-def r_n(n_relevant: int, *, n_per_region: int = 50, random_state=None):
+#: Readings of how R_n's cube is split into two regions of equal volume (:func:`r_n`).
+R_N_SPLITS = ("oblique", "corner", "parity")
+
+
+def r_n_region(X, split: str = "oblique") -> np.ndarray:
+    """Region (0 or 1) of each point of the unit cube under one reading of R_n's split (see :func:`r_n`).
+
+    Examples
+    --------
+    >>> r_n_region(np.array([[0.1, 0.2], [0.9, 0.8], [0.9, 0.2]]), "parity").tolist()
+    [0, 0, 1]
+    """
+    split = check("split", split, Choice(R_N_SPLITS))
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[1]
+    if split == "oblique":
+        return (X.sum(axis=1) >= n / 2).astype(np.intp)
+    if split == "corner":
+        return (X > 1.0 - 0.5 ** (1.0 / n)).all(axis=1).astype(np.intp)
+    return ((X >= 0.5).sum(axis=1) % 2).astype(np.intp)
+
+
+def r_n(n_relevant: int, *, n_per_region: int = 50, split: str = "oblique", random_state=None):
     """Güvenir's R_n (1998, section 3): ``n_relevant`` features in [0, 1], two classes, the cube split into two
     regions of equal volume with ``n_per_region`` uniform instances in each.
 
+    Parameters
+    ----------
+    n_relevant : int
+        Number of features, all relevant.
+    n_per_region : int
+        Instances drawn uniformly in each region (the paper: 50).
+    split : {"oblique", "corner", "parity"}
+        How the cube is split (the paper does not say; see Notes).
+    random_state : int, Generator or None
+        Seed or generator of the draws.
+
     Notes
     -----
-    The paper does not say how the space is split; we cut the cube by the hyperplane through its centre,
-    ``sum_i x_i = n / 2``, whose two halves have equal volume by symmetry (for n = 1, at x = 0.5). Instances
-    are drawn uniformly in each half by rejection.
+    The paper does not say how the space is split. Every reading below halves the volume of the cube and makes
+    every feature relevant; they differ in what a single feature tells about the class:
+
+    - ``"oblique"`` (default): the hyperplane through the centre, ``sum_i x_i = n / 2``, whose two halves have
+      equal volume by symmetry (for n = 1, at x = 0.5). Each feature alone separates the classes weakly.
+    - ``"corner"``: class 1 is the corner cube ``x_i > t`` for every ``i``, with ``t = 1 - 2^(-1/n)`` so that it
+      holds half the volume; a boundary along the axes, each feature alone informative.
+    - ``"parity"``: class 1 where an odd number of features exceed 0.5 (a checkerboard, XOR for n = 2): no
+      feature alone tells anything about the class.
+
+    For n = 1 all three are the cut at x = 0.5. Instances are drawn uniformly in each region by rejection.
 
     Examples
     --------
@@ -232,15 +273,15 @@ def r_n(n_relevant: int, *, n_per_region: int = 50, random_state=None):
     """
     n_relevant = check("n_relevant", n_relevant, Integer(low=1))
     n_per_region = check("n_per_region", n_per_region, Integer(low=1))
+    split = check("split", split, Choice(R_N_SPLITS))
     check_size("R_n data", 4 * n_per_region * n_relevant, 8)
     rng = _rng(random_state)
     parts, labels = [], []
-    for cls, below in ((0, True), (1, False)):
+    for cls in (0, 1):
         got = np.empty((0, n_relevant))
         while len(got) < n_per_region:
             cand = rng.random((4 * n_per_region, n_relevant))
-            side = cand.sum(axis=1) < n_relevant / 2
-            got = np.vstack([got, cand[side == below]])
+            got = np.vstack([got, cand[r_n_region(cand, split) == cls]])
         parts.append(got[:n_per_region])
         labels += [cls] * n_per_region
     X = pd.DataFrame(np.vstack(parts), columns=[f"f{j + 1}" for j in range(n_relevant)])
