@@ -50,8 +50,10 @@ class Metric(Params):
         Bound, in MiB, on the temporaries of one chunk.
     """
 
-    #: ``D = S ** (1 / root)`` where ``S`` is the weighted sum of attribute terms.
-    root: float = 1.0
+    #: The exponent of the final root, ``D = S ** (1 / root_)`` where ``S`` is the weighted sum of attribute
+    #: terms, for a metric whose exponent is fixed; :meth:`_root` gives the fitted ``root_`` (overridden where
+    #: the exponent depends on a parameter, e.g. Minkowski's ``r``).
+    _fixed_root: float = 1.0
     #: Whether ``fit`` needs class labels.
     needs_labels: bool = False
     #: Attribute types the metric accepts (None: all).
@@ -104,6 +106,7 @@ class Metric(Params):
         else:
             self.y_, self.classes_ = None, None
         self._training_halves = {}
+        self.root_ = self._root()
         self._fit(enc.values, self.y_)
         self._center(enc.values)
         self.X_ = enc.values
@@ -135,7 +138,7 @@ class Metric(Params):
         """Yield ``(start, stop, D[start:stop])`` over row chunks of ``A``; memory stays bounded by
         ``working_memory`` whatever ``len(A)``.
 
-        With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root)``,
+        With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root_)``,
         see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
         """
         Zq, Zs, cls, training = self._prepare(A, B, y_B)
@@ -203,9 +206,15 @@ class Metric(Params):
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
+        self._check_fitted()
         return self._finish(np.array(S, dtype=np.float64))
 
     # ------------------------------------------------------------------ for subclasses
+    def _root(self) -> float:
+        """The exponent ``root_`` of ``D = S ** (1 / root_)``, set by :meth:`fit` before :meth:`_fit` (validating
+        the parameters it depends on)."""
+        return self._fixed_root
+
     def _fit(self, Z: np.ndarray, y: np.ndarray | None) -> None:
         """Learn per-attribute state from the encoded training matrix."""
 
@@ -250,10 +259,10 @@ class Metric(Params):
 
     def _finish(self, S: np.ndarray) -> np.ndarray:
         np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
-        if self.root == 2.0:
+        if self.root_ == 2.0:
             np.sqrt(S, out=S)
-        elif self.root != 1.0:
-            np.power(S, 1.0 / self.root, out=S)
+        elif self.root_ != 1.0:
+            np.power(S, 1.0 / self.root_, out=S)
         return S
 
     # ------------------------------------------------------------------ machinery

@@ -42,7 +42,7 @@ class HEOM(AttributeMetric):
            [1.4142, 0.    ]])
     """
 
-    root = 2.0
+    _fixed_root = 2.0
 
     def _fit(self, Z, y):
         check_working_memory(self.working_memory)
@@ -92,7 +92,7 @@ class HVDM(AttributeMetric):
     array([[0.    , 0.1936, 1.4663, 1.5289]])
     """
 
-    root = 2.0
+    _fixed_root = 2.0
     needs_labels = True
 
     def __init__(self, *, normalization: str = "N2", unseen: str = "zero", weights=None,

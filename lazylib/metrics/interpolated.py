@@ -69,7 +69,6 @@ class DVDM(AttributeMetric):
     array([[0.    , 1.4142]])
     """
 
-    root = 2.0
     needs_labels = True
     interpolate = False
 
@@ -90,13 +89,15 @@ class DVDM(AttributeMetric):
         check("unseen", self.unseen, Choice(UNSEEN))
         check("integer", self.integer, Choice(("discrete", "continuous")))
 
+    def _root(self) -> float:
+        return 2.0 if check("erratum", self.erratum, Boolean()) else 1.0
+
     def _fit(self, Z, y):
         self._check_params()
         C = len(self.classes_)
         default = max(5, C)
         # more ranges than training instances leaves most of them empty, and s = 10**8 would allocate gigabytes
         self.s_ = check("s", self.s, Integer(low=1, high=max(default, len(Z))), optional=True) or default
-        self.root = 2.0 if self.erratum else 1.0
         form = "sq" if self.erratum else "sqsq"
         self.discretizers_ = {}
         self.attributes_ = []

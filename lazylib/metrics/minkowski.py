@@ -66,11 +66,13 @@ class Minkowski(AttributeMetric):
         self.r = r
         self.normalize = normalize
 
-    def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
+    def _root(self) -> float:
         if isinstance(self.r, (int, float)) and not isinstance(self.r, bool) and self.r == float("inf"):
             raise ValueError("r = inf is the Chebychev distance: use make_metric('chebychev')")
-        self.root = check("r", self.r, Real(low=1))
+        return check("r", self.r, Real(low=1))
+
+    def _fit(self, Z, y):
+        check_working_memory(self.working_memory)
         check("normalize", self.normalize, Choice(NORMALIZATIONS))
         self.center_, std = known_mean_std(Z, columns=self.columns_)
         lo, hi = known_range(Z, self.columns_)
@@ -84,15 +86,15 @@ class Minkowski(AttributeMetric):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
         widest = spread.max(initial=0.0)
-        if self.root == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
+        if self.root_ == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
             self.attributes_ = [LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)]
             return
-        if self.root != 1 and widest > 0:
+        if self.root_ != 1 and widest > 0:
             # |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD) unless the
             # differences are near 1: measure them in a unit (a power of 2) near the widest training spread, and
             # give the distance back in the data's units
             self.unit_ = float(np.ldexp(1.0, int(np.frexp(widest)[1])))
-        self.attributes_ = [_PowerInUnits(self.root, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
+        self.attributes_ = [_PowerInUnits(self.root_, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
 
     def _finish(self, S):
         S = super()._finish(S)

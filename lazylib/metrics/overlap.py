@@ -44,7 +44,7 @@ class Overlap(AttributeMetric):
            [3., 2., 0.]])
     """
 
-    root = 1.0
+    _fixed_root = 1.0
 
     def __init__(self, *, missing: str = "value", weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(weights=weights, working_memory=working_memory)

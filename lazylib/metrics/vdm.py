@@ -28,7 +28,7 @@ def column_index(metric, column) -> int:
 class _ProbabilityMetric(AttributeMetric):
     """Shared fitting of the Payne & Edwards metrics that learn ``P(c|v)`` per attribute value."""
 
-    root = 1.0
+    _fixed_root = 1.0
     needs_labels = True
 
     def __init__(self, *, unseen: str = "zero", weights=None, working_memory: float = WORKING_MEMORY):

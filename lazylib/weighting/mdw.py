@@ -491,7 +491,7 @@ class FeatureDifference(AttributeMetric):
            [2., 0.]])
     """
 
-    root = 1.0
+    _fixed_root = 1.0
 
     def __init__(self, *, weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(weights=weights, working_memory=working_memory)
