@@ -46,6 +46,14 @@ def dataset_seed(name: str, random_state: int) -> int:
     """The seed of data set ``name``'s folds: fixed by ``random_state`` and the name alone, so adding or
     removing other data sets never changes a data set's folds.
 
+    Parameters
+    ----------
+    name : str
+        The data set's name.
+    random_state : int
+        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
+        by :func:`dataset_seed`, so it cannot be a Generator).
+
     Examples
     --------
     >>> dataset_seed("iris", 0) == dataset_seed("iris", 0) != dataset_seed("glass", 0)
@@ -62,6 +70,12 @@ def prepare(name: str, data=None, *, max_instances: int | None = None, random_st
     ``(X, y)`` or ``(X, y, types)``. Rows without a class are dropped. With ``max_instances`` a larger data set
     is cut to a stratified random subset of that size (seeded by :func:`dataset_seed`); ``n_total`` is the size
     before the cut.
+
+    Parameters
+    ----------
+    random_state : int
+        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
+        by :func:`dataset_seed`, so it cannot be a Generator).
     """
     if data is None:
         data = _datasets.load(name)
@@ -142,6 +156,9 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
         returned table's ``attrs["subsampled"]`` lists every data set that was cut, as ``{name: (used, total)}``.
     label : str
         Progress-bar text (drawn on an interactive terminal only).
+    random_state : int
+        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
+        by :func:`dataset_seed`, so it cannot be a Generator).
 
     Returns
     -------

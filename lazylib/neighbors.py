@@ -68,9 +68,10 @@ class KNeighborsClassifier(Params):
         The tie rule (module docstring).
     tie_tolerance : float
         Relative tolerance within which distances count as tied.
-    random_state : None, int or numpy.random.Generator
-        Source of the draws of ``ties="random"``: an integer gives the same draws at every call of ``predict``
-        (a Generator is advanced by each call). Ignored by the other rules and by the expected accuracy.
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at
+        every call of ``predict``), a Generator is used as it is (its stream continues), None draws fresh
+        entropy. Ignored by the other rules and by the expected accuracy.
 
     Examples
     --------
@@ -166,7 +167,7 @@ class KNeighborsClassifier(Params):
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (``ties="random"``: one draw, from ``random_state``)."""
         self._check()
-        rng = _generator(self.random_state) if self.ties == "random" else None
+        rng = check_random_state(self.random_state) if self.ties == "random" else None
         out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
@@ -216,10 +217,6 @@ def _labels(y) -> np.ndarray:
     if arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional, got shape {arr.shape}")
     return arr
-
-
-def _generator(random_state) -> np.random.Generator:
-    return check_random_state(random_state)
 
 
 def check_ties(ties: str) -> str:
@@ -359,7 +356,7 @@ def decide(nb: Neighbourhood, k: int, priority: np.ndarray, ties: str = "all", r
     if ties == "first":
         return np.argmax(nb.first, axis=1)  # argmax takes the lowest index among equal counts
     if ties == "random":
-        rng = _generator(rng)
+        rng = check_random_state(rng)
         votes = nb.strict.copy()
         remaining = nb.tied.astype(np.int64)
         draws = k - votes.sum(axis=1)
@@ -457,7 +454,14 @@ def _poly_mul(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str = "all",
          tie_tolerance: float = 1e-9, *, random_state=None) -> np.ndarray:
-    """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring)."""
+    """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring).
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     check_ties(ties)
     rows, cols, sums = select(D, k, tie_tolerance)
     return vote_nearest(rows, cols, sums, len(D), y, k, priority, ties, tie_tolerance, random_state=random_state)
@@ -467,10 +471,17 @@ def vote_nearest(rows, cols, sums, n: int, y: np.ndarray, k: int, priority: np.n
                  tie_tolerance: float = 1e-9, *, random_state=None) -> np.ndarray:
     """Class indices voted for ``n`` queries from their nearest stored instances as
     :meth:`lazylib.metrics.Metric.nearest_chunks` gives them: ``(rows, cols, sums)`` sorted by row, then sum,
-    then column, holding each row's k nearest and everything tied with the k-th."""
+    then column, holding each row's k nearest and everything tied with the k-th.
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     check_ties(ties)
     nb = neighbourhood(rows, cols, sums, n, y, len(priority), k, tie_tolerance, first=ties == "first")
-    return decide(nb, k, priority, ties, _generator(random_state) if ties == "random" else None)
+    return decide(nb, k, priority, ties, check_random_state(random_state) if ties == "random" else None)
 
 
 def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
@@ -503,6 +514,9 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
     expected : bool
         With ``ties="random"``: the exact expected accuracy over the random choices (deterministic) instead of
         the accuracy of one draw from ``random_state``.
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
 
     Returns
     -------
@@ -514,7 +528,7 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
         raise ValueError(f"every k must be between 1 and n - 1 = {n - 1} for leave-one-out, got {ks}")
     clf = KNeighborsClassifier(1, metric, metric_params, ties, tie_tolerance).fit(X, y, types=types)
     C = len(clf.classes_)
-    rng = _generator(random_state) if ties == "random" and not expected else None
+    rng = check_random_state(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))
     for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance,
                                                                             leave_one_out=True):
@@ -536,7 +550,14 @@ def _hits(nb: Neighbourhood, k: int, priority, ties: str, truth: np.ndarray, exp
 def select_k_loo(X, y, ks=(1, 3, 5, 7, 9, 11, 13, 15), metric="hvdm", metric_params=None, *, types=None,
                  ties: str = "all", expected: bool = False, random_state=None) -> int:
     """The k with the best leave-one-out training accuracy (the smallest such k on ties), as Howe & Cardie
-    chose k for every fold."""
+    chose k for every fold.
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     acc = loo_accuracy_by_k(X, y, [k for k in ks if k < len(X)], metric, metric_params, types=types, ties=ties,
                             expected=expected, random_state=random_state)
     return int(acc.idxmax())

@@ -48,6 +48,30 @@ class Metric(Params):
         and Cardie's mean difference weighting. A Series/DataFrame is aligned on column names (and classes).
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk.
+
+    Attributes
+    ----------
+    columns_ : tuple of str
+        Attribute names (a DataFrame's columns; ``"0"``, ``"1"``... for an array).
+    kinds_ : tuple of str
+        Type of each attribute (``"nominal"``, ``"continuous"``, ...), as encoded.
+    categories_ : tuple
+        Categories of each nominal column of a DataFrame (None for the other columns).
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    X_ : ndarray of shape (n, n_features_in_)
+        The encoded training data (nominal values as codes, unknown values as NaN): the stored instances when
+        ``pairwise`` is given no ``B``.
+    y_ : ndarray of shape (n,) or None
+        Class codes ``0..C-1`` of the training instances (None when fitted without labels).
+    classes_ : tuple or None
+        The class labels, in the order of their codes (None when fitted without labels).
+    weights_ : ndarray of shape (n_features_in_,) or (C, n_features_in_), or None
+        The fitted attribute weights (None: all ones).
+    root_ : float
+        The exponent of the final root, ``D = S ** (1 / root_)`` (2 for HEOM, HVDM; ``r`` for Minkowski).
+    fitted_ : bool
+        True once ``fit`` has run.
     """
 
     #: The exponent of the final root, ``D = S ** (1 / root_)`` where ``S`` is the weighted sum of attribute
@@ -437,6 +461,19 @@ class AttributeMetric(Metric):
 
     Subclasses set ``self.attributes_`` in ``_fit``, and ``self.query_weighted_`` to the attributes whose
     value weight multiplies their term (the VDM and OMVW).
+
+    Parameters
+    ----------
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    attributes_ : list
+        One fitted attribute term per column (:mod:`lazylib.metrics._attributes`).
     """
 
     query_weighted: bool = False

@@ -44,10 +44,19 @@ class DVDM(AttributeMetric):
         ``discretize(x) = x`` for discrete attributes) or discretised like continuous ones.
     weights : array-like, optional
         Attribute weights multiplying each squared attribute distance.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    s_ : int
+        The number of ranges used (``s``, or its default ``max(5, C)``).
+    discretizers_ : dict
+        Column name -> ``Discretizer`` of each discretised attribute (continuous, non-constant in training).
 
     See Also
     --------
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -149,17 +158,27 @@ class IVDM(DVDM):
 
     Parameters
     ----------
+    s : int, optional
+        As for :class:`DVDM`.
     midpoints : {"centre", "printed"}
         ``mid_a,u = min_a + w_a (u - 1/2)``, the range centres that the paper's own Iris example needs (default),
         or ``min_a + w_a (u + 1/2)`` as Eq. 24 is printed. With "centre" the probabilities fall linearly to 0
         between the outermost midpoints and half a range outside the data.
-    s, erratum, unseen, integer, weights
+    erratum : bool
         As for :class:`DVDM`; with ``erratum=False`` both Eq. 21 and Eq. 22 lose their square roots.
+    unseen : {"zero", "uniform"}
+        As for :class:`DVDM`.
+    integer : {"discrete", "continuous"}
+        As for :class:`DVDM`.
+    weights : array-like, optional
+        As for :class:`DVDM`.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
     See Also
     --------
-    lazylib.metrics.terms.interpolated_difference : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.interpolated_difference : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     References
     ----------
@@ -210,10 +229,26 @@ class WVDM(IVDM):
     value come from the training instances inside a window of width ``w_a`` (Eq. 17) centred on each training
     value, interpolated linearly between neighbouring training values.
 
+    Parameters
+    ----------
+    s : int, optional
+        As for :class:`DVDM`.
+    erratum : bool
+        As for :class:`DVDM`.
+    unseen : {"zero", "uniform"}
+        As for :class:`DVDM`.
+    integer : {"discrete", "continuous"}
+        As for :class:`DVDM`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     See Also
     --------
-    lazylib.metrics.terms.interpolated_difference : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.interpolated_difference : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----

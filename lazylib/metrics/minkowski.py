@@ -29,11 +29,23 @@ class Minkowski(AttributeMetric):
         range (``max - min``), or not at all.
     weights : array-like, optional
         Attribute weights multiplying each ``|x_a - y_a|^r``.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    center_ : ndarray of shape (n_features_in_,)
+        Training mean of each attribute (known values).
+    scale_ : ndarray of shape (n_features_in_,)
+        Divisor of each attribute's difference: its standard deviation, range, or 1 (``normalize``).
+    unit_ : float
+        Unit (a power of 2) in which the terms are computed; 1 unless ``r`` is neither 1 nor 2 or the spread
+        is beyond ``SAFE_SPREAD``.
 
     See Also
     --------
-    lazylib.metrics.terms.linear_difference : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.power_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.linear_difference : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.power_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -130,6 +142,16 @@ class Euclidean(Minkowski):
     """Euclidean distance (``r = 2``), optionally normalised by standard deviation or range.
 
     See :class:`Minkowski`. ``normalize="std"`` is Wilson & Martinez' "Euclid." column.
+
+    Parameters
+    ----------
+    normalize : {None, "std", "range"}
+        As for :class:`Minkowski`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
     """
 
     def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
@@ -137,7 +159,18 @@ class Euclidean(Minkowski):
 
 
 class Manhattan(Minkowski):
-    """Manhattan (city-block) distance (``r = 1``). See :class:`Minkowski`."""
+    """Manhattan (city-block) distance (``r = 1``). See :class:`Minkowski`.
+
+    Parameters
+    ----------
+    normalize : {None, "std", "range"}
+        As for :class:`Minkowski`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+    """
 
     def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(1.0, normalize=normalize, weights=weights, working_memory=working_memory)

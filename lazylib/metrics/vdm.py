@@ -57,10 +57,12 @@ class MVDM(_ProbabilityMetric):
         Probabilities of a value never seen in training: all 0 (Wilson & Martinez' choice) or ``1/C``.
     weights : array-like, optional
         Attribute weights multiplying each attribute's delta.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
     See Also
     --------
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -108,9 +110,19 @@ class VDM(MVDM):
     The weight is that of the **query's** value ``i_a`` (the row of ``pairwise``), so the metric is not
     symmetric: ``vdm(i, j) != vdm(j, i)`` in general.
 
+    Parameters
+    ----------
+    unseen : {"zero", "uniform"}
+        As for :class:`MVDM`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     See Also
     --------
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     References
     ----------
@@ -134,9 +146,19 @@ class OMVW(_ProbabilityMetric):
     """Overlap metric with value weights: ``D(i, j) = sum_a overlap(i_a, j_a) * w(i_a)`` (Payne & Edwards,
     section 4), with the VDM value weight ``w`` of the query's value (Eq. 5).
 
+    Parameters
+    ----------
+    unseen : {"zero", "uniform"}
+        As for :class:`MVDM`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     See Also
     --------
-    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.overlap : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----

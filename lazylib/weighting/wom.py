@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import check_random_state
 from lazylib.metrics._base import WORKING_MEMORY
 from lazylib.metrics._encode import encode, encode_labels
 from lazylib.metrics._search import tolerance
@@ -45,6 +46,9 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
         Passes over the training data (the paper describes one).
     order : {"data", "shuffle"}
         Visit instances in data order, or in a fresh random order each pass (seeded by ``random_state``).
+    random_state : int, Generator or None
+        Seed or generator of the shuffles of ``order="shuffle"``: an int seeds a fresh generator (the same draws at
+        every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
 
     Notes
     -----
@@ -87,7 +91,7 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
     counts = np.bincount(labels)
     C = len(counts)
     priority = vote_priority(counts)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     w = np.ones(m)
     history = np.empty((n_passes * n + 1, m))
     history[0] = w
@@ -126,6 +130,25 @@ class LearnedWOM(Overlap):
     then measures the weighted overlap ``sum_a w_a overlap(i_a, j_a)``.
 
     Parameters are those of :func:`wom_weights`; the learnt result is in ``learned_``.
+
+    Parameters
+    ----------
+    mu : float
+        As for :func:`wom_weights`.
+    n_passes : int
+        As for :func:`wom_weights`.
+    order : {"data", "shuffle"}
+        As for :func:`wom_weights`.
+    random_state : int, Generator or None
+        Seed or generator of the shuffles of ``order="shuffle"``: an int seeds a fresh generator (the same draws at
+        every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    learned_ : WOMWeights
+        The result of :func:`wom_weights`; its ``weights`` become ``weights_``.
 
     Examples
     --------
