@@ -94,11 +94,13 @@ def repeated(splitter, n_repeats: int, *args, random_state=None, **kwargs):
         A fold maker taking ``random_state`` (e.g. :func:`stratified_kfold`).
     n_repeats : int
         Number of runs.
-    *args, **kwargs
+    *args
         Passed to ``splitter``.
     random_state : int, Generator or None
         Seed or generator of the runs' seeds: an int seeds a fresh generator (the same draws at every call), a Generator
         is used as it is (its stream continues), None draws fresh entropy.
+    **kwargs
+        Passed to ``splitter``.
     """
     n_repeats = check("n_repeats", n_repeats, Integer(low=1))
     seeds = check_random_state(random_state).integers(0, 2**32 - 1, n_repeats)
@@ -268,7 +270,7 @@ def _rows(X, idx):
 
 
 def paired_ttest(a, b, alternative: str = "two-sided") -> float:
-    """p-value of the paired t-test of fold scores ``a`` against ``b`` (``"greater"``: a > b, one-tailed).
+    """The p-value of the paired t-test of fold scores ``a`` against ``b`` (``"greater"``: a > b, one-tailed).
 
     Identical score vectors give p = 1 (no evidence of a difference) rather than NaN.
 

@@ -138,8 +138,10 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
     n_splits : int
         Folds of the stratified cross-validation (:func:`lazylib.evaluation.stratified_kfold`); each data set's
         folds are seeded by :func:`dataset_seed`.
-    n_neighbors, ties
+    n_neighbors : int
         Passed to :class:`lazylib.neighbors.KNeighborsClassifier` (Wilson & Martinez use k = 1).
+    ties : {"all", "first", "random"}
+        Passed to :class:`lazylib.neighbors.KNeighborsClassifier`.
     also_ties : sequence of {"all", "first", "random"}
         Further tie rules scored from the same nearest-neighbour search: one column ``accuracy_<rule>`` each
         (for "random" the exact expected accuracy over its random choices). ``results.assign(accuracy=
@@ -149,6 +151,9 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
         (seeded by the data set, fold and fraction; at least two instances of two different classes, since
         the VDM family needs class probabilities) and test on the whole test fold. Adds a column
         ``fraction`` and one row per fraction.
+    random_state : int
+        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
+        by :func:`dataset_seed`, so it cannot be a Generator).
     n_jobs : int
         Worker processes (forked; -1 = every core). Results are identical to ``n_jobs=1``.
     max_instances : int or dict, optional
@@ -156,9 +161,6 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
         returned table's ``attrs["subsampled"]`` lists every data set that was cut, as ``{name: (used, total)}``.
     label : str
         Progress-bar text (drawn on an interactive terminal only).
-    random_state : int
-        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
-        by :func:`dataset_seed`, so it cannot be a Generator).
 
     Returns
     -------

@@ -52,13 +52,13 @@ TIE_RULES = ("all", "first", "random")
 
 
 class KNeighborsClassifier(Params):
-    """k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
+    """The k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
     fitted attributes end in ``_``).
 
     Parameters
     ----------
     n_neighbors : int
-        k.
+        The number of neighbours k.
     metric : str or Metric
         A name of :func:`lazylib.metrics.available` or a metric object; ``fit`` fits a copy (``metric_``), so one
         object can serve several classifiers.
@@ -72,6 +72,19 @@ class KNeighborsClassifier(Params):
         Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at
         every call of ``predict``), a Generator is used as it is (its stream continues), None draws fresh
         entropy. Ignored by the other rules and by the expected accuracy.
+
+    Attributes
+    ----------
+    classes_ : tuple
+        The class labels, in the order of their codes (the columns of :meth:`predict_distribution`).
+    y_ : ndarray of shape (n,)
+        Class codes ``0..C-1`` of the training instances.
+    metric_ : Metric
+        The fitted copy of ``metric``.
+    class_counts_ : ndarray of shape (C,)
+        Training instances per class.
+    priority_ : ndarray of shape (C,)
+        Rank of each class in the vote's last resort (:func:`vote_priority`: the most frequent class first).
 
     Examples
     --------
@@ -220,6 +233,7 @@ def _labels(y) -> np.ndarray:
 
 
 def check_ties(ties: str) -> str:
+    """The tie rule ``ties``, checked to be one of :data:`TIE_RULES` (ValueError otherwise)."""
     if ties not in TIE_RULES:
         raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
     return ties
@@ -254,7 +268,9 @@ def knn_makers(metrics: dict, n_neighbors: int = 1, **params) -> dict:
     metrics : dict
         Display name -> a metric name of :func:`lazylib.metrics.available`, or a callable (such as a metric
         class) returning a fresh unfitted metric, so no fitted state is shared between folds.
-    n_neighbors, **params
+    n_neighbors : int
+        Passed to every classifier.
+    **params
         Passed to every classifier (e.g. ``ties="first"``).
 
     Examples

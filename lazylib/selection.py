@@ -131,7 +131,10 @@ class MonteCarloSelector:
         The chosen attributes.
     score_ : float
         Their leave-one-out accuracy.
-    subsets_, scores_ : the candidates and their accuracies, in the order drawn.
+    subsets_ : bool ndarray (n_subsets, J)
+        The candidate subsets, in the order drawn.
+    scores_ : ndarray (n_subsets,)
+        Their leave-one-out accuracies.
 
     Notes
     -----
@@ -160,6 +163,7 @@ class MonteCarloSelector:
         self.ties = ties
 
     def fit(self, X, y):
+        """Score the random subsets on training data ``X, y`` and keep the best (``support_``)."""
         n_subsets = check("n_subsets", self.n_subsets, Integer(low=1))
         X = numeric_matrix(X)
         if np.isnan(X).any():
@@ -175,6 +179,7 @@ class MonteCarloSelector:
         return self
 
     def transform(self, X) -> np.ndarray:
+        """The chosen attributes of ``X`` (its columns where ``support_``)."""
         return numeric_matrix(X)[:, self.support_]
 
 

@@ -125,6 +125,8 @@ class SubspaceMapping:
         The numerical rank :math:`r` of the decomposed matrix.
     components_ : ndarray (J, K)
         :math:`R_{(K)}`, the first ``n_components`` columns of ``basis_``.
+    n_features_in_ : int
+        Number of attributes seen in ``fit`` (``J``).
 
     Notes
     -----
@@ -214,6 +216,7 @@ class SubspaceMapping:
         return (Y - self.centroid_) @ self.components_
 
     def fit_transform(self, X, y=None) -> np.ndarray:
+        """:meth:`fit` on ``X`` (and ``y``), then :meth:`transform` of ``X``."""
         return self.fit(X, y).transform(X)
 
 

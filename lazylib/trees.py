@@ -168,10 +168,17 @@ class C45Node:
 
     @property
     def is_leaf(self) -> bool:
+        """Whether the node is a leaf (tests no attribute)."""
         return self.attribute is None
 
     def walk(self):
-        """This node and all nodes below it, depth first."""
+        """This node and all nodes below it, depth first.
+
+        Yields
+        ------
+        C45Node
+            Each node, this one first.
+        """
         yield self
         for child in self.children:
             yield from child.walk()
@@ -451,6 +458,8 @@ class C45Classifier:
         Names of the attributes tested somewhere in the final tree, in column order.
     n_leaves_, depth_ : int
         Leaves of the final tree and its depth (a single leaf has depth 0).
+    domains_ : dict
+        Column index -> the categories of each nominal attribute, as fitted (queries must have the same).
 
     Notes
     -----

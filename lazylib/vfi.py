@@ -64,6 +64,30 @@ class VFI5Classifier:
     intervals_ : dict
         Feature name -> DataFrame of its intervals: bounds, whether they are closed, the class counts and the
         class votes (built on demand from the fitted arrays).
+    categories_ : tuple
+        Categories of each nominal column of a DataFrame (None for the other columns).
+    nominal_ : bool ndarray of shape (m,)
+        Whether each feature is nominal.
+    y_ : ndarray of shape (n,)
+        Class codes ``0..C-1`` of the training instances.
+    priority_ : ndarray of shape (C,)
+        Rank of each class in the vote's last resort (:func:`lazylib.neighbors.vote_priority`).
+    grid_ : ndarray
+        Every distinct end point over all features, sorted.
+    is_point_ : bool ndarray of shape (m, len(grid_))
+        Whether each grid value is an end point of each feature.
+    below_ : ndarray of shape (m, len(grid_) + 1)
+        End points of each feature below each grid position (cumulative counts of ``is_point_``).
+    n_points_ : ndarray of shape (m,)
+        End points of each feature.
+    n_slots_ : int
+        Interval slots per feature, ``2 max(n_points_) + 1`` (even slots ranges, odd slots point intervals).
+    counts_ : ndarray of shape (m, n_slots_, C)
+        Training values of each class in each interval.
+    votes_ : ndarray of shape (m, n_slots_, C)
+        The class votes of each interval (normalised, times ``weights_`` with a confidence bias).
+    weights_ : ndarray of shape (m, n_slots_), or None
+        Weka's confidence weight of each interval (None without ``confidence_bias``).
 
     Notes
     -----
@@ -295,6 +319,7 @@ class VFI5Classifier:
     # ------------------------------------------------------------------ readable intervals
     @property
     def intervals_(self) -> dict:
+        """Feature name -> DataFrame of its intervals (see the class's Attributes)."""
         self._check()
         return {name: self._interval_table(f) for f, name in enumerate(self.columns_)}
 

@@ -144,9 +144,19 @@ class Metric(Params):
         ``B`` defaults to the training data (whose classes are then known). Per-class weights need the classes
         of ``B``: pass ``y_B`` when ``B`` is given.
 
+        Parameters
+        ----------
+        A : DataFrame or array of shape (n_A, n_features_in_)
+            Queries, encoded as in :meth:`fit`.
+        B : DataFrame or array of shape (n_B, n_features_in_), optional
+            Stored instances (default: the training data).
+        y_B : array-like of shape (n_B,), optional
+            Classes of ``B``, for per-class weights.
+
         Returns
         -------
         ndarray of shape (len(A), len(B))
+            ``D[i, j]``, the distance from query ``i`` to stored instance ``j``.
         """
         Zq, Zs, cls, training = self._prepare(A, B, y_B)
         out = np.empty((Zq.shape[0], Zs.shape[0]))
@@ -164,6 +174,22 @@ class Metric(Params):
 
         With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root_)``,
         see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
+
+        Parameters
+        ----------
+        A : DataFrame or array of shape (n_A, n_features_in_)
+            Queries, as for :meth:`pairwise`.
+        B : DataFrame or array of shape (n_B, n_features_in_), optional
+            Stored instances, as for :meth:`pairwise`.
+        y_B : array-like of shape (n_B,), optional
+            Classes of ``B``, as for :meth:`pairwise`.
+        reduced : bool
+            Yield the sums ``S`` instead of the distances.
+
+        Yields
+        ------
+        tuple of (int, int, ndarray)
+            ``(start, stop, block)``: the rows ``start:stop`` of ``D`` (or of ``S``).
         """
         Zq, Zs, cls, training = self._prepare(A, B, y_B)
         yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training)
@@ -178,6 +204,22 @@ class Metric(Params):
         search exactly through a single-precision filter (:mod:`lazylib.metrics._search`); the others scan
         whole rows of :meth:`pairwise_chunks`. With ``leave_one_out=True`` (and ``A=None``) the queries are the
         training instances, each searched among the others (its own row excluded).
+
+        Parameters
+        ----------
+        A : DataFrame or array, or None
+            Queries (None with ``leave_one_out``).
+        k : int
+            Number of nearest neighbours.
+        tie_tolerance : float
+            Relative tolerance within which sums count as tied with the k-th smallest.
+        leave_one_out : bool
+            Search the training instances among the others.
+
+        Yields
+        ------
+        tuple of (int, int, ndarray, ndarray, ndarray)
+            ``(start, stop, rows, cols, sums)`` for the queries ``start:stop``.
         """
         from lazylib.metrics import _search
 
@@ -200,6 +242,22 @@ class Metric(Params):
         With ``leave_one_out=True`` (``A=None``), the search is made for ``k + 1`` among all training
         instances, each query's own instance included: removing it (one member of its group) leaves a superset
         of the pairs within the tolerance of the k-th smallest among the others.
+
+        Parameters
+        ----------
+        A : DataFrame or array, or None
+            Queries, as for :meth:`nearest_chunks`.
+        k : int
+            Number of nearest neighbours.
+        tie_tolerance : float
+            As for :meth:`nearest_chunks`.
+        leave_one_out : bool
+            As for :meth:`nearest_chunks`.
+
+        Yields
+        ------
+        tuple
+            ``(start, stop, rows, groups, sums, grouping)`` for the queries ``start:stop``.
         """
         from lazylib.metrics import _search
 
@@ -229,7 +287,18 @@ class Metric(Params):
             yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
-        """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
+        """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``.
+
+        Parameters
+        ----------
+        S : array-like
+            Reduced sums, as :meth:`pairwise_chunks` yields them with ``reduced=True``.
+
+        Returns
+        -------
+        ndarray
+            ``S ** (1 / root_)`` (negative rounding errors set to 0).
+        """
         self._check_fitted()
         return self._finish(np.array(S, dtype=np.float64))
 

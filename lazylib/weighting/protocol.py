@@ -314,7 +314,7 @@ def mcnemar_p(correct_a, correct_b) -> float:
 
 
 def pairwise_tests(results: pd.DataFrame) -> pd.DataFrame:
-    """p-values between every two methods within each (task, repetition): McNemar's exact test on the test
+    """The p-values between every two methods within each (task, repetition): McNemar's exact test on the test
     instances for a single split, the two-sided paired t-test over fold accuracies for cross-validation."""
     rows = []
     for (task, rep), group in results.groupby(["task", "rep"], sort=False):

@@ -167,6 +167,7 @@ class LearnedWOM(Overlap):
         self.mu, self.n_passes, self.order, self.random_state = mu, n_passes, order, random_state
 
     def fit(self, X, y=None, *, types=None):
+        """Learn the weights with :func:`wom_weights` on ``X, y``, then fit the weighted overlap on them."""
         self.learned_ = wom_weights(X, y, mu=self.mu, n_passes=self.n_passes, order=self.order,
                                     random_state=self.random_state, types=types)
         super().fit(X, y, types=types)
