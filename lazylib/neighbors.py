@@ -123,7 +123,22 @@ class KNeighborsClassifier(Params):
         return f"{type(self).__name__}({changed})"
 
     def fit(self, X, y, *, types=None):
-        """Store the training data and fit the metric on it."""
+        """Store the training data and fit the metric on it.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+
+        Returns
+        -------
+        KNeighborsClassifier
+            The fitted estimator itself.
+        """
         check_ties(self.ties)
         n = len(X)
         check("n_neighbors", self.n_neighbors, Integer(low=1))
@@ -151,7 +166,24 @@ class KNeighborsClassifier(Params):
     def kneighbors(self, X, n_neighbors: int | None = None, return_distance: bool = True):
         """Indices (and distances) of the ``n_neighbors`` nearest stored instances of each query, nearest
         first; distances tied within ``tie_tolerance`` with the k-th are taken in stored order (whatever the
-        tie rule)."""
+        tie rule).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+        n_neighbors : int, optional
+            How many neighbours (default: the classifier's ``n_neighbors``).
+        return_distance : bool
+            Also return the distances.
+
+        Returns
+        -------
+        distances : ndarray of shape (n, n_neighbors)
+            Distances to the neighbours (only with ``return_distance``).
+        indices : ndarray of shape (n, n_neighbors)
+            Their indices among the stored instances.
+        """
         self._check()
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         if k > len(self.y_):
@@ -178,7 +210,18 @@ class KNeighborsClassifier(Params):
                 exclude=np.arange(start, stop) if leave_one_out else None)
 
     def predict(self, X) -> np.ndarray:
-        """Predicted class labels (``ties="random"``: one draw, from ``random_state``)."""
+        """Predicted class labels (``ties="random"``: one draw, from ``random_state``).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each query.
+        """
         self._check()
         rng = check_random_state(self.random_state) if self.ties == "random" else None
         out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
@@ -195,6 +238,16 @@ class KNeighborsClassifier(Params):
         >>> clf = KNeighborsClassifier(1, "overlap").fit(ttt.X.iloc[::2], ttt.y.iloc[::2])
         >>> clf.neighbourhood(ttt.X.iloc[1:2]).tied  # stored instances at the nearest distance, by class
         array([[9, 5]])
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        Neighbourhood
+            The ``strict`` and ``tied`` class counts of each query.
         """
         self._check()
         parts = [nb for *_, nb in self._neighbourhoods(X)]
@@ -202,7 +255,18 @@ class KNeighborsClassifier(Params):
 
     def predict_distribution(self, X) -> np.ndarray:
         """(n, C): the probability that :meth:`predict` returns each class of ``classes_`` for each query,
-        over the draws of ``ties="random"`` (exact, deterministic). Rows are one-hot for "all" and "first"."""
+        over the draws of ``ties="random"`` (exact, deterministic). Rows are one-hot for "all" and "first".
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, C)
+            The probability of each class being predicted, for each query.
+        """
         self._check()
         return np.vstack([class_probabilities(nb, self.n_neighbors, self.priority_, self.ties)
                           for *_, nb in self._neighbourhoods(X)])
@@ -210,7 +274,22 @@ class KNeighborsClassifier(Params):
     def score(self, X, y, *, expected: bool = False) -> float:
         """Accuracy on ``(X, y)``; with ``expected=True``, its exact expectation over the random choices of
         ``ties="random"`` (the mean over queries of the probability of predicting the true class; the same
-        as the plain accuracy for the deterministic rules)."""
+        as the plain accuracy for the deterministic rules).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+        y : array-like of shape (n,)
+            The true classes.
+        expected : bool
+            Score the exact expectation over the draws of ``ties="random"``.
+
+        Returns
+        -------
+        float
+            The fraction of queries whose predicted class is ``y``.
+        """
         truth = _labels(y)
         if len(truth) != len(X):
             raise ValueError(f"y has {len(truth)} labels for {len(X)} rows of X")

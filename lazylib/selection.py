@@ -163,7 +163,20 @@ class MonteCarloSelector:
         self.ties = ties
 
     def fit(self, X, y):
-        """Score the random subsets on training data ``X, y`` and keep the best (``support_``)."""
+        """Score the random subsets on training data ``X, y`` and keep the best (``support_``).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, J)
+            Numeric training attributes (no missing values).
+        y : array-like of shape (n,)
+            Class labels.
+
+        Returns
+        -------
+        MonteCarloSelector
+            The fitted estimator itself.
+        """
         n_subsets = check("n_subsets", self.n_subsets, Integer(low=1))
         X = numeric_matrix(X)
         if np.isnan(X).any():
@@ -179,7 +192,18 @@ class MonteCarloSelector:
         return self
 
     def transform(self, X) -> np.ndarray:
-        """The chosen attributes of ``X`` (its columns where ``support_``)."""
+        """The chosen attributes of ``X`` (its columns where ``support_``).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, J)
+            Numeric attributes.
+
+        Returns
+        -------
+        ndarray of shape (n, support_.sum())
+            The chosen columns.
+        """
         return numeric_matrix(X)[:, self.support_]
 
 

@@ -150,7 +150,22 @@ class VFI5Classifier:
 
     # ------------------------------------------------------------------ training (Figure 4)
     def fit(self, X, y, *, types=None):
-        """Learn the intervals of every feature and their class votes."""
+        """Learn the intervals of every feature and their class votes.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+
+        Returns
+        -------
+        VFI5Classifier
+            The fitted estimator itself.
+        """
         if not (isinstance(self.tie_tolerance, (int, float)) and 0 <= self.tie_tolerance < 1):
             raise ValueError(f"tie_tolerance must be a number in [0, 1), got {self.tie_tolerance!r}")
         if not isinstance(self.point_intervals, (bool, np.bool_)):
@@ -280,7 +295,18 @@ class VFI5Classifier:
 
     def feature_votes(self, X) -> np.ndarray:
         """The vote vector of every feature for every query, shape (n, features, classes): row ``f`` of a
-        query is ``feature_vote[f, :]`` of Figure 5 (all zero where the feature abstains)."""
+        query is ``feature_vote[f, :]`` of Figure 5 (all zero where the feature abstains).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, m, len(classes_))
+            The vote vector of each feature for each query.
+        """
         Z = self._encode_queries(X)
         slot, known = self._slots(Z)
         out = self.votes_[np.arange(Z.shape[1]), slot]
@@ -288,7 +314,18 @@ class VFI5Classifier:
         return out
 
     def decision_function(self, X) -> np.ndarray:
-        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order."""
+        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, len(classes_))
+            The summed votes of each query.
+        """
         Z = self._encode_queries(X)
         n, m = Z.shape
         C = len(self.classes_)
@@ -303,16 +340,51 @@ class VFI5Classifier:
         return total
 
     def predict_indices(self, X) -> np.ndarray:
-        """Indices into ``classes_`` of the predicted classes."""
+        """Indices into ``classes_`` of the predicted classes.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            Indices into ``classes_``.
+        """
         return winners(self.decision_function(X), self.priority_, self.tie_tolerance)
 
     def predict(self, X) -> np.ndarray:
-        """Predicted class labels: the class with the largest total vote (ties as in the class Notes)."""
+        """Predicted class labels: the class with the largest total vote (ties as in the class Notes).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each query.
+        """
         indices = self.predict_indices(X)
         return np.asarray(list(self.classes_), dtype=object)[indices]
 
     def score(self, X, y) -> float:
-        """Accuracy on ``(X, y)``."""
+        """Accuracy on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+        y : array-like of shape (n,)
+            The true classes.
+
+        Returns
+        -------
+        float
+            The fraction of queries whose predicted class is ``y``.
+        """
         truth = np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
         return float(np.mean(self.predict(X) == truth))
 

@@ -113,6 +113,11 @@ class Metric(Params):
             Class labels; required by the metrics that use class-conditional probabilities.
         types : sequence or dict, optional
             Attribute types, required when ``X`` is an array.
+
+        Returns
+        -------
+        Metric
+            The fitted metric itself.
         """
         enc = encode(X, types)
         if self.accepts is not None:

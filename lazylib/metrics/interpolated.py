@@ -130,7 +130,18 @@ class DVDM(AttributeMetric):
                                     transform=lambda v: _discretize_keep_nan(disc, v))
 
     def range_probabilities(self, column) -> np.ndarray:
-        """``P_a,u,c`` of a discretised attribute: array (s, C), row ``u - 1`` for range ``u`` (Figure 5)."""
+        """``P_a,u,c`` of a discretised attribute: array (s, C), row ``u - 1`` for range ``u`` (Figure 5).
+
+        Parameters
+        ----------
+        column : str or int
+            A column name, or its position.
+
+        Returns
+        -------
+        ndarray of shape (s_, C)
+            Row ``u - 1``: the class probabilities of range ``u``.
+        """
         a = column_index(self, column)
         if self.columns_[a] not in self.discretizers_:
             raise ValueError(f"column {self.columns_[a]!r} is not discretised (it is {self.kinds_[a]}, or constant "
@@ -213,7 +224,20 @@ class IVDM(DVDM):
                               _missing_row(x, y, C, self.unseen), form=form)
 
     def probabilities(self, column, values) -> np.ndarray:
-        """Interpolated ``p_a,c(x)`` of a continuous attribute for the given values: array (len(values), C)."""
+        """Interpolated ``p_a,c(x)`` of a continuous attribute for the given values: array (len(values), C).
+
+        Parameters
+        ----------
+        column : str or int
+            A column name, or its position.
+        values : array-like of float
+            Values of that attribute.
+
+        Returns
+        -------
+        ndarray of shape (len(values), C)
+            The interpolated class probabilities of each value.
+        """
         a = column_index(self, column)
         try:
             values = np.asarray(values, dtype=np.float64).reshape(-1)

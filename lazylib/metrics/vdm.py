@@ -97,7 +97,18 @@ class MVDM(_ProbabilityMetric):
         return ProbabilityAttribute(table, P, form="sq", missing="value")
 
     def probabilities(self, column) -> pd.DataFrame:
-        """Fitted ``P(c|v)`` of one attribute: a DataFrame indexed by value (plus ``<unseen>``, ``<missing>``)."""
+        """Fitted ``P(c|v)`` of one attribute: a DataFrame indexed by value (plus ``<unseen>``, ``<missing>``).
+
+        Parameters
+        ----------
+        column : str or int
+            A column name, or its position.
+
+        Returns
+        -------
+        DataFrame
+            ``P(c|v)``, one row per value (plus ``<unseen>``, ``<missing>``), one column per class.
+        """
         a = column_index(self, column)
         att = self.attributes_[a]
         return pd.DataFrame(att.P, index=_value_labels(self, a, att.table), columns=list(self.classes_))

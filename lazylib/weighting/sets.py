@@ -191,7 +191,22 @@ class DifferenceKNN:
         self.n_neighbors, self.weighting, self.ties = n_neighbors, weighting, ties
 
     def fit(self, X: pd.DataFrame, y, *, types=None):
-        """Store the training data and learn the weights (``weighting="mdw"``)."""
+        """Store the training data and learn the weights (``weighting="mdw"``).
+
+        Parameters
+        ----------
+        X : DataFrame
+            Training features (set-valued columns hold ``(members, d)`` arrays).
+        y : array-like of shape (n,)
+            Class labels.
+        types : dict or sequence, optional
+            Feature kinds, as for :func:`combined_distance`.
+
+        Returns
+        -------
+        DifferenceKNN
+            The fitted estimator itself.
+        """
         if self.weighting not in (None, "mdw"):
             raise ValueError(f"weighting must be None or 'mdw', got {self.weighting!r}")
         self.X_, self.types_ = X, types
@@ -202,7 +217,18 @@ class DifferenceKNN:
         return self
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
-        """Predicted class labels of the rows of ``X``."""
+        """Predicted class labels of the rows of ``X``.
+
+        Parameters
+        ----------
+        X : DataFrame
+            Queries, with the training data's columns.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each query.
+        """
         D = combined_distance(X, self.X_, weights=self.weights_, y_B=self.y_, types=self.types_)
         return np.asarray(list(self.classes_))[vote(D, self.y_, self.n_neighbors, self.priority_, self.ties)]
 

@@ -167,7 +167,22 @@ class LearnedWOM(Overlap):
         self.mu, self.n_passes, self.order, self.random_state = mu, n_passes, order, random_state
 
     def fit(self, X, y=None, *, types=None):
-        """Learn the weights with :func:`wom_weights` on ``X, y``, then fit the weighted overlap on them."""
+        """Learn the weights with :func:`wom_weights` on ``X, y``, then fit the weighted overlap on them.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+
+        Returns
+        -------
+        LearnedWOM
+            The fitted estimator itself.
+        """
         self.learned_ = wom_weights(X, y, mu=self.mu, n_passes=self.n_passes, order=self.order,
                                     random_state=self.random_state, types=types)
         super().fit(X, y, types=types)
