@@ -29,7 +29,7 @@ class HEOM(AttributeMetric):
     Attributes
     ----------
     range_ : ndarray of shape (n_features_in_,)
-        ``max_a - min_a`` of each attribute's known training values (Eq. 7).
+        ``max_a - min_a`` of each attribute's known training values (Eq. 7; used by the linear attributes only).
 
     See Also
     --------
