@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import check_random_state
 from lazylib.encoding import encode_labels, known_range
 from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
@@ -157,8 +158,10 @@ def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int
         features).
     n_splits : int
         Folds of each repetition's cross-validation (shuffled k-fold, :func:`lazylib.evaluation.kfold`).
-    random_state
-        Seeds every repetition's generator; results do not depend on ``n_jobs``.
+    random_state : int, Generator or None
+        Seed or generator of every repetition's seed (results do not depend on ``n_jobs``): an int seeds a fresh
+        generator (the same draws at every call), a Generator is used as it is (its stream continues), None draws fresh
+        entropy.
 
     Returns
     -------
@@ -167,7 +170,7 @@ def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int
     """
     from lazylib.evaluation import kfold
 
-    seeds = np.random.default_rng(random_state).integers(0, 2**32 - 1, n_repeats)
+    seeds = check_random_state(random_state).integers(0, 2**32 - 1, n_repeats)
 
     def one(r):
         rng = np.random.default_rng(int(seeds[r]))

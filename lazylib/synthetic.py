@@ -29,10 +29,6 @@ LED_SEGMENTS = np.array([
 ])
 
 
-def _rng(random_state) -> np.random.Generator:
-    return check_random_state(random_state)
-
-
 def _check_frame(X) -> pd.DataFrame:
     if not isinstance(X, pd.DataFrame):
         raise ValueError(f"X must be a DataFrame (as lazylib.datasets.load or a generator gives), got "
@@ -73,6 +69,12 @@ def led(n: int, *, noise: float = 0.10, n_irrelevant: int = 0, random_state=None
     inverted independently with probability ``noise``; ``n_irrelevant`` further binary attributes are uniform
     0/1, independent of the class and not noised (``n_irrelevant=17`` is LED-24).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the digits, the noise and the irrelevant attributes: an int seeds a fresh generator (the
+        same draws at every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     Aha's program draws noise as ``1 + random() % 100 <= percent``, so with a whole-number percentage our
@@ -93,7 +95,7 @@ def led(n: int, *, noise: float = 0.10, n_irrelevant: int = 0, random_state=None
     n_irrelevant = check("n_irrelevant", n_irrelevant, Integer(low=0))
     noise = check("noise", noise, Real(low=0, high=1))
     check_size("led data", n * (8 + 7 + n_irrelevant), 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     digits = rng.integers(0, 10, n)
     segments = LED_SEGMENTS[digits] ^ (rng.random((n, 7)) < noise)
     extra = rng.integers(0, 2, (n, n_irrelevant))
@@ -117,6 +119,12 @@ def waveform(n: int, *, n_noise: int = 0, random_state=None):
     Class ``k`` (uniform over 0, 1, 2) mixes the base waves of pair ``WAVE_PAIRS[k]``:
     ``x_m = u h_i(m) + (1 - u) h_j(m) + e_m`` with ``u ~ U(0, 1)`` once per instance and ``e_m ~ N(0, 1)``.
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     The class numbering (which pair is class 0) is a naming choice; CART's own labels were not available.
@@ -134,7 +142,7 @@ def waveform(n: int, *, n_noise: int = 0, random_state=None):
     n = check("n", n, Integer(low=1))
     n_noise = check("n_noise", n_noise, Integer(low=0))
     check_size("waveform data", n * (21 * 3 + n_noise), 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     cls = rng.integers(0, 3, n)
     u = rng.random(n)[:, None]
     first = np.array([WAVES[WAVE_PAIRS[k][0]] for k in cls])
@@ -149,6 +157,12 @@ def add_irrelevant(X: pd.DataFrame, n: int, *, kind: str = "binary", n_values: i
     """Append ``n`` attributes independent of the class: ``"binary"`` (uniform 0/1, nominal), ``"nominal"``
     (uniform over ``n_values`` symbols) or ``"uniform"`` (continuous U(0, 1)).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the added attributes: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Examples
     --------
     >>> X, y = led(3, random_state=0)
@@ -160,7 +174,7 @@ def add_irrelevant(X: pd.DataFrame, n: int, *, kind: str = "binary", n_values: i
     check("kind", kind, Choice(("binary", "nominal", "uniform")))
     n_values = check("n_values", n_values, Integer(low=2))
     check_size("the irrelevant attributes", len(X) * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     rows = len(X)
     names = _fresh([f"irrelevant{j + 1}" for j in range(n)], X.columns)
     if kind == "uniform":
@@ -181,6 +195,12 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     ``1 - x`` and perturbed copies ``x (1 +/- rnd(delta))`` with ``rnd(delta)`` uniform in [0, delta) and a
     random sign (Payne & Edwards 2000, section 5).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the perturbations: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Examples
     --------
     >>> X = pd.DataFrame({"a": [0.2, 0.4]})
@@ -191,7 +211,7 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     n = check("n", n, Integer(low=0))
     delta = check("delta", delta, Real(low=0, high=1))
     check_size("the redundant attributes", len(X) * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     # bool columns are nominal (as lazylib.metrics.encode reads them), not linear
     linear = [c for c in X.columns
               if pd.api.types.is_numeric_dtype(X[c].dtype) and not pd.api.types.is_bool_dtype(X[c].dtype)]
@@ -249,7 +269,8 @@ def r_n(n_relevant: int, *, n_per_region: int = 50, split: str = "oblique", rand
     split : {"oblique", "corner", "parity"}
         How the cube is split (the paper does not say; see Notes).
     random_state : int, Generator or None
-        Seed or generator of the draws.
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
 
     Notes
     -----
@@ -275,7 +296,7 @@ def r_n(n_relevant: int, *, n_per_region: int = 50, split: str = "oblique", rand
     n_per_region = check("n_per_region", n_per_region, Integer(low=1))
     split = check("split", split, Choice(R_N_SPLITS))
     check_size("R_n data", 4 * n_per_region * n_relevant, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     parts, labels = [], []
     for cls in (0, 1):
         got = np.empty((0, n_relevant))
@@ -292,13 +313,19 @@ def payne_separable(*, n: int = 100, random_state=None):
     """Payne & Edwards (2000, section 5), first problem: two attributes in [0, 1], two linearly separable
     halves (class by ``x1 < 0.5``), ``n / 2`` uniform instances in each.
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     The paper gives no generator; halves split on the first attribute are our reading.
     """
     n = check("n", n, Integer(low=2))
     check_size("the data", 3 * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     half = n // 2
     a = np.column_stack([rng.uniform(0.0, 0.5, half), rng.random(half)])
     b = np.column_stack([rng.uniform(0.5, 1.0, n - half), rng.random(n - half)])
@@ -311,6 +338,12 @@ def payne_inseparable(*, n: int = 100, random_state=None):
     two per class on the diagonals (an XOR), ``n / 4`` uniform instances in each (when ``n`` is not a multiple
     of 4, the first ``n % 4`` quadrants in the order (0, 0), (0.5, 0.5), (0, 0.5), (0.5, 0) get one more).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     The paper gives no generator; quadrants with diagonal classes are our reading of "four linearly
@@ -318,7 +351,7 @@ def payne_inseparable(*, n: int = 100, random_state=None):
     """
     n = check("n", n, Integer(low=4))
     check_size("the data", 3 * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     sizes = [n // 4 + (i < n % 4) for i in range(4)]  # n not a multiple of 4: the first quadrants get one more
     parts, labels = [], []
     quadrants = (((0, 0), 0), ((0.5, 0.5), 0), ((0, 0.5), 1), ((0.5, 0), 1))

@@ -49,10 +49,36 @@ class Metric(Params):
         and Cardie's mean difference weighting. A Series/DataFrame is aligned on column names (and classes).
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk.
+
+    Attributes
+    ----------
+    columns_ : tuple of str
+        Attribute names (a DataFrame's columns; ``"0"``, ``"1"``... for an array).
+    kinds_ : tuple of str
+        Type of each attribute (``"nominal"``, ``"continuous"``, ...), as encoded.
+    categories_ : tuple
+        Categories of each nominal column of a DataFrame (None for the other columns).
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    X_ : ndarray of shape (n, n_features_in_)
+        The encoded training data (nominal values as codes, unknown values as NaN): the stored instances when
+        ``pairwise`` is given no ``B``.
+    y_ : ndarray of shape (n,) or None
+        Class codes ``0..C-1`` of the training instances (None when fitted without labels).
+    classes_ : tuple or None
+        The class labels, in the order of their codes (None when fitted without labels).
+    weights_ : ndarray of shape (n_features_in_,) or (C, n_features_in_), or None
+        The fitted attribute weights (None: all ones).
+    root_ : float
+        The exponent of the final root, ``D = S ** (1 / root_)`` (2 for HEOM, HVDM; ``r`` for Minkowski).
+    fitted_ : bool
+        True once ``fit`` has run.
     """
 
-    #: ``D = S ** (1 / root)`` where ``S`` is the weighted sum of attribute terms.
-    root: float = 1.0
+    #: The exponent of the final root, ``D = S ** (1 / root_)`` where ``S`` is the weighted sum of attribute
+    #: terms, for a metric whose exponent is fixed; :meth:`_root` gives the fitted ``root_`` (overridden where
+    #: the exponent depends on a parameter, e.g. Minkowski's ``r``).
+    _fixed_root: float = 1.0
     #: Whether ``fit`` needs class labels.
     needs_labels: bool = False
     #: Attribute types the metric accepts (None: all).
@@ -88,6 +114,11 @@ class Metric(Params):
             Class labels; required by the metrics that use class-conditional probabilities.
         types : sequence or dict, optional
             Attribute types, required when ``X`` is an array.
+
+        Returns
+        -------
+        Metric
+            The fitted metric itself.
         """
         enc = encode(X, types)
         check_accepted(type(self).__name__, self.accepts, enc)
@@ -101,6 +132,7 @@ class Metric(Params):
                                                    min_classes=2 if self.needs_labels else 1)
         else:
             self.y_, self.classes_ = None, None
+        self.root_ = self._root()
         self._fit(enc.values, self.y_)
         self._center(enc.values)
         self.X_ = enc.values
@@ -114,9 +146,19 @@ class Metric(Params):
         ``B`` defaults to the training data (whose classes are then known). Per-class weights need the classes
         of ``B``: pass ``y_B`` when ``B`` is given.
 
+        Parameters
+        ----------
+        A : DataFrame or array of shape (n_A, n_features_in_)
+            Queries, encoded as in :meth:`fit`.
+        B : DataFrame or array of shape (n_B, n_features_in_), optional
+            Stored instances (default: the training data).
+        y_B : array-like of shape (n_B,), optional
+            Classes of ``B``, for per-class weights.
+
         Returns
         -------
         ndarray of shape (len(A), len(B))
+            ``D[i, j]``, the distance from query ``i`` to stored instance ``j``.
         """
         Zq, Zs, cls, training = self._prepare(A, B, y_B)
         out = np.empty((Zq.shape[0], Zs.shape[0]))
@@ -132,8 +174,24 @@ class Metric(Params):
         """Yield ``(start, stop, D[start:stop])`` over row chunks of ``A``; memory stays bounded by
         ``working_memory`` whatever ``len(A)``.
 
-        With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root)``,
+        With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root_)``,
         see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
+
+        Parameters
+        ----------
+        A : DataFrame or array of shape (n_A, n_features_in_)
+            Queries, as for :meth:`pairwise`.
+        B : DataFrame or array of shape (n_B, n_features_in_), optional
+            Stored instances, as for :meth:`pairwise`.
+        y_B : array-like of shape (n_B,), optional
+            Classes of ``B``, as for :meth:`pairwise`.
+        reduced : bool
+            Yield the sums ``S`` instead of the distances.
+
+        Yields
+        ------
+        tuple of (int, int, ndarray)
+            ``(start, stop, block)``: the rows ``start:stop`` of ``D`` (or of ``S``).
         """
         Zq, Zs, cls, training = self._prepare(A, B, y_B)
         yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training)
@@ -148,6 +206,22 @@ class Metric(Params):
         search exactly through a single-precision filter (:mod:`lazylib.metrics._search`); the others scan
         whole rows of :meth:`pairwise_chunks`. With ``leave_one_out=True`` (and ``A=None``) the queries are the
         training instances, each searched among the others (its own row excluded).
+
+        Parameters
+        ----------
+        A : DataFrame or array, or None
+            Queries (None with ``leave_one_out``).
+        k : int
+            Number of nearest neighbours.
+        tie_tolerance : float
+            Relative tolerance within which sums count as tied with the k-th smallest.
+        leave_one_out : bool
+            Search the training instances among the others.
+
+        Yields
+        ------
+        tuple of (int, int, ndarray, ndarray, ndarray)
+            ``(start, stop, rows, cols, sums)`` for the queries ``start:stop``.
         """
         from lazylib.metrics import _search
 
@@ -170,6 +244,22 @@ class Metric(Params):
         With ``leave_one_out=True`` (``A=None``), the search is made for ``k + 1`` among all training
         instances, each query's own instance included: removing it (one member of its group) leaves a superset
         of the pairs within the tolerance of the k-th smallest among the others.
+
+        Parameters
+        ----------
+        A : DataFrame or array, or None
+            Queries, as for :meth:`nearest_chunks`.
+        k : int
+            Number of nearest neighbours.
+        tie_tolerance : float
+            As for :meth:`nearest_chunks`.
+        leave_one_out : bool
+            As for :meth:`nearest_chunks`.
+
+        Yields
+        ------
+        tuple
+            ``(start, stop, rows, groups, sums, grouping)`` for the queries ``start:stop``.
         """
         from lazylib.metrics import _search
 
@@ -194,10 +284,27 @@ class Metric(Params):
             yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
-        """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
+        """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``.
+
+        Parameters
+        ----------
+        S : array-like
+            Reduced sums, as :meth:`pairwise_chunks` yields them with ``reduced=True``.
+
+        Returns
+        -------
+        ndarray
+            ``S ** (1 / root_)`` (negative rounding errors set to 0).
+        """
+        self._check_fitted()
         return self._finish(np.array(S, dtype=np.float64))
 
     # ------------------------------------------------------------------ for subclasses
+    def _root(self) -> float:
+        """The exponent ``root_`` of ``D = S ** (1 / root_)``, set by :meth:`fit` before :meth:`_fit` (validating
+        the parameters it depends on)."""
+        return self._fixed_root
+
     def _fit(self, Z: np.ndarray, y: np.ndarray | None) -> None:
         """Learn per-attribute state from the encoded training matrix."""
 
@@ -245,10 +352,10 @@ class Metric(Params):
         rounding (else it is clipped at 0 first)."""
         if not nonnegative:
             np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
-        if self.root == 2.0:
+        if self.root_ == 2.0:
             np.sqrt(S, out=S)
-        elif self.root != 1.0:
-            np.power(S, 1.0 / self.root, out=S)
+        elif self.root_ != 1.0:
+            np.power(S, 1.0 / self.root_, out=S)
         return S
 
     # ------------------------------------------------------------------ machinery
@@ -374,6 +481,19 @@ class AttributeMetric(Metric):
 
     Subclasses set ``self.attributes_`` in ``_fit``, and ``self.query_weighted_`` to the attributes whose
     value weight multiplies their term (the VDM and OMVW).
+
+    Parameters
+    ----------
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    attributes_ : list
+        One fitted attribute term per column (:mod:`lazylib.metrics._attributes`).
     """
 
     query_weighted: bool = False

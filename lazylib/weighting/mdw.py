@@ -471,6 +471,13 @@ class FeatureDifference(AttributeMetric):
     ----------
     weights : array-like or DataFrame, optional
         One vector, or one per class of the stored instance (as :func:`mdw_weights` gives).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    range_ : ndarray of shape (n_features_in_,)
+        Training range of each feature (the divisor of its difference).
 
     Notes
     -----
@@ -491,7 +498,7 @@ class FeatureDifference(AttributeMetric):
            [2., 0.]])
     """
 
-    root = 1.0
+    _fixed_root = 1.0
 
     def __init__(self, *, weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(weights=weights, working_memory=working_memory)
@@ -529,6 +536,20 @@ class IGWeighted(_Learned, FeatureDifference):
     """:class:`FeatureDifference` with every feature weighted by its information gain
     (:func:`information_gain`, continuous features in ``n_bins`` equal-width bins): Howe & Cardie's "IG".
 
+    Parameters
+    ----------
+    n_bins : int
+        Equal-width bins of a continuous feature for its information gain.
+    weights : None
+        Must be None: the weights are learnt.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    learned_ : ndarray of shape (n_features_in_,)
+        Information gain of each feature, which ``fit`` sets as ``weights_``.
+
     Examples
     --------
     >>> X = pd.DataFrame({"a": [0.0, 0.1, 1.0, 1.1], "b": pd.Categorical(list("pqpq"))})
@@ -551,6 +572,24 @@ class IGWeighted(_Learned, FeatureDifference):
 class MDW(_Learned, FeatureDifference):
     """:class:`FeatureDifference` with mean difference weights (:func:`mdw_weights`), one vector per class of
     the stored instance; parameters ``calibrated``, ``self_pairs``, ``fallback`` as there.
+
+    Parameters
+    ----------
+    calibrated, self_pairs : bool
+        As for :func:`mdw_weights`.
+    fallback : {"uniform", "zero"}
+        As for :func:`mdw_weights`.
+    weights : None
+        Must be None: the weights are learnt.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    components_ : MDWResult
+        The mean differences and significances behind the weights (:func:`mdw_components`).
+    learned_ : ndarray of shape (C, n_features_in_)
+        The learnt per-class weights, which ``fit`` sets as ``weights_``.
 
     Examples
     --------
@@ -577,6 +616,26 @@ class MDWMVDM(_Learned, MVDM):
     """MVDM (:class:`lazylib.metrics.MVDM`) with mean difference weights computed on MVDM's own value
     differences (Howe & Cardie's "MDW+MVDM", Table 2): each feature's mean differences are those of the table
     ``T[u, v] = sum_c (P(c|u) - P(c|v))^2`` over the training values (value counts, ``O(n + m^2)``).
+
+    Parameters
+    ----------
+    unseen : {"zero", "uniform"}
+        As for :class:`lazylib.metrics.MVDM`.
+    calibrated, self_pairs : bool
+        As for :func:`mdw_weights`.
+    fallback : {"uniform", "zero"}
+        As for :func:`mdw_weights`.
+    weights : None
+        Must be None: the weights are learnt.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    components_ : MDWResult
+        The mean differences and significances behind the weights (:func:`mdw_components`).
+    learned_ : ndarray of shape (C, n_features_in_)
+        The learnt per-class weights, which ``fit`` sets as ``weights_``.
 
     Examples
     --------

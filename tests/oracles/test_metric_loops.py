@@ -269,7 +269,7 @@ def test_weights_global_and_per_class_equal_loop(name):
     w = rng.uniform(0.1, 2.0, size=X.shape[1])
     W = rng.uniform(0.0, 2.0, size=(3, X.shape[1]))
     plain = make_metric(name).fit(X, y, types=types)
-    root = plain.root
+    root = plain.root_
     # the attribute terms of one pair, recovered by zeroing all weights but one
     terms = []
     for a in range(X.shape[1]):
