@@ -38,8 +38,8 @@ class NotFittedError(RuntimeError):
 class Metric(Params):
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
-    Subclasses describe one attribute at a time; this class validates input, applies weights, chunks the work
-    and combines the terms.
+    Subclasses describe one attribute at a time; this class checks input (:mod:`lazylib.metrics._inputs`),
+    applies weights, chunks the work and combines the terms.
 
     Parameters
     ----------
