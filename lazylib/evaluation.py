@@ -17,17 +17,24 @@ from lazylib._progress import Progress
 from lazylib._validation import Choice, Integer, Real, check, check_random_state
 from lazylib.encoding import Encoded, encode
 
-
 #: The alternatives of :func:`paired_ttest` (scipy's names).
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
-def _rng(random_state) -> np.random.Generator:
-    return check_random_state(random_state)
-
-
 def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True):
     """Plain k-fold cross-validation: a (shuffled) permutation cut into ``n_splits`` folds of near-equal size.
+
+    Parameters
+    ----------
+    n : int
+        Number of instances.
+    n_splits : int
+        Number of folds.
+    random_state : int, Generator or None
+        Seed or generator of the shuffle: an int seeds a fresh generator (the same draws at every call), a Generator is
+        used as it is (its stream continues), None draws fresh entropy.
+    shuffle : bool
+        Shuffle before cutting (False: consecutive folds).
 
     Examples
     --------
@@ -36,7 +43,7 @@ def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True
     """
     n = check("n", n, Integer(low=2))
     n_splits = check("n_splits", n_splits, Integer(low=2, high=n))
-    order = _rng(random_state).permutation(n) if shuffle else np.arange(n)
+    order = check_random_state(random_state).permutation(n) if shuffle else np.arange(n)
     folds = np.array_split(order, n_splits)
     return [(np.sort(np.concatenate(folds[:i] + folds[i + 1:])), np.sort(f)) for i, f in enumerate(folds)]
 
@@ -44,6 +51,16 @@ def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True
 def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
     """Stratified k-fold: each class's instances are shuffled and dealt round-robin to the folds, so every fold
     keeps the class proportions to within one instance per class.
+
+    Parameters
+    ----------
+    y : array-like of shape (n,)
+        Class labels.
+    n_splits : int
+        Number of folds.
+    random_state : int, Generator or None
+        Seed or generator of the shuffles: an int seeds a fresh generator (the same draws at every call), a Generator is
+        used as it is (its stream continues), None draws fresh entropy.
 
     Examples
     --------
@@ -56,7 +73,7 @@ def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
         raise ValueError("y has missing labels; drop those rows before splitting")
     n = len(labels)
     n_splits = check("n_splits", n_splits, Integer(low=2, high=max(n, 2)))
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     fold_of = np.empty(n, dtype=np.intp)
     offset = 0
     for cls in sorted(labels.unique(), key=str):
@@ -68,9 +85,24 @@ def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
 
 def repeated(splitter, n_repeats: int, *args, random_state=None, **kwargs):
     """``n_repeats`` runs of ``splitter`` with independent seeds drawn from ``random_state``: a list of fold
-    lists."""
+    lists.
+
+    Parameters
+    ----------
+    splitter : callable
+        A fold maker taking ``random_state`` (e.g. :func:`stratified_kfold`).
+    n_repeats : int
+        Number of runs.
+    *args
+        Passed to ``splitter``.
+    random_state : int, Generator or None
+        Seed or generator of the runs' seeds: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+    **kwargs
+        Passed to ``splitter``.
+    """
     n_repeats = check("n_repeats", n_repeats, Integer(low=1))
-    seeds = _rng(random_state).integers(0, 2**32 - 1, n_repeats)
+    seeds = check_random_state(random_state).integers(0, 2**32 - 1, n_repeats)
     return [splitter(*args, random_state=int(s), **kwargs) for s in seeds]
 
 
@@ -197,11 +229,17 @@ def learning_curve(make_classifier, X, y, folds, fractions, *, random_state=None
     replacement (seeded by ``random_state``; the same subsets for every classifier given the same seed) and the
     classifier is tested on the whole test fold.
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the training subsets: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Returns
     -------
     DataFrame with one row per fraction: ``mean`` accuracy over folds, ``std`` and ``n_train`` (mean size).
     """
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     truth = _labels(y)
     rows = []
     for f in fractions:
@@ -231,7 +269,7 @@ def _rows(X, idx):
 
 
 def paired_ttest(a, b, alternative: str = "two-sided") -> float:
-    """p-value of the paired t-test of fold scores ``a`` against ``b`` (``"greater"``: a > b, one-tailed).
+    """The p-value of the paired t-test of fold scores ``a`` against ``b`` (``"greater"``: a > b, one-tailed).
 
     Identical score vectors give p = 1 (no evidence of a difference) rather than NaN.
 

@@ -29,9 +29,9 @@ import pandas as pd
 
 from lazylib import datasets as _datasets
 from lazylib._validation import Integer, Real, check
+from lazylib.encoding import Encoded, encode
 from lazylib.evaluation import _labels, paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.metrics._encode import Encoded, encode
 from lazylib.neighbors import TIE_RULES, KNeighborsClassifier, class_probabilities, neighbourhood
 
 #: Columns of the tidy table returned by :func:`run`.
@@ -45,6 +45,14 @@ TIE_TOLERANCE = 1e-9
 def dataset_seed(name: str, random_state: int) -> int:
     """The seed of data set ``name``'s folds: fixed by ``random_state`` and the name alone, so adding or
     removing other data sets never changes a data set's folds.
+
+    Parameters
+    ----------
+    name : str
+        The data set's name.
+    random_state : int
+        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
+        by :func:`dataset_seed`, so it cannot be a Generator).
 
     Examples
     --------
@@ -62,6 +70,12 @@ def prepare(name: str, data=None, *, max_instances: int | None = None, random_st
     ``(X, y)`` or ``(X, y, types)``. Rows without a class are dropped. With ``max_instances`` a larger data set
     is cut to a stratified random subset of that size (seeded by :func:`dataset_seed`); ``n_total`` is the size
     before the cut.
+
+    Parameters
+    ----------
+    random_state : int
+        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
+        by :func:`dataset_seed`, so it cannot be a Generator).
     """
     if data is None:
         data = _datasets.load(name)
@@ -124,8 +138,10 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
     n_splits : int
         Folds of the stratified cross-validation (:func:`lazylib.evaluation.stratified_kfold`); each data set's
         folds are seeded by :func:`dataset_seed`.
-    n_neighbors, ties
+    n_neighbors : int
         Passed to :class:`lazylib.neighbors.KNeighborsClassifier` (Wilson & Martinez use k = 1).
+    ties : {"all", "first", "random"}
+        Passed to :class:`lazylib.neighbors.KNeighborsClassifier`.
     also_ties : sequence of {"all", "first", "random"}
         Further tie rules scored from the same nearest-neighbour search: one column ``accuracy_<rule>`` each
         (for "random" the exact expected accuracy over its random choices). ``results.assign(accuracy=
@@ -135,6 +151,9 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
         (seeded by the data set, fold and fraction; at least two instances of two different classes, since
         the VDM family needs class probabilities) and test on the whole test fold. Adds a column
         ``fraction`` and one row per fraction.
+    random_state : int
+        The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
+        by :func:`dataset_seed`, so it cannot be a Generator).
     n_jobs : int
         Worker processes (forked; -1 = every core). Results are identical to ``n_jobs=1``.
     max_instances : int or dict, optional

@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import check_random_state
+from lazylib.encoding import encode_labels, known_range
 from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
-from lazylib.metrics._columns import known_range
-from lazylib.metrics._encode import encode_labels
-from lazylib.metrics._search import select
 from lazylib.neighbors import TIE_RULES, class_probabilities, neighbourhood, vote, vote_priority
+from lazylib.search import select
 from lazylib.vfi import TIE_TOLERANCE, VFI5Classifier, winners
 
 #: Float64 numbers of the (test x train x features) difference array computed at once.
@@ -158,8 +158,10 @@ def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int
         features).
     n_splits : int
         Folds of each repetition's cross-validation (shuffled k-fold, :func:`lazylib.evaluation.kfold`).
-    random_state
-        Seeds every repetition's generator; results do not depend on ``n_jobs``.
+    random_state : int, Generator or None
+        Seed or generator of every repetition's seed (results do not depend on ``n_jobs``): an int seeds a fresh
+        generator (the same draws at every call), a Generator is used as it is (its stream continues), None draws fresh
+        entropy.
 
     Returns
     -------
@@ -168,7 +170,7 @@ def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int
     """
     from lazylib.evaluation import kfold
 
-    seeds = np.random.default_rng(random_state).integers(0, 2**32 - 1, n_repeats)
+    seeds = check_random_state(random_state).integers(0, 2**32 - 1, n_repeats)
 
     def one(r):
         rng = np.random.default_rng(int(seeds[r]))

@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Integer, check, check_random_state
-from lazylib.metrics import Metric, make_metric
 from lazylib.encoding import encode_labels
+from lazylib.metrics import Metric, make_metric
 from lazylib.params import Params
 from lazylib.search import Groups, kth_position, row_starts, select, tolerance, within
 
@@ -52,13 +52,13 @@ TIE_RULES = ("all", "first", "random")
 
 
 class KNeighborsClassifier(Params):
-    """k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
+    """The k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
     fitted attributes end in ``_``).
 
     Parameters
     ----------
     n_neighbors : int
-        k.
+        The number of neighbours k.
     metric : str or Metric
         A name of :func:`lazylib.metrics.available` or a metric object; ``fit`` fits a copy (``metric_``), so one
         object can serve several classifiers.
@@ -68,9 +68,23 @@ class KNeighborsClassifier(Params):
         The tie rule (module docstring).
     tie_tolerance : float
         Relative tolerance within which distances count as tied.
-    random_state : None, int or numpy.random.Generator
-        Source of the draws of ``ties="random"``: an integer gives the same draws at every call of ``predict``
-        (a Generator is advanced by each call). Ignored by the other rules and by the expected accuracy.
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at
+        every call of ``predict``), a Generator is used as it is (its stream continues), None draws fresh
+        entropy. Ignored by the other rules and by the expected accuracy.
+
+    Attributes
+    ----------
+    classes_ : tuple
+        The class labels, in the order of their codes (the columns of :meth:`predict_distribution`).
+    y_ : ndarray of shape (n,)
+        Class codes ``0..C-1`` of the training instances.
+    metric_ : Metric
+        The fitted copy of ``metric``.
+    class_counts_ : ndarray of shape (C,)
+        Training instances per class.
+    priority_ : ndarray of shape (C,)
+        Rank of each class in the vote's last resort (:func:`vote_priority`: the most frequent class first).
 
     Examples
     --------
@@ -109,7 +123,22 @@ class KNeighborsClassifier(Params):
         return f"{type(self).__name__}({changed})"
 
     def fit(self, X, y, *, types=None):
-        """Store the training data and fit the metric on it."""
+        """Store the training data and fit the metric on it.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+
+        Returns
+        -------
+        KNeighborsClassifier
+            The fitted estimator itself.
+        """
         check_ties(self.ties)
         n = len(X)
         check("n_neighbors", self.n_neighbors, Integer(low=1))
@@ -137,7 +166,24 @@ class KNeighborsClassifier(Params):
     def kneighbors(self, X, n_neighbors: int | None = None, return_distance: bool = True):
         """Indices (and distances) of the ``n_neighbors`` nearest stored instances of each query, nearest
         first; distances tied within ``tie_tolerance`` with the k-th are taken in stored order (whatever the
-        tie rule)."""
+        tie rule).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+        n_neighbors : int, optional
+            How many neighbours (default: the classifier's ``n_neighbors``).
+        return_distance : bool
+            Also return the distances.
+
+        Returns
+        -------
+        distances : ndarray of shape (n, n_neighbors)
+            Distances to the neighbours (only with ``return_distance``).
+        indices : ndarray of shape (n, n_neighbors)
+            Their indices among the stored instances.
+        """
         self._check()
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         if k > len(self.y_):
@@ -164,18 +210,35 @@ class KNeighborsClassifier(Params):
                 exclude=np.arange(start, stop) if leave_one_out else None)
 
     def predict(self, X) -> np.ndarray:
-        """Predicted class labels (``ties="random"``: one draw, from ``random_state``)."""
+        """Predicted class labels (``ties="random"``: one draw, from ``random_state``).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each query.
+        """
         self._check()
-        rng = _generator(self.random_state) if self.ties == "random" else None
+        rng = check_random_state(self.random_state) if self.ties == "random" else None
         out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
     def predict_loo(self) -> np.ndarray:
         """Leave-one-out predicted class labels of the training instances: each is classified by the others (its
-        own stored row excluded, the metric's fitted statistics kept), with the tie rule; as in
-        :func:`loo_accuracy_by_k`, whose accuracy for ``k = n_neighbors`` is ``mean(predict_loo() == y)``."""
+        own stored row excluded, the metric's fitted statistics kept), with the tie rule, as in
+        :func:`loo_accuracy_by_k` (whose accuracy for ``k = n_neighbors`` is ``mean(predict_loo() == y)``).
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each training instance.
+        """
         self._check()
-        rng = _generator(self.random_state) if self.ties == "random" else None
+        rng = check_random_state(self.random_state) if self.ties == "random" else None
         out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng)
                for *_, nb in self._neighbourhoods(None, leave_one_out=True)]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
@@ -191,6 +254,16 @@ class KNeighborsClassifier(Params):
         >>> clf = KNeighborsClassifier(1, "overlap").fit(ttt.X.iloc[::2], ttt.y.iloc[::2])
         >>> clf.neighbourhood(ttt.X.iloc[1:2]).tied  # stored instances at the nearest distance, by class
         array([[9, 5]])
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        Neighbourhood
+            The ``strict`` and ``tied`` class counts of each query.
         """
         self._check()
         parts = [nb for *_, nb in self._neighbourhoods(X)]
@@ -198,7 +271,18 @@ class KNeighborsClassifier(Params):
 
     def predict_distribution(self, X) -> np.ndarray:
         """(n, C): the probability that :meth:`predict` returns each class of ``classes_`` for each query,
-        over the draws of ``ties="random"`` (exact, deterministic). Rows are one-hot for "all" and "first"."""
+        over the draws of ``ties="random"`` (exact, deterministic). Rows are one-hot for "all" and "first".
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, C)
+            The probability of each class being predicted, for each query.
+        """
         self._check()
         return np.vstack([class_probabilities(nb, self.n_neighbors, self.priority_, self.ties)
                           for *_, nb in self._neighbourhoods(X)])
@@ -206,7 +290,22 @@ class KNeighborsClassifier(Params):
     def score(self, X, y, *, expected: bool = False) -> float:
         """Accuracy on ``(X, y)``; with ``expected=True``, its exact expectation over the random choices of
         ``ties="random"`` (the mean over queries of the probability of predicting the true class; the same
-        as the plain accuracy for the deterministic rules)."""
+        as the plain accuracy for the deterministic rules).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+        y : array-like of shape (n,)
+            The true classes.
+        expected : bool
+            Score the exact expectation over the draws of ``ties="random"``.
+
+        Returns
+        -------
+        float
+            The fraction of queries whose predicted class is ``y``.
+        """
         truth = _labels(y)
         if len(truth) != len(X):
             raise ValueError(f"y has {len(truth)} labels for {len(X)} rows of X")
@@ -228,11 +327,8 @@ def _labels(y) -> np.ndarray:
     return arr
 
 
-def _generator(random_state) -> np.random.Generator:
-    return check_random_state(random_state)
-
-
 def check_ties(ties: str) -> str:
+    """The tie rule ``ties``, checked to be one of :data:`TIE_RULES` (ValueError otherwise)."""
     if ties not in TIE_RULES:
         raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
     return ties
@@ -267,7 +363,9 @@ def knn_makers(metrics: dict, n_neighbors: int = 1, **params) -> dict:
     metrics : dict
         Display name -> a metric name of :func:`lazylib.metrics.available`, or a callable (such as a metric
         class) returning a fresh unfitted metric, so no fitted state is shared between folds.
-    n_neighbors, **params
+    n_neighbors : int
+        Passed to every classifier.
+    **params
         Passed to every classifier (e.g. ``ties="first"``).
 
     Examples
@@ -369,7 +467,7 @@ def decide(nb: Neighbourhood, k: int, priority: np.ndarray, ties: str = "all", r
     if ties == "first":
         return np.argmax(nb.first, axis=1)  # argmax takes the lowest index among equal counts
     if ties == "random":
-        rng = _generator(rng)
+        rng = check_random_state(rng)
         votes = nb.strict.copy()
         remaining = nb.tied.astype(np.int64)
         draws = k - votes.sum(axis=1)
@@ -467,7 +565,14 @@ def _poly_mul(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str = "all",
          tie_tolerance: float = 1e-9, *, random_state=None) -> np.ndarray:
-    """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring)."""
+    """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring).
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     check_ties(ties)
     rows, cols, sums = select(D, k, tie_tolerance)
     return vote_nearest(rows, cols, sums, len(D), y, k, priority, ties, tie_tolerance, random_state=random_state)
@@ -477,10 +582,17 @@ def vote_nearest(rows, cols, sums, n: int, y: np.ndarray, k: int, priority: np.n
                  tie_tolerance: float = 1e-9, *, random_state=None) -> np.ndarray:
     """Class indices voted for ``n`` queries from their nearest stored instances as
     :meth:`lazylib.metrics.Metric.nearest_chunks` gives them: ``(rows, cols, sums)`` sorted by row, then sum,
-    then column, holding each row's k nearest and everything tied with the k-th."""
+    then column, holding each row's k nearest and everything tied with the k-th.
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     check_ties(ties)
     nb = neighbourhood(rows, cols, sums, n, y, len(priority), k, tie_tolerance, first=ties == "first")
-    return decide(nb, k, priority, ties, _generator(random_state) if ties == "random" else None)
+    return decide(nb, k, priority, ties, check_random_state(random_state) if ties == "random" else None)
 
 
 def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
@@ -513,6 +625,9 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
     expected : bool
         With ``ties="random"``: the exact expected accuracy over the random choices (deterministic) instead of
         the accuracy of one draw from ``random_state``.
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
 
     Returns
     -------
@@ -524,7 +639,7 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
         raise ValueError(f"every k must be between 1 and n - 1 = {n - 1} for leave-one-out, got {ks}")
     clf = KNeighborsClassifier(1, metric, metric_params, ties, tie_tolerance).fit(X, y, types=types)
     C = len(clf.classes_)
-    rng = _generator(random_state) if ties == "random" and not expected else None
+    rng = check_random_state(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))
     for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance,
                                                                             leave_one_out=True):
@@ -546,7 +661,14 @@ def _hits(nb: Neighbourhood, k: int, priority, ties: str, truth: np.ndarray, exp
 def select_k_loo(X, y, ks=(1, 3, 5, 7, 9, 11, 13, 15), metric="hvdm", metric_params=None, *, types=None,
                  ties: str = "all", expected: bool = False, random_state=None) -> int:
     """The k with the best leave-one-out training accuracy (the smallest such k on ties), as Howe & Cardie
-    chose k for every fold."""
+    chose k for every fold.
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     acc = loo_accuracy_by_k(X, y, [k for k in ks if k < len(X)], metric, metric_params, types=types, ties=ties,
                             expected=expected, random_state=random_state)
     return int(acc.idxmax())

@@ -11,7 +11,7 @@ import inspect
 
 
 class Params:
-    """scikit-learn style parameters: the constructor's keywords, stored under their own names."""
+    """Parameters in the style of scikit-learn: the constructor's keywords, stored under their own names."""
 
     def get_params(self, deep: bool = False) -> dict:
         """Constructor parameters (``deep`` accepted for compatibility and ignored)."""

@@ -78,7 +78,7 @@ def _hash_files(digest, root: Path, files) -> None:
 
 
 def inputs_fingerprint(root: str | os.PathLike | None = None) -> str:
-    """sha256 of what every chapter's numbers depend on, besides the chapter itself.
+    """The sha256 of what every chapter's numbers depend on, besides the chapter itself.
 
     Covers every file of the ``lazylib`` package (sources and vendored data, caches excluded), the published
     numbers (``book/published/``) when ``root`` (the book's root folder) is given, and the versions of Python,

@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib._validation import Choice, Integer, check
-from lazylib.metrics._search import tolerance
+from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.neighbors import vote_priority
+from lazylib.search import tolerance
 from lazylib.subspace import TIE_RULES, _labels, cv_nn, numeric_matrix, scale_fold
 
 #: Float64 numbers of the (pairs x subsets) distance block computed at once.
@@ -119,7 +119,9 @@ class MonteCarloSelector:
     ----------
     n_subsets : int
         The budget: how many subsets are scored (the full set included).
-    random_state : int or numpy.random.Generator
+    random_state : int, Generator or None
+        Seed or generator of the subsets: an int seeds a fresh generator (the same draws at every call), a Generator is
+        used as it is (its stream continues), None draws fresh entropy.
     ties : {"all", "first", "random"}
         The 1-NN tie rule of the leave-one-out evaluation (:func:`lazylib.subspace.correct_by_width`).
 
@@ -129,7 +131,10 @@ class MonteCarloSelector:
         The chosen attributes.
     score_ : float
         Their leave-one-out accuracy.
-    subsets_, scores_ : the candidates and their accuracies, in the order drawn.
+    subsets_ : bool ndarray (n_subsets, J)
+        The candidate subsets, in the order drawn.
+    scores_ : ndarray (n_subsets,)
+        Their leave-one-out accuracies.
 
     Notes
     -----
@@ -158,13 +163,26 @@ class MonteCarloSelector:
         self.ties = ties
 
     def fit(self, X, y):
+        """Score the random subsets on training data ``X, y`` and keep the best (``support_``).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, J)
+            Numeric training attributes (no missing values).
+        y : array-like of shape (n,)
+            Class labels.
+
+        Returns
+        -------
+        MonteCarloSelector
+            The fitted estimator itself.
+        """
         n_subsets = check("n_subsets", self.n_subsets, Integer(low=1))
         X = numeric_matrix(X)
         if np.isnan(X).any():
             raise ValueError("X has missing values; impute them first (e.g. lazylib.subspace.scale_fold)")
         codes = np.asarray(y) if np.issubdtype(np.asarray(y).dtype, np.integer) else _labels(y)[0]
-        rng = self.random_state if isinstance(self.random_state, np.random.Generator) else \
-            np.random.default_rng(self.random_state)
+        rng = check_random_state(self.random_state)
         self.subsets_ = random_subsets(X.shape[1], n_subsets, rng)
         self.scores_ = loo_subset_accuracy(X, codes, self.subsets_, ties=self.ties)
         size = self.subsets_.sum(axis=1)
@@ -174,6 +192,18 @@ class MonteCarloSelector:
         return self
 
     def transform(self, X) -> np.ndarray:
+        """The chosen attributes of ``X`` (its columns where ``support_``).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, J)
+            Numeric attributes.
+
+        Returns
+        -------
+        ndarray of shape (n, support_.sum())
+            The chosen columns.
+        """
         return numeric_matrix(X)[:, self.support_]
 
 
@@ -191,6 +221,12 @@ def cv_selection(X: pd.DataFrame, y, folds, *, method: str = "mc", scaling: str 
                  n_subsets: int = 100, random_state=None, ties: str = "all") -> dict:
     """Cross-validated 1-NN accuracy after MC or FNN attribute selection on each training part.
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of each fold's MC seed: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Returns
     -------
     dict with ``fold_accuracy`` (Series over folds, fractions), ``n_attributes`` (Series over folds) and
@@ -200,7 +236,7 @@ def cv_selection(X: pd.DataFrame, y, folds, *, method: str = "mc", scaling: str 
         raise ValueError(f"method must be 'mc' or 'fnn', got {method!r}")
     Xn = numeric_matrix(X)
     codes, _ = _labels(y)
-    seeds = np.random.default_rng(random_state).integers(0, 2**32 - 1, len(folds))
+    seeds = check_random_state(random_state).integers(0, 2**32 - 1, len(folds))
     masks = []
     for f, (train, _) in enumerate(folds):
         if method == "mc":

@@ -24,8 +24,8 @@ import pandas as pd
 
 from lazylib._validation import Choice, Integer, Real, check
 from lazylib.evaluation import parallel_map
-from lazylib.metrics._search import tolerance
 from lazylib.neighbors import vote, vote_priority
+from lazylib.search import tolerance
 
 #: The two learners of the paper.
 METHODS = ("ca", "cacp")
@@ -125,6 +125,8 @@ class SubspaceMapping:
         The numerical rank :math:`r` of the decomposed matrix.
     components_ : ndarray (J, K)
         :math:`R_{(K)}`, the first ``n_components`` columns of ``basis_``.
+    n_features_in_ : int
+        Number of attributes seen in ``fit`` (``J``).
 
     Notes
     -----
@@ -166,7 +168,20 @@ class SubspaceMapping:
         self.rank_tolerance = rank_tolerance
 
     def fit(self, X, y=None):
-        """Learn the centroid and the basis from training data ``X`` (and labels ``y`` for CACP)."""
+        """Learn the centroid and the basis from training data ``X`` (and labels ``y`` for CACP).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, J)
+            Numeric attributes (no missing values).
+        y : array-like of shape (n,), optional
+            Class labels (required by CACP).
+
+        Returns
+        -------
+        SubspaceMapping
+            The fitted estimator itself.
+        """
         check("method", self.method, Choice(METHODS))
         check("null_space", self.null_space, Choice(NULL_SPACES))
         tol = check("rank_tolerance", self.rank_tolerance, Real(low=0, high=1))
@@ -205,7 +220,18 @@ class SubspaceMapping:
         return self
 
     def transform(self, X) -> np.ndarray:
-        """Project instances: :math:`(y - \\bar y)^\\top R_{(K)}` (step 5), shape (n, K)."""
+        """Project instances: :math:`(y - \\bar y)^\\top R_{(K)}` (step 5), shape (n, K).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, J)
+            Numeric attributes (no missing values).
+
+        Returns
+        -------
+        ndarray of shape (n, K)
+            The projected instances.
+        """
         if not hasattr(self, "components_"):
             raise RuntimeError("SubspaceMapping is not fitted; call fit first")
         Y = numeric_matrix(X)
@@ -214,6 +240,20 @@ class SubspaceMapping:
         return (Y - self.centroid_) @ self.components_
 
     def fit_transform(self, X, y=None) -> np.ndarray:
+        """:meth:`fit` on ``X`` (and ``y``), then :meth:`transform` of ``X``.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, J)
+            Numeric attributes (no missing values).
+        y : array-like of shape (n,), optional
+            Class labels (required by CACP).
+
+        Returns
+        -------
+        ndarray of shape (n, K)
+            The projected training instances.
+        """
         return self.fit(X, y).transform(X)
 
 

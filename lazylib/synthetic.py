@@ -29,10 +29,6 @@ LED_SEGMENTS = np.array([
 ])
 
 
-def _rng(random_state) -> np.random.Generator:
-    return check_random_state(random_state)
-
-
 def _check_frame(X) -> pd.DataFrame:
     if not isinstance(X, pd.DataFrame):
         raise ValueError(f"X must be a DataFrame (as lazylib.datasets.load or a generator gives), got "
@@ -73,6 +69,12 @@ def led(n: int, *, noise: float = 0.10, n_irrelevant: int = 0, random_state=None
     inverted independently with probability ``noise``; ``n_irrelevant`` further binary attributes are uniform
     0/1, independent of the class and not noised (``n_irrelevant=17`` is LED-24).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the digits, the noise and the irrelevant attributes: an int seeds a fresh generator (the
+        same draws at every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     Aha's program draws noise as ``1 + random() % 100 <= percent``, so with a whole-number percentage our
@@ -93,7 +95,7 @@ def led(n: int, *, noise: float = 0.10, n_irrelevant: int = 0, random_state=None
     n_irrelevant = check("n_irrelevant", n_irrelevant, Integer(low=0))
     noise = check("noise", noise, Real(low=0, high=1))
     check_size("led data", n * (8 + 7 + n_irrelevant), 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     digits = rng.integers(0, 10, n)
     segments = LED_SEGMENTS[digits] ^ (rng.random((n, 7)) < noise)
     extra = rng.integers(0, 2, (n, n_irrelevant))
@@ -117,6 +119,12 @@ def waveform(n: int, *, n_noise: int = 0, random_state=None):
     Class ``k`` (uniform over 0, 1, 2) mixes the base waves of pair ``WAVE_PAIRS[k]``:
     ``x_m = u h_i(m) + (1 - u) h_j(m) + e_m`` with ``u ~ U(0, 1)`` once per instance and ``e_m ~ N(0, 1)``.
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     The class numbering (which pair is class 0) is a naming choice; CART's own labels were not available.
@@ -134,7 +142,7 @@ def waveform(n: int, *, n_noise: int = 0, random_state=None):
     n = check("n", n, Integer(low=1))
     n_noise = check("n_noise", n_noise, Integer(low=0))
     check_size("waveform data", n * (21 * 3 + n_noise), 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     cls = rng.integers(0, 3, n)
     u = rng.random(n)[:, None]
     first = np.array([WAVES[WAVE_PAIRS[k][0]] for k in cls])
@@ -149,6 +157,12 @@ def add_irrelevant(X: pd.DataFrame, n: int, *, kind: str = "binary", n_values: i
     """Append ``n`` attributes independent of the class: ``"binary"`` (uniform 0/1, nominal), ``"nominal"``
     (uniform over ``n_values`` symbols) or ``"uniform"`` (continuous U(0, 1)).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the added attributes: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Examples
     --------
     >>> X, y = led(3, random_state=0)
@@ -160,7 +174,7 @@ def add_irrelevant(X: pd.DataFrame, n: int, *, kind: str = "binary", n_values: i
     check("kind", kind, Choice(("binary", "nominal", "uniform")))
     n_values = check("n_values", n_values, Integer(low=2))
     check_size("the irrelevant attributes", len(X) * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     rows = len(X)
     names = _fresh([f"irrelevant{j + 1}" for j in range(n)], X.columns)
     if kind == "uniform":
@@ -181,6 +195,12 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     ``1 - x`` and perturbed copies ``x (1 +/- rnd(delta))`` with ``rnd(delta)`` uniform in [0, delta) and a
     random sign (Payne & Edwards 2000, section 5).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the perturbations: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
     Examples
     --------
     >>> X = pd.DataFrame({"a": [0.2, 0.4]})
@@ -191,7 +211,7 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     n = check("n", n, Integer(low=0))
     delta = check("delta", delta, Real(low=0, high=1))
     check_size("the redundant attributes", len(X) * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     # bool columns are nominal (as lazylib.metrics.encode reads them), not linear
     linear = [c for c in X.columns
               if pd.api.types.is_numeric_dtype(X[c].dtype) and not pd.api.types.is_bool_dtype(X[c].dtype)]
@@ -214,15 +234,57 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     return pd.concat([X, pd.DataFrame(out, index=X.index)], axis=1)
 
 
-def r_n(n_relevant: int, *, n_per_region: int = 50, random_state=None):
+#: Readings of how R_n's cube is split into two regions of equal volume (:func:`r_n`).
+R_N_SPLITS = ("oblique", "corner", "parity")
+
+
+def r_n_region(X, split: str = "oblique") -> np.ndarray:
+    """Region (0 or 1) of each point of the unit cube under one reading of R_n's split (see :func:`r_n`).
+
+    Examples
+    --------
+    >>> r_n_region(np.array([[0.1, 0.2], [0.9, 0.8], [0.9, 0.2]]), "parity").tolist()
+    [0, 0, 1]
+    """
+    split = check("split", split, Choice(R_N_SPLITS))
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[1]
+    if split == "oblique":
+        return (X.sum(axis=1) >= n / 2).astype(np.intp)
+    if split == "corner":
+        return (X > 1.0 - 0.5 ** (1.0 / n)).all(axis=1).astype(np.intp)
+    return ((X >= 0.5).sum(axis=1) % 2).astype(np.intp)
+
+
+def r_n(n_relevant: int, *, n_per_region: int = 50, split: str = "oblique", random_state=None):
     """Güvenir's R_n (1998, section 3): ``n_relevant`` features in [0, 1], two classes, the cube split into two
     regions of equal volume with ``n_per_region`` uniform instances in each.
 
+    Parameters
+    ----------
+    n_relevant : int
+        Number of features, all relevant.
+    n_per_region : int
+        Instances drawn uniformly in each region (the paper: 50).
+    split : {"oblique", "corner", "parity"}
+        How the cube is split (the paper does not say; see Notes).
+    random_state : int, Generator or None
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
-    The paper does not say how the space is split; we cut the cube by the hyperplane through its centre,
-    ``sum_i x_i = n / 2``, whose two halves have equal volume by symmetry (for n = 1, at x = 0.5). Instances
-    are drawn uniformly in each half by rejection.
+    The paper does not say how the space is split. Every reading below halves the volume of the cube and makes
+    every feature relevant; they differ in what a single feature tells about the class:
+
+    - ``"oblique"`` (default): the hyperplane through the centre, ``sum_i x_i = n / 2``, whose two halves have
+      equal volume by symmetry (for n = 1, at x = 0.5). Each feature alone separates the classes weakly.
+    - ``"corner"``: class 1 is the corner cube ``x_i > t`` for every ``i``, with ``t = 1 - 2^(-1/n)`` so that it
+      holds half the volume; a boundary along the axes, each feature alone informative.
+    - ``"parity"``: class 1 where an odd number of features exceed 0.5 (a checkerboard, XOR for n = 2): no
+      feature alone tells anything about the class.
+
+    For n = 1 all three are the cut at x = 0.5. Instances are drawn uniformly in each region by rejection.
 
     Examples
     --------
@@ -232,15 +294,15 @@ def r_n(n_relevant: int, *, n_per_region: int = 50, random_state=None):
     """
     n_relevant = check("n_relevant", n_relevant, Integer(low=1))
     n_per_region = check("n_per_region", n_per_region, Integer(low=1))
+    split = check("split", split, Choice(R_N_SPLITS))
     check_size("R_n data", 4 * n_per_region * n_relevant, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     parts, labels = [], []
-    for cls, below in ((0, True), (1, False)):
+    for cls in (0, 1):
         got = np.empty((0, n_relevant))
         while len(got) < n_per_region:
             cand = rng.random((4 * n_per_region, n_relevant))
-            side = cand.sum(axis=1) < n_relevant / 2
-            got = np.vstack([got, cand[side == below]])
+            got = np.vstack([got, cand[r_n_region(cand, split) == cls]])
         parts.append(got[:n_per_region])
         labels += [cls] * n_per_region
     X = pd.DataFrame(np.vstack(parts), columns=[f"f{j + 1}" for j in range(n_relevant)])
@@ -251,13 +313,19 @@ def payne_separable(*, n: int = 100, random_state=None):
     """Payne & Edwards (2000, section 5), first problem: two attributes in [0, 1], two linearly separable
     halves (class by ``x1 < 0.5``), ``n / 2`` uniform instances in each.
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     The paper gives no generator; halves split on the first attribute are our reading.
     """
     n = check("n", n, Integer(low=2))
     check_size("the data", 3 * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     half = n // 2
     a = np.column_stack([rng.uniform(0.0, 0.5, half), rng.random(half)])
     b = np.column_stack([rng.uniform(0.5, 1.0, n - half), rng.random(n - half)])
@@ -270,6 +338,12 @@ def payne_inseparable(*, n: int = 100, random_state=None):
     two per class on the diagonals (an XOR), ``n / 4`` uniform instances in each (when ``n`` is not a multiple
     of 4, the first ``n % 4`` quadrants in the order (0, 0), (0.5, 0.5), (0, 0.5), (0.5, 0) get one more).
 
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
+        is used as it is (its stream continues), None draws fresh entropy.
+
     Notes
     -----
     The paper gives no generator; quadrants with diagonal classes are our reading of "four linearly
@@ -277,7 +351,7 @@ def payne_inseparable(*, n: int = 100, random_state=None):
     """
     n = check("n", n, Integer(low=4))
     check_size("the data", 3 * n, 8)
-    rng = _rng(random_state)
+    rng = check_random_state(random_state)
     sizes = [n // 4 + (i < n % 4) for i in range(4)]  # n not a multiple of 4: the first quadrants get one more
     parts, labels = [], []
     quadrants = (((0, 0), 0), ((0.5, 0.5), 0), ((0, 0.5), 1), ((0.5, 0), 1))

@@ -22,8 +22,8 @@ import pandas as pd
 from scipy import special, stats
 
 from lazylib._validation import Boolean, Choice, Real, check
-from lazylib.metrics import Encoded, NotFittedError, encode
-from lazylib.metrics._encode import NOMINAL, encode_labels
+from lazylib.encoding import NOMINAL, Encoded, encode, encode_labels
+from lazylib.metrics import NotFittedError
 
 #: C4.5's tolerance in comparisons of gains, split information and error counts (``Epsilon`` of the program).
 EPSILON = 1e-3
@@ -168,10 +168,17 @@ class C45Node:
 
     @property
     def is_leaf(self) -> bool:
+        """Whether the node is a leaf (tests no attribute)."""
         return self.attribute is None
 
     def walk(self):
-        """This node and all nodes below it, depth first."""
+        """This node and all nodes below it, depth first.
+
+        Yields
+        ------
+        C45Node
+            Each node, this one first.
+        """
         yield self
         for child in self.children:
             yield from child.walk()
@@ -451,6 +458,8 @@ class C45Classifier:
         Names of the attributes tested somewhere in the final tree, in column order.
     n_leaves_, depth_ : int
         Leaves of the final tree and its depth (a single leaf has depth 0).
+    domains_ : dict
+        Column index -> the categories of each nominal attribute, as fitted (queries must have the same).
 
     Notes
     -----
@@ -578,6 +587,11 @@ class C45Classifier:
             Class labels.
         types : sequence or dict, optional
             Attribute types, as for :func:`lazylib.metrics.encode` (required for arrays).
+
+        Returns
+        -------
+        C45Classifier
+            The fitted estimator itself.
         """
         self._validate()
         data = encode(X, types)
@@ -665,7 +679,18 @@ class C45Classifier:
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities, shape (n, classes): the leaf class distributions reached by each query, summed
-        with the weights of the branches followed (all branches of a test whose value is unknown)."""
+        with the weights of the branches followed (all branches of a test whose value is unknown).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, len(classes_))
+            The class probabilities of each query.
+        """
         Z = self._encode_queries(X)
         n = len(Z)
         out = np.zeros((n, len(self.classes_)))
@@ -688,16 +713,51 @@ class C45Classifier:
             self._route(child, Z, r, ww, out)
 
     def predict_indices(self, X) -> np.ndarray:
-        """Indices into ``classes_`` of the predicted classes."""
+        """Indices into ``classes_`` of the predicted classes.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            Indices into ``classes_``.
+        """
         return np.argmax(self.predict_proba(X), axis=1)
 
     def predict(self, X) -> np.ndarray:
-        """Predicted class labels (the class of largest probability; the first one on ties)."""
+        """Predicted class labels (the class of largest probability; the first one on ties).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each query.
+        """
         self._check()
         return np.asarray(list(self.classes_), dtype=object)[self.predict_indices(X)]
 
     def score(self, X, y) -> float:
-        """Accuracy on ``(X, y)``."""
+        """Accuracy on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+        y : array-like of shape (n,)
+            The true classes.
+
+        Returns
+        -------
+        float
+            The fraction of queries whose predicted class is ``y``.
+        """
         truth = np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
         n = len(X) if hasattr(X, "__len__") else None
         if truth.ndim != 1 or (n is not None and len(truth) != n):
@@ -714,7 +774,13 @@ class C45Classifier:
     def export_text(self) -> str:
         """The tree in C4.5's indented layout: one line per branch, ``attribute = value`` or
         ``attribute <= threshold`` / ``> threshold``; a leaf shows its class and ``(n)`` or ``(n/errors)``, the
-        weight of the training cases reaching it and of those not of its class."""
+        weight of the training cases reaching it and of those not of its class.
+
+        Returns
+        -------
+        str
+            The tree, one line per branch.
+        """
         self._check()
         lines: list[str] = []
 

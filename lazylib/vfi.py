@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics import Encoded, NotFittedError, encode
-from lazylib.metrics._encode import encode_labels
+from lazylib.encoding import Encoded, encode, encode_labels
+from lazylib.metrics import NotFittedError
 from lazylib.neighbors import vote_priority
 
 #: Relative tolerance within which two summed votes count as tied (sums of the same votes in another order can
@@ -64,6 +64,30 @@ class VFI5Classifier:
     intervals_ : dict
         Feature name -> DataFrame of its intervals: bounds, whether they are closed, the class counts and the
         class votes (built on demand from the fitted arrays).
+    categories_ : tuple
+        Categories of each nominal column of a DataFrame (None for the other columns).
+    nominal_ : bool ndarray of shape (m,)
+        Whether each feature is nominal.
+    y_ : ndarray of shape (n,)
+        Class codes ``0..C-1`` of the training instances.
+    priority_ : ndarray of shape (C,)
+        Rank of each class in the vote's last resort (:func:`lazylib.neighbors.vote_priority`).
+    grid_ : ndarray
+        Every distinct end point over all features, sorted.
+    is_point_ : bool ndarray of shape (m, len(grid_))
+        Whether each grid value is an end point of each feature.
+    below_ : ndarray of shape (m, len(grid_) + 1)
+        End points of each feature below each grid position (cumulative counts of ``is_point_``).
+    n_points_ : ndarray of shape (m,)
+        End points of each feature.
+    n_slots_ : int
+        Interval slots per feature, ``2 max(n_points_) + 1`` (even slots ranges, odd slots point intervals).
+    counts_ : ndarray of shape (m, n_slots_, C)
+        Training values of each class in each interval.
+    votes_ : ndarray of shape (m, n_slots_, C)
+        The class votes of each interval (normalised, times ``weights_`` with a confidence bias).
+    weights_ : ndarray of shape (m, n_slots_), or None
+        Weka's confidence weight of each interval (None without ``confidence_bias``).
 
     Notes
     -----
@@ -126,7 +150,22 @@ class VFI5Classifier:
 
     # ------------------------------------------------------------------ training (Figure 4)
     def fit(self, X, y, *, types=None):
-        """Learn the intervals of every feature and their class votes."""
+        """Learn the intervals of every feature and their class votes.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+
+        Returns
+        -------
+        VFI5Classifier
+            The fitted estimator itself.
+        """
         if not (isinstance(self.tie_tolerance, (int, float)) and 0 <= self.tie_tolerance < 1):
             raise ValueError(f"tie_tolerance must be a number in [0, 1), got {self.tie_tolerance!r}")
         if not isinstance(self.point_intervals, (bool, np.bool_)):
@@ -256,7 +295,18 @@ class VFI5Classifier:
 
     def feature_votes(self, X) -> np.ndarray:
         """The vote vector of every feature for every query, shape (n, features, classes): row ``f`` of a
-        query is ``feature_vote[f, :]`` of Figure 5 (all zero where the feature abstains)."""
+        query is ``feature_vote[f, :]`` of Figure 5 (all zero where the feature abstains).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, m, len(classes_))
+            The vote vector of each feature for each query.
+        """
         Z = self._encode_queries(X)
         slot, known = self._slots(Z)
         out = self.votes_[np.arange(Z.shape[1]), slot]
@@ -264,7 +314,18 @@ class VFI5Classifier:
         return out
 
     def decision_function(self, X) -> np.ndarray:
-        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order."""
+        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, len(classes_))
+            The summed votes of each query.
+        """
         Z = self._encode_queries(X)
         n, m = Z.shape
         C = len(self.classes_)
@@ -279,22 +340,58 @@ class VFI5Classifier:
         return total
 
     def predict_indices(self, X) -> np.ndarray:
-        """Indices into ``classes_`` of the predicted classes."""
+        """Indices into ``classes_`` of the predicted classes.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            Indices into ``classes_``.
+        """
         return winners(self.decision_function(X), self.priority_, self.tie_tolerance)
 
     def predict(self, X) -> np.ndarray:
-        """Predicted class labels: the class with the largest total vote (ties as in the class Notes)."""
+        """Predicted class labels: the class with the largest total vote (ties as in the class Notes).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each query.
+        """
         indices = self.predict_indices(X)
         return np.asarray(list(self.classes_), dtype=object)[indices]
 
     def score(self, X, y) -> float:
-        """Accuracy on ``(X, y)``."""
+        """Accuracy on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+        y : array-like of shape (n,)
+            The true classes.
+
+        Returns
+        -------
+        float
+            The fraction of queries whose predicted class is ``y``.
+        """
         truth = np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
         return float(np.mean(self.predict(X) == truth))
 
     # ------------------------------------------------------------------ readable intervals
     @property
     def intervals_(self) -> dict:
+        """Feature name -> DataFrame of its intervals (see the class's Attributes)."""
         self._check()
         return {name: self._interval_table(f) for f, name in enumerate(self.columns_)}
 

@@ -28,8 +28,8 @@ def papers_using(name: str) -> list[str]:
     UnknownDatasetError
         For a name that is not vendored (the message suggests close ones).
     """
-    from lazylib.datasets._loader import UnknownDatasetError, list_datasets
     from lazylib._validation import suggest
+    from lazylib.datasets._loader import UnknownDatasetError, list_datasets
 
     names = list_datasets()
     if name not in names:

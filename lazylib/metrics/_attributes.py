@@ -36,7 +36,6 @@ class Half:
     emb: np.ndarray
     unknown_one: np.ndarray
     squared: bool = False
-    rest: np.ndarray | None = None  # squared terms: the part of alpha outside the embedding's projection
 
 
 class AttributeTerm:
@@ -57,75 +56,53 @@ class AttributeTerm:
         """Query and stored halves of the bilinear term for a column of queries and one of stored values."""
         return self.half(xq, "query"), self.half(xs, "stored")
 
-    def half(self, x: np.ndarray, side: str, training: bool = False) -> Half:
-        """One side (``"query"`` or ``"stored"``) of a separable term; ``training``: against the training data."""
+    def half(self, x: np.ndarray, side: str) -> Half:
+        """One side (``"query"`` or ``"stored"``) of a separable term."""
         raise NotImplementedError(f"{type(self).__name__} is not separable")
 
     def direct(self, xq: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of terms of a non-bilinear attribute."""
         raise NotImplementedError(f"{type(self).__name__} is bilinear: use pair")
 
-    def fit_shift(self, x: np.ndarray) -> Half | None:
-        """Centre the term on the training column ``x``; the stored side of that column if this computed it."""
-        return None
+    def fit_shift(self, x: np.ndarray) -> None:
+        """Centre the term on the training column ``x`` (squared differences only)."""
 
     def query_weights(self, xq: np.ndarray) -> np.ndarray:
         """Weight ``u(x)`` multiplying the term of each query value (1 unless overridden)."""
         return np.ones(len(xq))
 
 
-def _squared_half(phi, unknown_one, side: str, shift=None, basis=None) -> Half:
+def _squared_half(phi, unknown_one, side: str, shift=None) -> Half:
     """Half of ``||phi(x) - phi(y)||^2``: alpha = ||phi||^2 and psi = -2 phi (query) or chi = phi (stored), with
     the rows of distance-one unknowns zeroed.
 
     ``shift`` (subtracted from ``phi`` on both sides) leaves every difference as it is, but centred
     embeddings keep the cancelling terms ``alpha + beta`` small, and with them the rounding of the product.
-    ``basis`` (orthonormal columns spanning the vectors of sum 0) projects the embedding: exact against stored
-    embeddings of sum 0 (centred class-probability vectors), with one column fewer. alpha keeps the whole
-    ``||phi||^2``; ``rest`` is its part outside the projection, ``(sum phi)^2 / len(phi)``.
     """
     if shift is not None:
         phi = phi - shift
     if unknown_one.any():
         phi = np.where(unknown_one[:, None], 0.0, phi)
-    alpha, rest = (phi**2).sum(1), None
-    if basis is not None:
-        rest = phi.sum(1) ** 2 / phi.shape[1]
-        phi = phi @ basis
-    return Half(alpha, -2.0 * phi if side == "query" else phi, unknown_one, squared=True, rest=rest)
-
-
-def _sum_zero_basis(d: int) -> np.ndarray:
-    """(d, d - 1): orthonormal columns spanning the vectors of R^d whose entries sum to 0."""
-    centring = np.eye(d) - 1.0 / d
-    return np.linalg.qr(centring[:, :-1])[0]
+    return Half((phi**2).sum(1), -2.0 * phi if side == "query" else phi, unknown_one, squared=True)
 
 
 class _Squared(AttributeTerm):
     """Mixin for terms ``||phi(x) - phi(y)||^2``: subclasses give ``embedding(x) -> (phi, unknown_one)``; ``fit_shift``
-    sets the shift to the mean embedding of the training values (see :func:`_squared_half`), and the projection
-    basis when every centred training embedding sums to 0."""
+    sets the shift to the mean embedding of the training values (see :func:`_squared_half`)."""
 
     shift = None
-    basis = None
 
-    def fit_shift(self, x) -> Half:
-        """Set the shift (and basis) from the training column ``x``; return the stored side of that column,
-        projected when there is a basis (it is only ever used against the training data)."""
+    def fit_shift(self, x) -> None:
+        """Set the shift from the training column ``x``: the mean of its known embeddings."""
         phi, unknown_one = self.embedding(x)
         known = phi[~unknown_one]
         if len(known):
             self.shift = known.mean(axis=0)
-            sums = np.abs((known - self.shift).sum(axis=1))
-            if phi.shape[1] > 1 and sums.max() <= 1e-12 * max(1.0, np.abs(known).max()):
-                self.basis = _sum_zero_basis(phi.shape[1])
-        return _squared_half(phi, unknown_one, "stored", self.shift, self.basis)
 
-    def half(self, x, side: str, training: bool = False) -> Half:
-        """The query (``side="query"``) or stored side of the term for a column of values; ``training``: the
-        stored side is the training data (the projection applies)."""
+    def half(self, x, side: str) -> Half:
+        """The query (``side="query"``) or stored side of the term for a column of values."""
         phi, unknown_one = self.embedding(x)
-        return _squared_half(phi, unknown_one, side, self.shift, self.basis if training else None)
+        return _squared_half(phi, unknown_one, side, self.shift)
 
 
 class OverlapAttribute(AttributeTerm):
@@ -211,14 +188,14 @@ class ProbabilityAttribute(_Squared):
         P = self.P[self.rows(x)]
         return (P if self.scale == 1.0 else np.sqrt(self.scale) * P), unknown_one
 
-    def fit_shift(self, x) -> Half | None:
-        return _Squared.fit_shift(self, x) if self.form == "sq" else None
-
-    def half(self, x, side: str, training: bool = False) -> Half:
-        """The query (``side="query"``) or stored side of the term for a column of values (``training``: see
-        :meth:`_Squared.half`)."""
+    def fit_shift(self, x) -> None:
         if self.form == "sq":
-            return _Squared.half(self, x, side, training)
+            _Squared.fit_shift(self, x)
+
+    def half(self, x, side: str) -> Half:
+        """The query (``side="query"``) or stored side of the term for a column of values."""
+        if self.form == "sq":
+            return _Squared.half(self, x, side)
         r = self.rows(x)
         unknown_one = np.isnan(x) if self.missing == "one" else np.zeros(len(x), bool)
         emb = self.T[r] if side == "query" else _onehot(r, self.table.size)

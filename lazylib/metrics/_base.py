@@ -1,7 +1,8 @@
-"""The public side of every metric: :class:`Metric` (fit, validation, ``pairwise``, the search entry points) and
+"""The public side of every metric: :class:`Metric` (fit, ``pairwise``, the search entry points) and
 :class:`AttributeMetric` (one fitted attribute term per column, turned into the two sides of the engine's
 product). The computation itself is in :mod:`lazylib.metrics._engine` (the bilinear plan and its exactness) and
-:mod:`lazylib.metrics._search` (the exact k-nearest search).
+:mod:`lazylib.metrics._search` (the exact k-nearest search); what a fitted metric accepts is checked in
+:mod:`lazylib.metrics._inputs`.
 
 A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
@@ -11,9 +12,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from lazylib.metrics._encode import SET, Encoded, SetTable, check_finite, encode, encode_labels
+from lazylib.metrics._attributes import SetAttribute
+from lazylib.metrics._encode import SetTable, encode, encode_labels
 from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
     CANCELLATION,
     SNAP,
@@ -26,7 +27,7 @@ from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable 
     _unknown_one_fill,
     sq_attributes,
 )
-from lazylib.metrics._attributes import SetAttribute
+from lazylib.metrics._inputs import Schema, check_accepted, check_k, check_weights, stored_classes
 from lazylib.metrics._sets import member_pair_bytes
 from lazylib.params import Params
 
@@ -49,8 +50,8 @@ class SetSides(NamedTuple):
 class Metric(Params):
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
-    Subclasses describe one attribute at a time; this class validates input, applies weights, chunks the work
-    and combines the terms.
+    Subclasses describe one attribute at a time; this class checks input (:mod:`lazylib.metrics._inputs`),
+    applies weights, chunks the work and combines the terms.
 
     Parameters
     ----------
@@ -60,10 +61,39 @@ class Metric(Params):
         and Cardie's mean difference weighting. A Series/DataFrame is aligned on column names (and classes).
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk.
+
+    Attributes
+    ----------
+    columns_ : tuple of str
+        Attribute names (a DataFrame's columns; ``"0"``, ``"1"``... for an array).
+    kinds_ : tuple of str
+        Type of each attribute (``"nominal"``, ``"continuous"``, ...), as encoded.
+    categories_ : tuple
+        Categories of each nominal column of a DataFrame (None for the other columns).
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    X_ : ndarray of shape (n, n_features_in_)
+        The encoded training data (nominal values as codes, unknown values as NaN, set-valued values as indices
+        into ``sets_``): the stored instances when ``pairwise`` is given no ``B``.
+    sets_ : tuple or None
+        The training data's :class:`lazylib.encoding.SetTable` of each set-valued column (None for the other
+        columns), or None when no column holds sets.
+    y_ : ndarray of shape (n,) or None
+        Class codes ``0..C-1`` of the training instances (None when fitted without labels).
+    classes_ : tuple or None
+        The class labels, in the order of their codes (None when fitted without labels).
+    weights_ : ndarray of shape (n_features_in_,) or (C, n_features_in_), or None
+        The fitted attribute weights (None: all ones).
+    root_ : float
+        The exponent of the final root, ``D = S ** (1 / root_)`` (2 for HEOM, HVDM; ``r`` for Minkowski).
+    fitted_ : bool
+        True once ``fit`` has run.
     """
 
-    #: ``D = S ** (1 / root)`` where ``S`` is the weighted sum of attribute terms.
-    root: float = 1.0
+    #: The exponent of the final root, ``D = S ** (1 / root_)`` where ``S`` is the weighted sum of attribute
+    #: terms, for a metric whose exponent is fixed; :meth:`_root` gives the fitted ``root_`` (overridden where
+    #: the exponent depends on a parameter, e.g. Minkowski's ``r``).
+    _fixed_root: float = 1.0
     #: Whether ``fit`` needs class labels.
     needs_labels: bool = False
     #: Attribute types the metric accepts (None: all but set-valued ones, which a metric accepts only by naming
@@ -100,32 +130,30 @@ class Metric(Params):
             Class labels; required by the metrics that use class-conditional probabilities.
         types : sequence or dict, optional
             Attribute types, required when ``X`` is an array.
+
+        Returns
+        -------
+        Metric
+            The fitted metric itself.
         """
         enc = encode(X, types, sets=True)
-        sets = [c for c, k in zip(enc.columns, enc.kinds) if k == SET]
-        if sets and SET not in (self.accepts or ()):
-            raise ValueError(f"{type(self).__name__} has no term for set-valued attributes, and columns {sets} hold "
-                             "sets; FeatureDifference and MDW (lazylib.weighting) accept them")
-        if self.accepts is not None:
-            bad = [c for c, k in zip(enc.columns, enc.kinds) if k not in self.accepts]
-            if bad:
-                raise ValueError(f"{type(self).__name__} accepts only {self.accepts} attributes; {bad} are not")
+        check_accepted(type(self).__name__, self.accepts, enc)
+        self._schema = Schema.of(enc)
         self.columns_ = enc.columns
         self.kinds_ = enc.kinds
         self.categories_ = enc.categories
         self.n_features_in_ = len(enc.columns)
-        self._from_frame = enc.from_frame
         self.sets_ = enc.sets  # the training data's set tables (None: no set-valued column)
         if y is not None or self.needs_labels:
             self.y_, self.classes_ = encode_labels(y, enc.values.shape[0],
                                                    min_classes=2 if self.needs_labels else 1)
         else:
             self.y_, self.classes_ = None, None
-        self._training_halves = {}
+        self.root_ = self._root()
         self._fit(enc.values, self.y_)
         self._center(enc.values)
         self.X_ = enc.values
-        self.weights_ = self._check_weights(self.weights)
+        self.weights_ = check_weights(self.weights, self.columns_, self.classes_)
         self.fitted_ = True
         return self
 
@@ -135,9 +163,19 @@ class Metric(Params):
         ``B`` defaults to the training data (whose classes are then known). Per-class weights need the classes
         of ``B``: pass ``y_B`` when ``B`` is given.
 
+        Parameters
+        ----------
+        A : DataFrame or array of shape (n_A, n_features_in_)
+            Queries, encoded as in :meth:`fit`.
+        B : DataFrame or array of shape (n_B, n_features_in_), optional
+            Stored instances (default: the training data).
+        y_B : array-like of shape (n_B,), optional
+            Classes of ``B``, for per-class weights.
+
         Returns
         -------
         ndarray of shape (len(A), len(B))
+            ``D[i, j]``, the distance from query ``i`` to stored instance ``j``.
         """
         Zq, Zs, cls, training, sets = self._prepare(A, B, y_B)
         out = np.empty((Zq.shape[0], Zs.shape[0]))
@@ -153,8 +191,24 @@ class Metric(Params):
         """Yield ``(start, stop, D[start:stop])`` over row chunks of ``A``; memory stays bounded by
         ``working_memory`` whatever ``len(A)``.
 
-        With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root)``,
+        With ``reduced=True`` the chunks hold the weighted sums ``S`` before the final root (``D = S^(1/root_)``,
         see :meth:`from_reduced`): the same order of neighbours, without the cost of the root.
+
+        Parameters
+        ----------
+        A : DataFrame or array of shape (n_A, n_features_in_)
+            Queries, as for :meth:`pairwise`.
+        B : DataFrame or array of shape (n_B, n_features_in_), optional
+            Stored instances, as for :meth:`pairwise`.
+        y_B : array-like of shape (n_B,), optional
+            Classes of ``B``, as for :meth:`pairwise`.
+        reduced : bool
+            Yield the sums ``S`` instead of the distances.
+
+        Yields
+        ------
+        tuple of (int, int, ndarray)
+            ``(start, stop, block)``: the rows ``start:stop`` of ``D`` (or of ``S``).
         """
         Zq, Zs, cls, training, sets = self._prepare(A, B, y_B)
         yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training, sets=sets)
@@ -169,6 +223,22 @@ class Metric(Params):
         search exactly through a single-precision filter (:mod:`lazylib.metrics._search`); the others scan
         whole rows of :meth:`pairwise_chunks`. With ``leave_one_out=True`` (and ``A=None``) the queries are the
         training instances, each searched among the others (its own row excluded).
+
+        Parameters
+        ----------
+        A : DataFrame or array, or None
+            Queries (None with ``leave_one_out``).
+        k : int
+            Number of nearest neighbours.
+        tie_tolerance : float
+            Relative tolerance within which sums count as tied with the k-th smallest.
+        leave_one_out : bool
+            Search the training instances among the others.
+
+        Yields
+        ------
+        tuple of (int, int, ndarray, ndarray, ndarray)
+            ``(start, stop, rows, cols, sums)`` for the queries ``start:stop``.
         """
         from lazylib.metrics import _search
 
@@ -191,6 +261,22 @@ class Metric(Params):
         With ``leave_one_out=True`` (``A=None``), the search is made for ``k + 1`` among all training
         instances, each query's own instance included: removing it (one member of its group) leaves a superset
         of the pairs within the tolerance of the k-th smallest among the others.
+
+        Parameters
+        ----------
+        A : DataFrame or array, or None
+            Queries, as for :meth:`nearest_chunks`.
+        k : int
+            Number of nearest neighbours.
+        tie_tolerance : float
+            As for :meth:`nearest_chunks`.
+        leave_one_out : bool
+            As for :meth:`nearest_chunks`.
+
+        Yields
+        ------
+        tuple
+            ``(start, stop, rows, groups, sums, grouping)`` for the queries ``start:stop``.
         """
         from lazylib.metrics import _search
 
@@ -200,15 +286,10 @@ class Metric(Params):
             self._check_fitted()
             Zq, Zs, cls = self.X_, self.X_, self.y_
             sets = None if self.sets_ is None else SetSides(self.sets_, self.sets_)
-            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs) - 1):
-                raise ValueError(f"k must be an integer between 1 and n - 1 = {len(Zs) - 1} for leave-one-out, "
-                                 f"got {k!r}")
-            k = int(k) + 1
+            k = check_k(k, len(Zs), leave_one_out=True) + 1
         else:
             Zq, Zs, cls, _, sets = self._prepare(A, None, None)
-            if not (isinstance(k, (int, np.integer)) and 1 <= k <= len(Zs)):
-                raise ValueError(f"k must be an integer between 1 and the training set size {len(Zs)}, got {k!r}")
-            k = int(k)
+            k = check_k(k, len(Zs))
         plan = self._plan(Zq, Zs, cls, training=True) if self._searchable() else None
         if plan is not None and plan.left is not None:
             plan, groups = _search.group_plan(plan)
@@ -221,10 +302,27 @@ class Metric(Params):
             yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
-        """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``."""
+        """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``.
+
+        Parameters
+        ----------
+        S : array-like
+            Reduced sums, as :meth:`pairwise_chunks` yields them with ``reduced=True``.
+
+        Returns
+        -------
+        ndarray
+            ``S ** (1 / root_)`` (negative rounding errors set to 0).
+        """
+        self._check_fitted()
         return self._finish(np.array(S, dtype=np.float64))
 
     # ------------------------------------------------------------------ for subclasses
+    def _root(self) -> float:
+        """The exponent ``root_`` of ``D = S ** (1 / root_)``, set by :meth:`fit` before :meth:`_fit` (validating
+        the parameters it depends on)."""
+        return self._fixed_root
+
     def _fit(self, Z: np.ndarray, y: np.ndarray | None) -> None:
         """Learn per-attribute state from the encoded training matrix."""
 
@@ -268,12 +366,15 @@ class Metric(Params):
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
 
-    def _finish(self, S: np.ndarray) -> np.ndarray:
-        np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
-        if self.root == 2.0:
+    def _finish(self, S: np.ndarray, nonnegative: bool = False) -> np.ndarray:
+        """Distances from sums, in place: ``S ** (1 / root)``; ``nonnegative``: ``S`` holds no negative
+        rounding (else it is clipped at 0 first)."""
+        if not nonnegative:
+            np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
+        if self.root_ == 2.0:
             np.sqrt(S, out=S)
-        elif self.root != 1.0:
-            np.power(S, 1.0 / self.root, out=S)
+        elif self.root_ != 1.0:
+            np.power(S, 1.0 / self.root_, out=S)
         return S
 
     # ------------------------------------------------------------------ machinery
@@ -281,104 +382,20 @@ class Metric(Params):
         if not getattr(self, "fitted_", False):
             raise NotFittedError(f"{type(self).__name__} is not fitted: call fit(X, y) first")
 
-    def _check_weights(self, weights):
-        if weights is None:
-            return None
-        m = self.n_features_in_
-        if isinstance(weights, pd.DataFrame):
-            if self.classes_ is None:
-                raise ValueError("per-class weights need the metric to be fitted with class labels")
-            weights = weights.reindex(index=list(self.classes_), columns=list(self.columns_)).to_numpy(float)
-        elif isinstance(weights, pd.Series):
-            weights = weights.reindex(list(self.columns_)).to_numpy(float)
-        if isinstance(weights, (dict, str, bytes)):
-            raise ValueError(f"weights must be an array of numbers (or a pandas Series/DataFrame indexed by "
-                             f"attribute), got a {type(weights).__name__}")
-        try:
-            W = np.asarray(weights, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"weights must be numbers, got {weights!r}") from None
-        if W.ndim == 1 and W.shape == (m,):
-            pass
-        elif W.ndim == 2 and W.shape[1] == m and self.classes_ is not None and W.shape[0] == len(self.classes_):
-            pass
-        else:
-            expected = f"({m},)" + (f" or ({len(self.classes_)}, {m})" if self.classes_ is not None else "")
-            raise ValueError(f"weights must have shape {expected}, got {W.shape}")
-        if not np.isfinite(W).all() or (W < 0).any():
-            raise ValueError("weights must be finite non-negative numbers (no NaN, no inf)")
-        return W
-
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
-        return self._encode_query(X, what)[0]
-
-    def _encode_query(self, X, what: str) -> tuple[np.ndarray, tuple | None]:
-        """``X`` encoded as the training data were: the matrix, and its set tables (None without set columns)."""
-        if self.sets_ is not None and not isinstance(X, (pd.DataFrame, Encoded)):
-            named = [c for c, k in zip(self.columns_, self.kinds_) if k == SET]
-            raise ValueError(f"{what} is an array but the metric was fitted with set-valued columns {named}: pass a "
-                             "DataFrame with the same columns")
-        if isinstance(X, pd.DataFrame):
-            if not self._from_frame:
-                raise ValueError(f"{what} is a DataFrame but the metric was fitted on an array")
-            cols = tuple(str(c) for c in X.columns)
-            if cols != self.columns_:
-                raise ValueError(f"{what} columns {list(cols)} differ from the fitted columns {list(self.columns_)}")
-            enc = encode(X, dict(zip(self.columns_, self.kinds_)), sets=True)
-            for name, fitted, now in zip(self.columns_, self.categories_, enc.categories):
-                if fitted != now:
-                    raise ValueError(f"{what} column {name!r} has categories {now}, fitted with {fitted}")
-            self._check_set_dimensions(enc.sets, what)
-            return enc.values, enc.sets
-        if isinstance(X, Encoded):
-            if X.columns != self.columns_ or X.categories != self.categories_:
-                raise ValueError(f"{what} was encoded with columns or categories other than the fitted ones")
-            if self.sets_ is not None and (X.sets is None or any(
-                    (f is None) != (n is None) for f, n in zip(self.sets_, X.sets))):
-                raise ValueError(f"{what} was encoded with set-valued columns other than the fitted ones")
-            self._check_set_dimensions(X.sets, what)
-        elif self._from_frame and any(c is not None for c in self.categories_):
-            named = [n for n, c in zip(self.columns_, self.categories_) if c is not None]
-            raise ValueError(f"{what} is an array but the metric was fitted on a DataFrame with categorical columns "
-                             f"{named[:5]}{'...' if len(named) > 5 else ''}: pass a DataFrame with the same columns "
-                             "(an array's numbers would be read as category codes)")
-        try:
-            values = np.asarray(X, dtype=np.float64) if not isinstance(X, Encoded) else X.values
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must hold numbers (nominal values as codes, missing as NaN)") from None
-        if values.ndim != 2 or values.shape[1] != self.n_features_in_:
-            raise ValueError(f"{what} must have shape (n, {self.n_features_in_}), got {values.shape}")
-        if values.shape[0] == 0:
-            raise ValueError(f"{what} is empty")
-        if not isinstance(X, Encoded):
-            check_finite(values, self.columns_)
-        return values, (X.sets if isinstance(X, Encoded) else None)
-
-    def _check_set_dimensions(self, sets, what: str) -> None:
-        for name, fitted, now in zip(self.columns_, self.sets_ or (), sets or ()):
-            if fitted is not None and len(fitted) and len(now) and now.dim != fitted.dim:
-                raise ValueError(f"{what} set column {name!r} has members of dimension {now.dim}, fitted with "
-                                 f"{fitted.dim}")
+        """``X`` encoded as the training data were (:meth:`lazylib.metrics._inputs.Schema.encode`)."""
+        return self._schema.encode(X, what)
 
     def _prepare(self, A, B, y_B):
         """Encoded queries, stored instances and their classes, and whether the stored instances are the
         training data (``B`` None)."""
         self._check_fitted()
-        Zq, sets_q = self._encode_query(A, "A")
+        Zq, sets_q = self._schema.encode_with_sets(A, "A")
         if B is None:
             Zs, cls, sets_s = self.X_, self.y_, self.sets_
         else:
-            Zs, sets_s = self._encode_query(B, "B")
-            cls = None
-            if y_B is not None:
-                labels = pd.Series(np.asarray(y_B))
-                if len(labels) != len(Zs):
-                    raise ValueError(f"y_B has {len(labels)} labels for {len(Zs)} rows of B")
-                lookup = {c: i for i, c in enumerate(self.classes_ or ())}
-                unknown = set(labels) - set(lookup)
-                if unknown:
-                    raise ValueError(f"y_B holds classes {sorted(map(str, unknown))} not seen in fit")
-                cls = labels.map(lookup).to_numpy(np.intp)
+            Zs, sets_s = self._schema.encode_with_sets(B, "B")
+            cls = None if y_B is None else stored_classes(y_B, len(Zs), self.classes_)
         if self.weights_ is not None and self.weights_.ndim == 2 and cls is None:
             raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")
         return Zq, Zs, cls, B is None, None if self.sets_ is None else SetSides(sets_q, sets_s)
@@ -429,7 +446,7 @@ class Metric(Params):
         # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
         # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
         if pair is not None:
-            scale_q, scale_s = plan.cancelling_scales()
+            scale_q, scale_s = plan.cancelling_scales
             scale_s_max = scale_s.max(initial=0.0)
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
@@ -437,13 +454,7 @@ class Metric(Params):
             if left is not None:
                 S = np.matmul(left[start:stop], right.T, out=S)
                 plan.add_fills(S, start, stop)
-                # near = S <= CANCELLATION * (scale_q + scale_s) pair by pair; first against the largest
-                # scale_s of the row (a superset, found without a temporary of the chunk's size)
-                r, c = np.nonzero(S <= CANCELLATION * (scale_q[start:stop] + scale_s_max)[:, None])
-                keep = S[r, c] <= CANCELLATION * (scale_q[start + r] + scale_s[c])
-                near = r[keep], c[keep]
-                if len(near[0]):
-                    S[near] = plan.refine(near[0] + start, near[1], S[near])
+                _refine_near_zero(plan, S, start, scale_q, scale_s, scale_s_max)
             elif S is None:
                 S = np.zeros((stop - start, len(Zs)))
             else:
@@ -454,7 +465,8 @@ class Metric(Params):
                 if V is not None:
                     term *= V[:, a][None, :]
                 S += term
-            yield start, stop, (S if reduced else self._finish(S))
+            # refined sums are exact and the others above a positive bound: no negative rounding left to clip
+            yield start, stop, (S if reduced else self._finish(S, nonnegative=left is not None))
 
     def _direct_attributes(self):
         return ()
@@ -466,26 +478,55 @@ class Metric(Params):
 
 
 
+def _refine_near_zero(plan: Plan, S: np.ndarray, start: int, scale_q, scale_s, scale_s_max: float) -> None:
+    """Recompute in place the sums of the block ``S`` (queries ``start:``) that lie below ``CANCELLATION``
+    times their cancelling scales (:meth:`Plan.refine`): near zero the product has lost its relative precision.
+
+    Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
+    row's largest possible threshold, and only the rows below it are searched pair by pair. Every negative
+    rounding is below its threshold, so the block comes out non-negative.
+    """
+    bound = CANCELLATION * (scale_q[start:start + len(S)] + scale_s_max)
+    rows = np.flatnonzero(S.min(axis=1) <= bound)
+    if not len(rows):
+        return
+    block = S if len(rows) == len(S) else S[rows]
+    r, c = np.nonzero(block <= bound[rows][:, None])
+    r = rows[r]
+    keep = S[r, c] <= CANCELLATION * (scale_q[start + r] + scale_s[c])
+    r, c = r[keep], c[keep]
+    if len(r):
+        S[r, c] = plan.refine(r + start, c, S[r, c])
+
+
 class AttributeMetric(Metric):
     """A metric made of one fitted attribute term per column (see :mod:`lazylib.metrics._attributes`).
 
     Subclasses set ``self.attributes_`` in ``_fit``, and ``self.query_weighted_`` to the attributes whose
     value weight multiplies their term (the VDM and OMVW).
+
+    Parameters
+    ----------
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    attributes_ : list
+        One fitted attribute term per column (:mod:`lazylib.metrics._attributes`).
     """
 
     query_weighted: bool = False
 
     def _center(self, Z):
         """Center the embeddings of squared-difference terms on their training means (exact for every distance;
-        it keeps the rounding of the product small, see :func:`lazylib.metrics._attributes._squared_half`), and
-        keep the stored side of the training data that this computes."""
-        halves = {}
+        it keeps the rounding of the product small, see :func:`lazylib.metrics._attributes._squared_half`)."""
         for a, att in enumerate(self.attributes_):
             if att.bilinear:
-                half = att.fit_shift(Z[:, a])
-                if half is not None:
-                    halves[a] = half
-        self._training_halves = halves
+                att.fit_shift(Z[:, a])
 
     def _bilinear_attributes(self) -> list[int]:
         return [a for a, att in enumerate(self.attributes_) if att.bilinear]
@@ -494,27 +535,22 @@ class AttributeMetric(Metric):
         idx = self._bilinear_attributes()
         return bool(idx) and all(self.attributes_[a].separable for a in idx)
 
-    def _side(self, Z: np.ndarray, side: str, training: bool = False) -> Bilinear:
-        """One side of the bilinear terms of a separable metric; ``training``: against the training data, whose
-        stored side was computed (and projected where it can be) in ``_center``."""
+    def _side(self, Z: np.ndarray, side: str) -> Bilinear:
+        """One side (``"query"`` or ``"stored"``) of the bilinear terms of a separable metric."""
         idx = self._bilinear_attributes()
         n, m = len(Z), len(self.attributes_)
-        alpha, unknown_one, rest = np.zeros((n, m)), np.zeros((n, m), bool), np.zeros((n, m))
+        alpha, unknown_one = np.zeros((n, m)), np.zeros((n, m), bool)
         emb, block, squared = [], [], []
-        known = self._training_halves if training and side == "stored" else {}
         for a in idx:
-            att = self.attributes_[a]
-            h = known.get(a) or att.half(Z[:, a], side, training)
+            h = self.attributes_[a].half(Z[:, a], side)
             alpha[:, a], unknown_one[:, a] = h.alpha, h.unknown_one
-            if h.rest is not None:
-                rest[:, a] = h.rest
             emb.append(h.emb)
             block.append(np.full(h.emb.shape[1], a))
             squared.append(np.full(h.emb.shape[1], h.squared))
-        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), unknown_one, np.concatenate(squared), rest)
+        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), unknown_one, np.concatenate(squared))
 
     def _training_stored_terms(self):
-        return self._side(self.X_, "stored", training=True)
+        return self._side(self.X_, "stored")
 
     def _bilinear(self, Zq, Zs, stored=None):
         idx = self._bilinear_attributes()
@@ -522,7 +558,7 @@ class AttributeMetric(Metric):
             return None
         if self._separable():
             if stored is not None:  # the training data's, built once
-                return self._side(Zq, "query", training=True), stored
+                return self._side(Zq, "query"), stored
             return self._side(Zq, "query"), self._side(Zs, "stored")
         m = len(self.attributes_)
         nq, ns = len(Zq), len(Zs)

@@ -85,6 +85,7 @@ class Encoded:
 
     @property
     def nominal(self) -> np.ndarray:
+        """Whether each column is nominal (boolean array over the columns)."""
         return np.array([k == NOMINAL for k in self.kinds], dtype=bool)
 
     def __len__(self) -> int:

@@ -36,8 +36,8 @@ import numpy as np
 CANCELLATION = 1e-3
 #: Recomputed sums below this fraction of the size of their cancelling terms are exactly 0: the embeddings of
 #: the two instances then agree to about 12 significant digits, the level of the rounding left in embeddings of
-#: identical values computed on two paths (query and stored side; projections of centred probabilities leave
-#: residuals of 1e-30 against terms of 1). So identical instances are at distance exactly 0, in ``pairwise``
+#: identical values computed on two paths (query and stored side, e.g. a centred embedding computed from values
+#: rounded differently). So identical instances are at distance exactly 0, in ``pairwise``
 #: and in the search alike.
 SNAP = 1e-24
 
@@ -57,7 +57,6 @@ class Bilinear:
     block: np.ndarray
     unknown_one: np.ndarray | None = None
     squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
-    rest: np.ndarray | None = None  # (n, m) parts of alpha outside projected embeddings (Half.rest)
 
 
 @dataclass(frozen=True)
@@ -118,9 +117,11 @@ class Plan:
     unknown_one: np.ndarray | None = None
     fill: np.ndarray | None = None
 
+    @cached_property
     def cancelling_scales(self) -> tuple[np.ndarray, np.ndarray]:
         """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 phi.phi``:
-        sums far below ``scale_q + scale_s`` have lost their relative precision (see ``CANCELLATION``)."""
+        sums far below ``scale_q + scale_s`` have lost their relative precision (see ``CANCELLATION``).
+        Computed once per plan."""
         u_max = 1.0 if self.U is None else self.U.max(initial=0.0)
         v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
         return self.pair[0].alpha.sum(1) * u_max * v_max, self.pair[1].alpha.sum(1) * u_max * v_max
@@ -145,7 +146,7 @@ class Plan:
 
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
-        scale_q, scale_s = self.cancelling_scales()
+        scale_q, scale_s = self.cancelling_scales
         scale = scale_q[rows] + scale_s[cols]
         near = np.flatnonzero(sums <= CANCELLATION * scale)
         if len(near):
@@ -217,9 +218,6 @@ def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, 
         np.add.at(per_attribute.T, q.block, cols.T)  # sum each attribute's block of columns
         alpha_beta = np.where(sq_attributes(q, m), 0.0, q.alpha[i] + s.alpha[j])
         t = per_attribute + alpha_beta
-        for side, rows in ((q, i), (s, j)):
-            if side.rest is not None:
-                t += side.rest[rows]
         if q.unknown_one is not None:
             t = np.where(q.unknown_one[i] | s.unknown_one[j], 1.0, t)
         if U is not None:

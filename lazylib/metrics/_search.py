@@ -152,7 +152,7 @@ def find_groups(stored):
     not halve the stored instances."""
     s, ns = stored.side, stored.right.shape[0]
     key = [stored.right, s.alpha, s.psi]
-    key += [part for part in (s.unknown_one, s.rest, stored.V) if part is not None]
+    key += [part for part in (s.unknown_one, stored.V) if part is not None]
     # a random projection first: rows with different projections differ, so most sets of distinct rows
     # are recognised without comparing whole rows
     rng = np.random.default_rng(0)
@@ -165,7 +165,7 @@ def find_groups(stored):
     if 2 * len(rep) > ns:
         return None
     pick = (lambda a: None if a is None else a[rep])
-    side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], unknown_one=pick(s.unknown_one), rest=pick(s.rest))
+    side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], unknown_one=pick(s.unknown_one))
     return rep, Groups.of_labels(of.ravel(), len(rep)), replace(stored, side=side, right=stored.right[rep],
                                                                  V=pick(stored.V))
 

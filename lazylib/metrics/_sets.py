@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from lazylib.metrics._encode import SetTable
+
 #: Smallest squared member distances below this fraction of the squared norms of their sets' members are
 #: recomputed from direct differences. Above it the product's relative rounding is at most about
 #: ``4e-16 / CANCELLATION``, and half that on the distance: far inside the tie tolerance (1e-9) of the search.

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from lazylib._validation import Choice, check, check_working_memory
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
@@ -18,10 +17,23 @@ class HEOM(AttributeMetric):
     ``HEOM(x, y) = sqrt(sum_a d_a(x_a, y_a)^2)`` with overlap for nominal attributes, ``|x - y| / range_a``
     for linear ones, and 1 when either value is unknown.
 
+    Parameters
+    ----------
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    range_ : ndarray of shape (n_features_in_,)
+        ``max_a - min_a`` of each attribute's known training values (Eq. 7; used by the linear attributes only).
+
     See Also
     --------
-    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.linear_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.overlap : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.linear_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -42,7 +54,7 @@ class HEOM(AttributeMetric):
            [1.4142, 0.    ]])
     """
 
-    root = 2.0
+    _fixed_root = 2.0
 
     def _fit(self, Z, y):
         check_working_memory(self.working_memory)
@@ -68,11 +80,18 @@ class HVDM(AttributeMetric):
         Probabilities of a nominal value never seen in training (section 2.4): 0, or ``1/C``.
     weights : array-like, optional
         Attribute weights multiplying each ``d_a^2``.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    sigma_ : ndarray of shape (n_features_in_,)
+        Standard deviation of each attribute's known training values (Eq. 13).
 
     See Also
     --------
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.linear_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.linear_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -92,7 +111,7 @@ class HVDM(AttributeMetric):
     array([[0.    , 0.1936, 1.4663, 1.5289]])
     """
 
-    root = 2.0
+    _fixed_root = 2.0
     needs_labels = True
 
     def __init__(self, *, normalization: str = "N2", unseen: str = "zero", weights=None,

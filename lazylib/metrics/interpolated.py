@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from lazylib._validation import Boolean, Choice, Integer, check, check_working_memory
-from lazylib.metrics.vdm import UNSEEN, column_index
 from lazylib.metrics._attributes import CurveAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import (
@@ -17,6 +16,7 @@ from lazylib.metrics._probabilities import (
     interpolate_ranges,
     probability_table,
 )
+from lazylib.metrics.vdm import UNSEEN, column_index
 
 MIDPOINTS = ("centre", "printed")
 
@@ -44,10 +44,19 @@ class DVDM(AttributeMetric):
         ``discretize(x) = x`` for discrete attributes) or discretised like continuous ones.
     weights : array-like, optional
         Attribute weights multiplying each squared attribute distance.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    s_ : int
+        The number of ranges used (``s``, or its default ``max(5, C)``).
+    discretizers_ : dict
+        Column name -> ``Discretizer`` of each discretised attribute (continuous, non-constant in training).
 
     See Also
     --------
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -69,7 +78,6 @@ class DVDM(AttributeMetric):
     array([[0.    , 1.4142]])
     """
 
-    root = 2.0
     needs_labels = True
     interpolate = False
 
@@ -90,13 +98,15 @@ class DVDM(AttributeMetric):
         check("unseen", self.unseen, Choice(UNSEEN))
         check("integer", self.integer, Choice(("discrete", "continuous")))
 
+    def _root(self) -> float:
+        return 2.0 if check("erratum", self.erratum, Boolean()) else 1.0
+
     def _fit(self, Z, y):
         self._check_params()
         C = len(self.classes_)
         default = max(5, C)
         # more ranges than training instances leaves most of them empty, and s = 10**8 would allocate gigabytes
         self.s_ = check("s", self.s, Integer(low=1, high=max(default, len(Z))), optional=True) or default
-        self.root = 2.0 if self.erratum else 1.0
         form = "sq" if self.erratum else "sqsq"
         self.discretizers_ = {}
         self.attributes_ = []
@@ -120,7 +130,18 @@ class DVDM(AttributeMetric):
                                     transform=lambda v: _discretize_keep_nan(disc, v))
 
     def range_probabilities(self, column) -> np.ndarray:
-        """``P_a,u,c`` of a discretised attribute: array (s, C), row ``u - 1`` for range ``u`` (Figure 5)."""
+        """``P_a,u,c`` of a discretised attribute: array (s, C), row ``u - 1`` for range ``u`` (Figure 5).
+
+        Parameters
+        ----------
+        column : str or int
+            A column name, or its position.
+
+        Returns
+        -------
+        ndarray of shape (s_, C)
+            Row ``u - 1``: the class probabilities of range ``u``.
+        """
         a = column_index(self, column)
         if self.columns_[a] not in self.discretizers_:
             raise ValueError(f"column {self.columns_[a]!r} is not discretised (it is {self.kinds_[a]}, or constant "
@@ -148,17 +169,27 @@ class IVDM(DVDM):
 
     Parameters
     ----------
+    s : int, optional
+        As for :class:`DVDM`.
     midpoints : {"centre", "printed"}
         ``mid_a,u = min_a + w_a (u - 1/2)``, the range centres that the paper's own Iris example needs (default),
         or ``min_a + w_a (u + 1/2)`` as Eq. 24 is printed. With "centre" the probabilities fall linearly to 0
         between the outermost midpoints and half a range outside the data.
-    s, erratum, unseen, integer, weights
+    erratum : bool
         As for :class:`DVDM`; with ``erratum=False`` both Eq. 21 and Eq. 22 lose their square roots.
+    unseen : {"zero", "uniform"}
+        As for :class:`DVDM`.
+    integer : {"discrete", "continuous"}
+        As for :class:`DVDM`.
+    weights : array-like, optional
+        As for :class:`DVDM`.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
     See Also
     --------
-    lazylib.metrics.terms.interpolated_difference : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.interpolated_difference : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     References
     ----------
@@ -193,7 +224,20 @@ class IVDM(DVDM):
                               _missing_row(x, y, C, self.unseen), form=form)
 
     def probabilities(self, column, values) -> np.ndarray:
-        """Interpolated ``p_a,c(x)`` of a continuous attribute for the given values: array (len(values), C)."""
+        """Interpolated ``p_a,c(x)`` of a continuous attribute for the given values: array (len(values), C).
+
+        Parameters
+        ----------
+        column : str or int
+            A column name, or its position.
+        values : array-like of float
+            Values of that attribute.
+
+        Returns
+        -------
+        ndarray of shape (len(values), C)
+            The interpolated class probabilities of each value.
+        """
         a = column_index(self, column)
         try:
             values = np.asarray(values, dtype=np.float64).reshape(-1)
@@ -209,10 +253,26 @@ class WVDM(IVDM):
     value come from the training instances inside a window of width ``w_a`` (Eq. 17) centred on each training
     value, interpolated linearly between neighbouring training values.
 
+    Parameters
+    ----------
+    s : int, optional
+        As for :class:`DVDM`.
+    erratum : bool
+        As for :class:`DVDM`.
+    unseen : {"zero", "uniform"}
+        As for :class:`DVDM`.
+    integer : {"discrete", "continuous"}
+        As for :class:`DVDM`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     See Also
     --------
-    lazylib.metrics.terms.interpolated_difference : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.interpolated_difference : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----

@@ -29,11 +29,23 @@ class Minkowski(AttributeMetric):
         range (``max - min``), or not at all.
     weights : array-like, optional
         Attribute weights multiplying each ``|x_a - y_a|^r``.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    center_ : ndarray of shape (n_features_in_,)
+        Training mean of each attribute (known values).
+    scale_ : ndarray of shape (n_features_in_,)
+        Divisor of each attribute's difference: its standard deviation, range, or 1 (``normalize``).
+    unit_ : float
+        Unit (a power of 2) in which the terms are computed; 1 unless ``r`` is neither 1 nor 2 or the spread
+        is beyond ``SAFE_SPREAD``.
 
     See Also
     --------
-    lazylib.metrics.terms.linear_difference : the attribute term pair by pair, as the paper prints it.
-    lazylib.metrics.terms.power_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.linear_difference : The attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.power_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -66,11 +78,13 @@ class Minkowski(AttributeMetric):
         self.r = r
         self.normalize = normalize
 
-    def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
+    def _root(self) -> float:
         if isinstance(self.r, (int, float)) and not isinstance(self.r, bool) and self.r == float("inf"):
             raise ValueError("r = inf is the Chebychev distance: use make_metric('chebychev')")
-        self.root = check("r", self.r, Real(low=1))
+        return check("r", self.r, Real(low=1))
+
+    def _fit(self, Z, y):
+        check_working_memory(self.working_memory)
         check("normalize", self.normalize, Choice(NORMALIZATIONS))
         self.center_, std = known_mean_std(Z, columns=self.columns_)
         lo, hi = known_range(Z, self.columns_)
@@ -84,18 +98,18 @@ class Minkowski(AttributeMetric):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
         widest = spread.max(initial=0.0)
-        if self.root == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
+        if self.root_ == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
             self.attributes_ = [LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)]
             return
-        if self.root != 1 and widest > 0:
+        if self.root_ != 1 and widest > 0:
             # |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD) unless the
             # differences are near 1: measure them in a unit (a power of 2) near the widest training spread, and
             # give the distance back in the data's units
             self.unit_ = float(np.ldexp(1.0, int(np.frexp(widest)[1])))
-        self.attributes_ = [_PowerInUnits(self.root, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
+        self.attributes_ = [_PowerInUnits(self.root_, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
 
-    def _finish(self, S):
-        S = super()._finish(S)
+    def _finish(self, S, nonnegative=False):
+        S = super()._finish(S, nonnegative)
         if self.unit_ != 1.0:
             S *= self.unit_
         return S
@@ -128,6 +142,16 @@ class Euclidean(Minkowski):
     """Euclidean distance (``r = 2``), optionally normalised by standard deviation or range.
 
     See :class:`Minkowski`. ``normalize="std"`` is Wilson & Martinez' "Euclid." column.
+
+    Parameters
+    ----------
+    normalize : {None, "std", "range"}
+        As for :class:`Minkowski`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
     """
 
     def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
@@ -135,7 +159,18 @@ class Euclidean(Minkowski):
 
 
 class Manhattan(Minkowski):
-    """Manhattan (city-block) distance (``r = 1``). See :class:`Minkowski`."""
+    """Manhattan (city-block) distance (``r = 1``). See :class:`Minkowski`.
+
+    Parameters
+    ----------
+    normalize : {None, "std", "range"}
+        As for :class:`Minkowski`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+    """
 
     def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(1.0, normalize=normalize, weights=weights, working_memory=working_memory)

@@ -20,10 +20,12 @@ class Overlap(AttributeMetric):
         unknown value differs from everything (the rule of HEOM).
     weights : array-like, optional
         Attribute weights multiplying each attribute's overlap (see :class:`WeightedOverlap`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
     See Also
     --------
-    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.overlap : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -44,7 +46,7 @@ class Overlap(AttributeMetric):
            [3., 2., 0.]])
     """
 
-    root = 1.0
+    _fixed_root = 1.0
 
     def __init__(self, *, missing: str = "value", weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(weights=weights, working_memory=working_memory)
@@ -61,9 +63,18 @@ class WeightedOverlap(Overlap):
 
     The weights are given (learn them with :func:`lazylib.weighting.wom_weights`, Eq. 7 of Payne & Edwards).
 
+    Parameters
+    ----------
+    weights : array-like
+        The attribute weights (required), one vector or one per class of the stored instance.
+    missing : {"value", "one"}
+        As for :class:`Overlap`.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     See Also
     --------
-    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.overlap : The attribute term pair by pair, as the paper prints it.
 
     References
     ----------

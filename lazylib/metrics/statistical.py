@@ -76,6 +76,11 @@ def _sq_euclidean(P, Q):
 class Chebychev(_NumericMetric):
     """``D(x, y) = max_a |x_a - y_a|`` (scipy's ``chebyshev``).
 
+    Parameters
+    ----------
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     Examples
     --------
     >>> import numpy as np
@@ -91,6 +96,11 @@ class Camberra(_NumericMetric):
     """``D(x, y) = sum_a |x_a - y_a| / |x_a + y_a|``, with 0/0 taken as 0, for non-negative values (for values of
     opposite sign the denominator can vanish while the numerator does not: the distance would be infinite, so
     negative values are refused; scipy's canberra divides by ``|x_a| + |y_a|`` instead).
+
+    Parameters
+    ----------
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
     Examples
     --------
@@ -114,6 +124,18 @@ class Camberra(_NumericMetric):
 
 class Mahalanobis(_NumericMetric):
     """``D(x, y) = det(V)^(1/m) (x - y)^T V^-1 (x - y)`` with ``V`` the training covariance matrix.
+
+    Parameters
+    ----------
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    factor_ : float
+        ``det(V)^(1/m)``, the factor of the distance.
+    whiten_ : ndarray of shape (n_features_in_, n_features_in_)
+        A matrix ``L`` with ``L L^T = V^-1``: the distance is ``factor_ ||(x - y) L||^2``.
 
     Examples
     --------
@@ -152,6 +174,18 @@ class Mahalanobis(_NumericMetric):
 
 class Quadratic(_NumericMetric):
     """``D(x, y) = (x - y)^T Q (x - y)`` for a given positive-definite matrix ``Q``.
+
+    Parameters
+    ----------
+    Q : array-like of shape (m, m)
+        The symmetric positive-definite matrix of the quadratic form (required).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    factor_ : ndarray of shape (n_features_in_, n_features_in_)
+        The Cholesky factor ``L`` of ``Q`` (``Q = L L^T``).
 
     Examples
     --------
@@ -195,6 +229,16 @@ class Correlation(_NumericMetric):
     to the training mean: it is taken as 0 (distance 1) against any other instance, and two such instances
     are at distance 0.
 
+    Parameters
+    ----------
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    mean_ : ndarray of shape (n_features_in_,)
+        Training mean of each attribute.
+
     Examples
     --------
     >>> import numpy as np
@@ -233,6 +277,16 @@ class ChiSquare(_NumericMetric):
     """``D(x, y) = sum_a (1 / sum_a) (x_a / size_x - y_a / size_y)^2`` with ``sum_a`` the training total of
     attribute ``a`` and ``size_x`` the total of the entries of ``x`` (meant for non-negative counts).
 
+    Parameters
+    ----------
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    totals_ : ndarray of shape (n_features_in_,)
+        Training total of each attribute (the ``sum_a`` of the formula).
+
     Examples
     --------
     >>> import numpy as np
@@ -265,6 +319,11 @@ class ChiSquare(_NumericMetric):
 class Kendall(_NumericMetric):
     """``D(x, y) = 1 - 2 / (m (m - 1)) sum_{i<j} sign(x_i - x_j) sign(y_i - y_j)``, one minus Kendall's rank
     correlation between the attribute values of the two instances (Figure 1, with ``m`` attributes).
+
+    Parameters
+    ----------
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
     Examples
     --------

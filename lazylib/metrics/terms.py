@@ -91,9 +91,9 @@ def linear_difference(term: LinearAttribute, x: float, y: float) -> float:
 
 def power_difference(term: PowerAttribute, x: float, y: float) -> float:
     """``|x - y|^r / scale^r``: one attribute of the Minkowski distance of any order ``r`` (Eq. 1 of Wilson &
-    Martinez), in the data's units; an unknown value is at distance 1, a constant attribute contributes 0. (The
+    Martinez), in the data's units; an unknown value is at distance 1, a constant attribute contributes 0. The
     engine may measure differences in a power-of-2 ``term.unit`` to stay within the float range: its sums are
-    then these terms divided by ``unit^r``.)"""
+    then these terms divided by ``unit^r``."""
     if math.isnan(x) or math.isnan(y):
         return 1.0
     if term.scale == 0:

@@ -11,7 +11,6 @@ from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._encode import encode, encode_labels
 from lazylib.metrics._probabilities import minimum_value_weight, probability_table, value_weight
 
-
 UNSEEN = ("zero", "uniform")
 
 
@@ -28,7 +27,7 @@ def column_index(metric, column) -> int:
 class _ProbabilityMetric(AttributeMetric):
     """Shared fitting of the Payne & Edwards metrics that learn ``P(c|v)`` per attribute value."""
 
-    root = 1.0
+    _fixed_root = 1.0
     needs_labels = True
 
     def __init__(self, *, unseen: str = "zero", weights=None, working_memory: float = WORKING_MEMORY):
@@ -57,10 +56,12 @@ class MVDM(_ProbabilityMetric):
         Probabilities of a value never seen in training: all 0 (Wilson & Martinez' choice) or ``1/C``.
     weights : array-like, optional
         Attribute weights multiplying each attribute's delta.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
     See Also
     --------
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----
@@ -95,7 +96,18 @@ class MVDM(_ProbabilityMetric):
         return ProbabilityAttribute(table, P, form="sq", missing="value")
 
     def probabilities(self, column) -> pd.DataFrame:
-        """Fitted ``P(c|v)`` of one attribute: a DataFrame indexed by value (plus ``<unseen>``, ``<missing>``)."""
+        """Fitted ``P(c|v)`` of one attribute: a DataFrame indexed by value (plus ``<unseen>``, ``<missing>``).
+
+        Parameters
+        ----------
+        column : str or int
+            A column name, or its position.
+
+        Returns
+        -------
+        DataFrame
+            ``P(c|v)``, one row per value (plus ``<unseen>``, ``<missing>``), one column per class.
+        """
         a = column_index(self, column)
         att = self.attributes_[a]
         return pd.DataFrame(att.P, index=_value_labels(self, a, att.table), columns=list(self.classes_))
@@ -108,9 +120,19 @@ class VDM(MVDM):
     The weight is that of the **query's** value ``i_a`` (the row of ``pairwise``), so the metric is not
     symmetric: ``vdm(i, j) != vdm(j, i)`` in general.
 
+    Parameters
+    ----------
+    unseen : {"zero", "uniform"}
+        As for :class:`MVDM`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     See Also
     --------
-    lazylib.metrics.terms.value_difference : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.value_difference : The attribute term pair by pair, as the paper prints it.
 
     References
     ----------
@@ -134,9 +156,19 @@ class OMVW(_ProbabilityMetric):
     """Overlap metric with value weights: ``D(i, j) = sum_a overlap(i_a, j_a) * w(i_a)`` (Payne & Edwards,
     section 4), with the VDM value weight ``w`` of the query's value (Eq. 5).
 
+    Parameters
+    ----------
+    unseen : {"zero", "uniform"}
+        As for :class:`MVDM`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
     See Also
     --------
-    lazylib.metrics.terms.overlap : the attribute term pair by pair, as the paper prints it.
+    lazylib.metrics.terms.overlap : The attribute term pair by pair, as the paper prints it.
 
     Notes
     -----

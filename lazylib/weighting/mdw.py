@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lazylib.encoding import LINEAR_TYPES, NOMINAL, SET, TYPES, SetTable, encode, encode_labels, known_range
+from lazylib.metrics import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._attributes import OverlapAttribute, PowerAttribute, SetAttribute
-from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
-from lazylib.metrics._columns import known_range
-from lazylib.metrics._encode import LINEAR_TYPES, NOMINAL, SET, TYPES, SetTable, encode, encode_labels
+from lazylib.metrics._inputs import check_weights
 from lazylib.metrics._sets import centre, min_member_distances
 from lazylib.metrics.vdm import MVDM
 
@@ -478,6 +478,16 @@ class FeatureDifference(AttributeMetric):
         as overlap does; ``"raw"``: differences in the data's units.
     weights : array-like or DataFrame, optional
         One vector, or one per class of the stored instance (as :func:`mdw_weights` gives).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    range_ : ndarray of shape (n_features_in_,)
+        Training range of each feature (NaN for a set-valued one).
+    scales_ : ndarray of shape (n_features_in_,)
+        The divisor of each feature's difference: its range, or for a set-valued feature its largest training
+        difference, under ``scale="range"``; 1 under ``"raw"`` and for symbolic features.
 
     Notes
     -----
@@ -511,7 +521,7 @@ class FeatureDifference(AttributeMetric):
            [1., 1., 1.]])
     """
 
-    root = 1.0
+    _fixed_root = 1.0
     accepts = TYPES
 
     def __init__(self, *, scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY):
@@ -582,7 +592,7 @@ class _Learned:
         if self.weights is not None:
             raise ValueError(f"{type(self).__name__} learns its weights: do not pass weights=")
         super().fit(X, y, types=types)
-        self.weights_ = self._check_weights(self.learned_)
+        self.weights_ = check_weights(self.learned_, self.columns_, self.classes_)
         return self
 
 
@@ -590,6 +600,22 @@ class IGWeighted(_Learned, FeatureDifference):
     """:class:`FeatureDifference` with every feature weighted by its information gain
     (:func:`information_gain`, continuous features in ``n_bins`` equal-width bins): Howe & Cardie's "IG".
     Set-valued features are refused: information gain needs values that can be counted.
+
+    Parameters
+    ----------
+    n_bins : int
+        Equal-width bins of a continuous feature for its information gain.
+    scale : {"range", "raw"}
+        As for :class:`FeatureDifference`.
+    weights : None
+        Must be None: the weights are learnt.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    learned_ : ndarray of shape (n_features_in_,)
+        Information gain of each feature, which ``fit`` sets as ``weights_``.
 
     Examples
     --------
@@ -616,6 +642,26 @@ class MDW(_Learned, FeatureDifference):
     """:class:`FeatureDifference` with mean difference weights (:func:`mdw_weights`), one vector per class of
     the stored instance; parameters ``calibrated``, ``self_pairs``, ``fallback`` as there, ``scale`` as in
     :class:`FeatureDifference`.
+
+    Parameters
+    ----------
+    calibrated, self_pairs : bool
+        As for :func:`mdw_weights`.
+    fallback : {"uniform", "zero"}
+        As for :func:`mdw_weights`.
+    scale : {"range", "raw"}
+        As for :class:`FeatureDifference`.
+    weights : None
+        Must be None: the weights are learnt.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    components_ : MDWResult
+        The mean differences and significances behind the weights (:func:`mdw_components`).
+    learned_ : ndarray of shape (C, n_features_in_)
+        The learnt per-class weights, which ``fit`` sets as ``weights_``.
 
     Notes
     -----
@@ -656,6 +702,26 @@ class MDWMVDM(_Learned, MVDM):
     """MVDM (:class:`lazylib.metrics.MVDM`) with mean difference weights computed on MVDM's own value
     differences (Howe & Cardie's "MDW+MVDM", Table 2): each feature's mean differences are those of the table
     ``T[u, v] = sum_c (P(c|u) - P(c|v))^2`` over the training values (value counts, ``O(n + m^2)``).
+
+    Parameters
+    ----------
+    unseen : {"zero", "uniform"}
+        As for :class:`lazylib.metrics.MVDM`.
+    calibrated, self_pairs : bool
+        As for :func:`mdw_weights`.
+    fallback : {"uniform", "zero"}
+        As for :func:`mdw_weights`.
+    weights : None
+        Must be None: the weights are learnt.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    components_ : MDWResult
+        The mean differences and significances behind the weights (:func:`mdw_components`).
+    learned_ : ndarray of shape (C, n_features_in_)
+        The learnt per-class weights, which ``fit`` sets as ``weights_``.
 
     Examples
     --------

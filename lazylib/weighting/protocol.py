@@ -14,6 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from lazylib import datasets, synthetic
+from lazylib._validation import check_random_state
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.weighting.mdw import equal_width_bins
@@ -68,6 +69,9 @@ def tasks(random_state=None, *, n_reps: int = 5, n_train=500, n_test: int = 250,
         are then ignored.
     which : {"all", "generated", "natural"}
         Return every task, only the four generated ones, or only the four repository data sets.
+    random_state : int, Generator or None
+        Seed or generator of the repetitions' seeds: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
 
     Notes
     -----
@@ -87,7 +91,7 @@ def tasks(random_state=None, *, n_reps: int = 5, n_train=500, n_test: int = 250,
     """
     if which not in ("all", "generated", "natural"):
         raise ValueError(f"which must be 'all', 'generated' or 'natural', got {which!r}")
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=n_reps)]
     generators = {} if which == "natural" else {
         "LED-7": lambda n, s: synthetic.led(n, random_state=s),
@@ -124,7 +128,14 @@ def run_readings(random_state, methods: dict, *, readings: dict | None = None, n
                  n_bins: int | None = None, n_jobs: int = 2) -> pd.DataFrame:
     """:func:`run` on the four generated tasks under each reading of their sizes (default :data:`SIZE_READINGS`),
     with a ``reading`` column. The generator seeds are those :func:`tasks` draws from ``random_state``, so the
-    rows of :data:`GENERATED_SIZES` equal the generated part of ``run(tasks(random_state, **reading), ...)``."""
+    rows of :data:`GENERATED_SIZES` equal the generated part of ``run(tasks(random_state, **reading), ...)``.
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        As for :func:`tasks`: an int seeds a fresh generator (the same draws at every call), a Generator is used as it
+        is (its stream continues), None draws fresh entropy.
+    """
     frames = [run(tasks(random_state, n_reps=n_reps, which="generated", **kw), methods, n_bins=n_bins,
                   n_jobs=n_jobs).assign(reading=name) for name, kw in (readings or SIZE_READINGS).items()]
     return pd.concat(frames, ignore_index=True)
@@ -303,7 +314,7 @@ def mcnemar_p(correct_a, correct_b) -> float:
 
 
 def pairwise_tests(results: pd.DataFrame) -> pd.DataFrame:
-    """p-values between every two methods within each (task, repetition): McNemar's exact test on the test
+    """The p-values between every two methods within each (task, repetition): McNemar's exact test on the test
     instances for a single split, the two-sided paired t-test over fold accuracies for cross-validation."""
     rows = []
     for (task, rep), group in results.groupby(["task", "rep"], sort=False):

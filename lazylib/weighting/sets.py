@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._encode import encode_labels
+from lazylib.encoding import encode_labels
 from lazylib.neighbors import vote, vote_priority
 from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
 
@@ -157,15 +157,31 @@ def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.nd
 
 
 class DifferenceKNN:
-    """k-NN over :func:`combined_distance`, for data with set-valued features (the classifier of this path).
+    """The k-NN classifier over :func:`combined_distance`, for data with set-valued features.
 
     Parameters
     ----------
     n_neighbors : int
+        The number of neighbours k.
     weighting : {None, "mdw"}
         No weights (the raw sum), or mean difference weights learnt in ``fit`` (:func:`mdw_weights`).
     ties : str
         The tie rule of :mod:`lazylib.neighbors`.
+
+    Attributes
+    ----------
+    X_ : DataFrame
+        The training data (the stored instances).
+    types_ : dict or sequence, or None
+        The ``types`` given to ``fit``.
+    y_ : ndarray of shape (n,)
+        Class codes ``0..C-1`` of the training instances.
+    classes_ : tuple
+        The class labels, in the order of their codes.
+    weights_ : DataFrame or None
+        The per-class mean difference weights (``weighting="mdw"``), or None.
+    priority_ : ndarray of shape (C,)
+        Rank of each class in the vote's last resort (:func:`lazylib.neighbors.vote_priority`).
 
     Examples
     --------
@@ -179,6 +195,22 @@ class DifferenceKNN:
         self.n_neighbors, self.weighting, self.ties = n_neighbors, weighting, ties
 
     def fit(self, X: pd.DataFrame, y, *, types=None):
+        """Store the training data and learn the weights (``weighting="mdw"``).
+
+        Parameters
+        ----------
+        X : DataFrame
+            Training features (set-valued columns hold ``(members, d)`` arrays).
+        y : array-like of shape (n,)
+            Class labels.
+        types : dict or sequence, optional
+            Feature kinds, as for :func:`combined_distance`.
+
+        Returns
+        -------
+        DifferenceKNN
+            The fitted estimator itself.
+        """
         if self.weighting not in (None, "mdw"):
             raise ValueError(f"weighting must be None or 'mdw', got {self.weighting!r}")
         self.X_, self.types_ = X, types
@@ -189,6 +221,18 @@ class DifferenceKNN:
         return self
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
+        """Predicted class labels of the rows of ``X``.
+
+        Parameters
+        ----------
+        X : DataFrame
+            Queries, with the training data's columns.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class label of each query.
+        """
         D = combined_distance(X, self.X_, weights=self.weights_, y_B=self.y_, types=self.types_)
         return np.asarray(list(self.classes_))[vote(D, self.y_, self.n_neighbors, self.priority_, self.ties)]
 

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._base import WORKING_MEMORY
-from lazylib.metrics._encode import encode, encode_labels
-from lazylib.metrics._search import tolerance
+from lazylib._validation import check_random_state
+from lazylib.encoding import encode, encode_labels
+from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.overlap import Overlap
 from lazylib.neighbors import vote_priority
+from lazylib.search import tolerance
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
 _UNKNOWN = -1.0
@@ -45,6 +46,9 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
         Passes over the training data (the paper describes one).
     order : {"data", "shuffle"}
         Visit instances in data order, or in a fresh random order each pass (seeded by ``random_state``).
+    random_state : int, Generator or None
+        Seed or generator of the shuffles of ``order="shuffle"``: an int seeds a fresh generator (the same draws at
+        every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
 
     Notes
     -----
@@ -87,7 +91,7 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
     counts = np.bincount(labels)
     C = len(counts)
     priority = vote_priority(counts)
-    rng = np.random.default_rng(random_state)
+    rng = check_random_state(random_state)
     w = np.ones(m)
     history = np.empty((n_passes * n + 1, m))
     history[0] = w
@@ -127,6 +131,25 @@ class LearnedWOM(Overlap):
 
     Parameters are those of :func:`wom_weights`; the learnt result is in ``learned_``.
 
+    Parameters
+    ----------
+    mu : float
+        As for :func:`wom_weights`.
+    n_passes : int
+        As for :func:`wom_weights`.
+    order : {"data", "shuffle"}
+        As for :func:`wom_weights`.
+    random_state : int, Generator or None
+        Seed or generator of the shuffles of ``order="shuffle"``: an int seeds a fresh generator (the same draws at
+        every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+
+    Attributes
+    ----------
+    learned_ : WOMWeights
+        The result of :func:`wom_weights`; its ``weights`` become ``weights_``.
+
     Examples
     --------
     >>> from lazylib.synthetic import led
@@ -144,6 +167,22 @@ class LearnedWOM(Overlap):
         self.mu, self.n_passes, self.order, self.random_state = mu, n_passes, order, random_state
 
     def fit(self, X, y=None, *, types=None):
+        """Learn the weights with :func:`wom_weights` on ``X, y``, then fit the weighted overlap on them.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+
+        Returns
+        -------
+        LearnedWOM
+            The fitted estimator itself.
+        """
         self.learned_ = wom_weights(X, y, mu=self.mu, n_passes=self.n_passes, order=self.order,
                                     random_state=self.random_state, types=types)
         super().fit(X, y, types=types)

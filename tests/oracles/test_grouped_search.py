@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_search import TOL, assert_same_sets, reference_sets, reference_vote, searched_sets
 
 from lazylib.metrics import _search, make_metric
 from lazylib.neighbors import KNeighborsClassifier, class_probabilities, neighbourhood
-
-from test_search import TOL, assert_same_sets, reference_sets, reference_vote, searched_sets
 
 
 @pytest.fixture

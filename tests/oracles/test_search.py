@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_metric_loops import random_mixed
 
 from lazylib.metrics import _search, make_metric
 from lazylib.neighbors import KNeighborsClassifier, vote_priority
-
-from test_metric_loops import random_mixed
 
 TOL = 1e-9
 

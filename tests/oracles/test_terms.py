@@ -40,7 +40,7 @@ def test_engine_equals_the_per_pair_form_of_every_term(name, params):
     for a in range(m):
         metric = make_metric(name, weights=np.eye(m)[a], **params).fit(X[:30], y[:30], types=types)
         att = metric.attributes_[a]
-        units = getattr(metric, "unit_", 1.0) ** metric.root  # Minkowski sums may be in a unit of the data
+        units = getattr(metric, "unit_", 1.0) ** metric.root_  # Minkowski sums may be in a unit of the data
         for stored, engine in ((X[:30], units * reduced(metric, Q)), (S, units * reduced(metric, Q, S))):
             u = att.query_weights(Q[:, a]) if metric.query_weighted else np.ones(len(Q))
             loop = np.array([[u[i] * terms.term(att, Q[i, a], stored[j, a]) for j in range(len(stored))]

@@ -8,8 +8,7 @@ import pytest
 
 from lazylib import datasets, evaluation
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.subspace import (SubspaceMapping, accuracy_by_width, cv_nn, cv_sweep, nn_accuracy, paper_rule,
-                              scale_fold)
+from lazylib.subspace import SubspaceMapping, accuracy_by_width, cv_nn, cv_sweep, nn_accuracy, paper_rule, scale_fold
 
 
 def _data(seed=0, n=60, J=5, C=3):

@@ -55,6 +55,32 @@ def test_r_n_regions_have_equal_volume_and_counts():
     assert (big.sum(1) < 2).mean() == pytest.approx(0.5, abs=0.005)  # the cut halves the cube
 
 
+@pytest.mark.parametrize("split", synthetic.R_N_SPLITS)
+def test_r_n_splits_halve_the_cube_and_label_by_region(split):
+    big = np.random.default_rng(0).random((200000, 6))
+    for n in range(1, 7):
+        region = synthetic.r_n_region(big[:, :n], split)
+        assert region.mean() == pytest.approx(0.5, abs=0.005)
+        X, y = synthetic.r_n(n, split=split, random_state=n)
+        np.testing.assert_array_equal(synthetic.r_n_region(X, split), y.cat.codes.to_numpy())
+        assert y.value_counts().tolist() == [50, 50]
+    # the three readings differ from n = 2 on, and agree for n = 1 (the cut at 0.5)
+    pts = np.array([[0.6, 0.6], [0.9, 0.2], [0.2, 0.2]])
+    assert {s: synthetic.r_n_region(pts, s).tolist() for s in synthetic.R_N_SPLITS}[split] == {
+        "oblique": [1, 1, 0], "corner": [1, 0, 0], "parity": [0, 1, 0]}[split]
+    np.testing.assert_array_equal(synthetic.r_n_region(big[:, :1], split), big[:, 0] >= 0.5)
+
+
+def test_r_n_corner_reading_each_feature_alone_informative_parity_none():
+    # the readings differ in what one feature tells: class means of a feature differ under "corner", not "parity"
+    X, y = synthetic.r_n(4, split="corner", n_per_region=2000, random_state=0)
+    gap = X[y == "1"].mean() - X[y == "0"].mean()
+    assert (gap > 0.1).all()
+    X, y = synthetic.r_n(4, split="parity", n_per_region=2000, random_state=0)
+    gap = X[y == "1"].mean() - X[y == "0"].mean()
+    assert (gap.abs() < 0.03).all()
+
+
 def test_payne_problems():
     X, y = synthetic.payne_separable(random_state=0)
     assert len(X) == 100 and ((X["x1"] < 0.5) == (y == "0")).all()

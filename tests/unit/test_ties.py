@@ -11,8 +11,14 @@ import pytest
 
 from lazylib import evaluation
 from lazylib.datasets import load
-from lazylib.neighbors import (KNeighborsClassifier, Neighbourhood, class_probabilities, decide,
-                               loo_accuracy_by_k, vote_priority)
+from lazylib.neighbors import (
+    KNeighborsClassifier,
+    Neighbourhood,
+    class_probabilities,
+    decide,
+    loo_accuracy_by_k,
+    vote_priority,
+)
 
 
 def enumerated_probabilities(a, t, k):

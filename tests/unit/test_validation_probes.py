@@ -266,7 +266,7 @@ CASES = [
     Case("ivdm-s-huge", lambda: fitted("ivdm", s=10**8), Err(ValueError, "s must be an integer >= 1 and <= 5")),
     Case("ivdm-s-numpy", lambda: fitted("ivdm", s=np.int64(3)).s_, Ok(lambda v: v == 3)),
     Case("dvdm-erratum-string", lambda: fitted("dvdm", erratum="no"), Err(ValueError, "erratum must be one of")),
-    Case("dvdm-erratum-numpy-bool", lambda: fitted("dvdm", erratum=np.bool_(False)).root, Ok(lambda v: v == 1.0)),
+    Case("dvdm-erratum-numpy-bool", lambda: fitted("dvdm", erratum=np.bool_(False)).root_, Ok(lambda v: v == 1.0)),
     Case("dvdm-integer-bogus-all-nominal",
          lambda: make_metric("dvdm", integer="float").fit(FRAME[["c"]], Y2), Err(ValueError, "integer must be")),
     Case("ivdm-midpoints-bogus", lambda: fitted("ivdm", midpoints="center"), Err(ValueError, "did you mean 'centre'")),
