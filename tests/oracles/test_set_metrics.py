@@ -182,3 +182,14 @@ def test_predict_loo_matches_loo_accuracy_by_k():
     for k in (1, 3):
         clf = KNeighborsClassifier(k, MDW()).fit(X, y)
         assert np.mean(clf.predict_loo() == y) == loo_accuracy_by_k(X, y, [k], MDW())[k]
+
+
+def test_cross_validation_encodes_set_columns_once():
+    from lazylib import evaluation
+
+    X, y = random_sets(11, n=50)
+    folds = evaluation.stratified_kfold(y, 5, random_state=0)
+    make = lambda: KNeighborsClassifier(3, MDW())  # noqa: E731
+    once = evaluation.cross_validate(make, X, y, folds)
+    each = evaluation.cross_validate(make, X, y, folds, encode_once=False)
+    np.testing.assert_array_equal(once, each)
