@@ -117,7 +117,8 @@ def policy_table(names=None) -> pd.DataFrame:
     for name in _names(names):
         accepts = REGISTRY[name].accepts
         rows[name] = {
-            "attribute kinds": "all" if accepts is None else ", ".join(sorted(set(accepts))),
+            # accepts None: every kind but set-valued (which only FeatureDifference and MDW take)
+            "attribute kinds": ", ".join(sorted(set(accepts or ("nominal", "continuous", "integer")))),
             "class labels": "needed" if REGISTRY[name].needs_labels else "not needed",
             "unknown value": _unknown_rule(name),
             "unseen nominal value": _unseen_rule(name),

@@ -9,7 +9,9 @@
 
 Rows of ``pairwise`` are queries and columns stored instances; this matters for the asymmetric VDM. Inputs
 are DataFrames as :func:`lazylib.datasets.load` gives them (Categorical = nominal, float = linear, NaN =
-missing), or arrays with ``types=[...]``. ``weights=`` (one vector, or one per class of the stored instance)
+missing), or arrays with ``types=[...]``. Object columns of ``(members, d)`` arrays are set-valued attributes,
+which only the metrics that declare them accept (:class:`lazylib.weighting.FeatureDifference` and
+:class:`lazylib.weighting.MDW`). ``weights=`` (one vector, or one per class of the stored instance)
 applies to every attribute-wise metric.
 """
 
