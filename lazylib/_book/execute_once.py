@@ -149,9 +149,12 @@ def _ensure_cache(app, config) -> None:
     logger = logging.getLogger(__name__)
     if config.nb_execution_mode != "cache":
         return
+    root = Path(app.srcdir)
+    if not (root / "_toc.yml").exists():  # a single page (jupyter-book's page mode): myst-nb executes it alone
+        logger.info("[execute_once] no _toc.yml in the source folder (one page): left to myst-nb")
+        return
     cache_dir = Path(app.outdir).parent / ".jupyter_cache"
     stamp = cache_dir.with_name(STAMP.name)
-    root = Path(app.srcdir)
     ok, why = current(root, cache_dir, stamp)
     if ok:
         logger.info(f"[execute_once] every page's outputs are current ({why}): not executing again")

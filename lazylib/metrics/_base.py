@@ -367,7 +367,7 @@ class Metric(Params):
         return None
 
     def _finish(self, S: np.ndarray, nonnegative: bool = False) -> np.ndarray:
-        """Distances from sums, in place: ``S ** (1 / root)``; ``nonnegative``: ``S`` holds no negative
+        """Distances from sums, in place: ``S ** (1 / root_)``; ``nonnegative``: ``S`` holds no negative
         rounding (else it is clipped at 0 first)."""
         if not nonnegative:
             np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
