@@ -75,9 +75,16 @@ def kth_smallest(S: np.ndarray, k: int, size: np.ndarray | None = None) -> np.nd
     n, ns = S.shape
     if size is None:
         return S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
-    order = np.argsort(S, axis=1, kind="stable")
-    position = (np.cumsum(size[order], axis=1) < k).sum(axis=1)
-    return S[np.arange(n), order[np.arange(n), np.minimum(position, ns - 1)]]
+    if k <= size.min(initial=k):  # every column counts at least k times: the smallest is the k-th
+        return S.min(axis=1)
+    # every column counts at least once, so the k-th smallest instance lies among the k smallest columns
+    width = min(k, ns)
+    cols = np.argpartition(S, width - 1, axis=1)[:, :width] if width < ns else np.broadcast_to(np.arange(ns), S.shape)
+    values = np.take_along_axis(S, cols, axis=1)
+    order = np.argsort(values, axis=1, kind="stable")
+    values, cols = np.take_along_axis(values, order, axis=1), np.take_along_axis(cols, order, axis=1)
+    position = (np.cumsum(size[cols], axis=1) < k).sum(axis=1)
+    return values[np.arange(n), np.minimum(position, width - 1)]
 
 
 def kth_position(rows: np.ndarray, size: np.ndarray, starts: np.ndarray, n: int, k: int) -> np.ndarray:

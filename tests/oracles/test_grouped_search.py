@@ -123,3 +123,15 @@ def test_loo_by_search_equals_the_full_matrix(name, ties, small_tiles):
     ours = loo_accuracy_by_k(X, y, ks, name, types=types, ties=ties, expected=expected)
     np.testing.assert_allclose(ours.to_numpy(), loo_full_matrix(X, y, ks, name, ties, types, expected),
                                rtol=0, atol=1e-12)
+
+
+def test_kth_smallest_with_multiplicities_equals_sorting_the_repeated_row():
+    # column j stands for size[j] stored instances: the k-th smallest instance of each row, against np.repeat
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        n, ns = rng.integers(1, 6), rng.integers(1, 12)
+        S = rng.integers(0, 5, (n, ns)).astype(float)  # many equal sums
+        size = rng.integers(1, 4, ns)
+        k = int(rng.integers(1, size.sum() + 1))
+        expected = [np.sort(np.repeat(row, size))[k - 1] for row in S]
+        np.testing.assert_array_equal(_search.kth_smallest(S, k, size), expected)
