@@ -14,6 +14,7 @@ import pandas as pd
 
 from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.neighbors import vote_priority
+from lazylib.params import Params
 from lazylib.search import tolerance
 from lazylib.subspace import TIE_RULES, _labels, cv_nn, numeric_matrix, scale_fold
 
@@ -111,7 +112,7 @@ def random_subsets(n_attributes: int, n_subsets: int, rng) -> np.ndarray:
     return np.array(rows)
 
 
-class MonteCarloSelector:
+class MonteCarloSelector(Params):
     """The MC wrapper: score random attribute subsets by leave-one-out 1-NN accuracy on the training data and
     keep the best (Payne & Edwards 2000, section 4, after the Monte-Carlo search of Liu & Setiono 1996).
 

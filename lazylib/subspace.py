@@ -25,6 +25,7 @@ import pandas as pd
 from lazylib._validation import Choice, Integer, Real, check
 from lazylib.evaluation import parallel_map
 from lazylib.neighbors import vote, vote_priority
+from lazylib.params import Params
 from lazylib.search import tolerance
 
 #: The two learners of the paper.
@@ -96,7 +97,7 @@ def _labels(y) -> tuple[np.ndarray, np.ndarray]:
     return codes.astype(np.intp), classes
 
 
-class SubspaceMapping:
+class SubspaceMapping(Params):
     """Project onto the rank-K sub-space of the centred training data (CA) or of its class prototypes (CACP):
     :math:`z = (y - \\bar y)^\\top R_{(K)}` (Payne & Edwards 2000, section 3, steps 1-5).
 

@@ -24,6 +24,7 @@ from scipy import special, stats
 from lazylib._validation import Boolean, Choice, Real, check
 from lazylib.encoding import NOMINAL, Encoded, encode, encode_labels
 from lazylib.metrics import NotFittedError
+from lazylib.params import Params
 
 #: C4.5's tolerance in comparisons of gains, split information and error counts (``Epsilon`` of the program).
 EPSILON = 1e-3
@@ -416,7 +417,7 @@ class _Builder:
         return node.errors
 
 
-class C45Classifier:
+class C45Classifier(Params):
     """C4.5 decision tree (Quinlan 1993, release 8 for continuous attributes): the test of highest gain ratio
     ``GainRatio(X) = Gain(X) / SplitInfo(X)`` among tests of at least average gain, then error-based pruning.
 

@@ -20,6 +20,7 @@ import pandas as pd
 from lazylib.encoding import Encoded, encode, encode_labels
 from lazylib.metrics import NotFittedError
 from lazylib.neighbors import vote_priority
+from lazylib.params import Params
 
 #: Relative tolerance within which two summed votes count as tied (sums of the same votes in another order can
 #: differ in the last bit).
@@ -34,7 +35,7 @@ WEKA_TINY = 1e-11
 CHUNK_ELEMENTS = 1 << 21
 
 
-class VFI5Classifier:
+class VFI5Classifier(Params):
     """Voting feature intervals (VFI5), scikit-learn conventions (fitted attributes end in ``_``).
 
     Parameters

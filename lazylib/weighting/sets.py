@@ -20,6 +20,7 @@ import pandas as pd
 
 from lazylib.encoding import encode_labels
 from lazylib.neighbors import vote, vote_priority
+from lazylib.params import Params
 from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
 
 
@@ -156,7 +157,7 @@ def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.nd
     return vote(D, codes, k, vote_priority(np.bincount(codes, minlength=len(classes))), ties)
 
 
-class DifferenceKNN:
+class DifferenceKNN(Params):
     """The k-NN classifier over :func:`combined_distance`, for data with set-valued features.
 
     Parameters

@@ -42,3 +42,42 @@ def test_clone_is_unfitted_and_shares_nothing():
     np.testing.assert_array_equal(twin.fit(ds.X, ds.y).predict(ds.X), knn.predict(ds.X))
     with pytest.raises(TypeError, match="no get_params"):
         clone(object())
+
+
+def _public_estimators():
+    """Every public class of lazylib with a ``fit`` method (classifiers, mappings, selectors, metrics)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import lazylib
+
+    found = {}
+    for info in pkgutil.walk_packages(lazylib.__path__, "lazylib."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        module = importlib.import_module(info.name)
+        names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+        for name in names:
+            obj = getattr(module, name)
+            if (inspect.isclass(obj) and obj.__module__.startswith("lazylib") and callable(getattr(obj, "fit", None))
+                    and not inspect.isabstract(obj)):
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return sorted(found.items())
+
+
+@pytest.mark.parametrize("name, cls", _public_estimators(), ids=[n for n, _ in _public_estimators()])
+def test_every_public_estimator_has_sklearn_parameters(name, cls):
+    import inspect
+
+    names = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "args", "kwargs")]
+    try:
+        estimator = cls()
+    except TypeError:
+        pytest.skip(f"{name} has required constructor arguments")
+    params = estimator.get_params()
+    assert list(params) == names  # every constructor keyword, stored under its own name
+    twin = clone(estimator)
+    assert type(twin) is cls and twin is not estimator and twin.get_params().keys() == params.keys()
+    with pytest.raises(ValueError, match="no parameter"):
+        estimator.set_params(not_a_parameter=1)
