@@ -11,7 +11,7 @@ from lazylib._validation import check_random_state
 from lazylib.encoding import encode, encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.overlap import Overlap
-from lazylib.neighbors import vote_priority
+from lazylib.neighbors import check_ties, vote_priority
 from lazylib.search import tolerance
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
@@ -28,8 +28,8 @@ class WOMWeights:
     loo_accuracy: list[float]
 
 
-def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data", random_state=None,
-                types=None, tie_tolerance: float = 1e-9) -> WOMWeights:
+def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data", ties: str = "all",
+                random_state=None, types=None, tie_tolerance: float = 1e-9) -> WOMWeights:
     """Learn WOM's per-attribute weights with Eq. 7 of Payne & Edwards by leave-one-out over the training data.
 
     All weights start at 1. Each training instance ``i`` in turn is classified by its nearest neighbour among
@@ -46,9 +46,12 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
         Passes over the training data (the paper describes one).
     order : {"data", "shuffle"}
         Visit instances in data order, or in a fresh random order each pass (seeded by ``random_state``).
+    ties : {"all", "first", "random"}
+        How the leave-one-out step settles a tie for the nearest neighbour (see Notes).
     random_state : int, Generator or None
-        Seed or generator of the shuffles of ``order="shuffle"``: an int seeds a fresh generator (the same draws at
-        every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+        Seed or generator of the shuffles of ``order="shuffle"`` and of the draws of ``ties="random"``: an int
+        seeds a fresh generator (the same draws at every call), a Generator is used as it is (its stream
+        continues), None draws fresh entropy.
 
     Notes
     -----
@@ -58,8 +61,10 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
     - *Order*: data order by default; a seeded shuffle is available.
     - *Normalisation*: none is needed for classification, because multiplying every weight by one constant
       multiplies every distance by it and changes no neighbour; reported weights are rescaled to mean 1.
-    - *Ties for the nearest neighbour*: all instances tied at the smallest distance vote (the tie rule of
-      :mod:`lazylib.neighbors`); ``j`` is the first tied instance (in data order) of the predicted class.
+    - *Ties for the nearest neighbour* (``ties``), the rules of :mod:`lazylib.neighbors`: ``"all"`` (default),
+      all instances tied at the smallest distance vote and ``j`` is the first tied instance (in data order) of
+      the predicted class; ``"first"``, ``j`` is the first tied instance; ``"random"``, ``j`` is drawn
+      uniformly among the tied instances. Under the last two, ``j``'s class is the prediction.
     - *Unknown values* are one more symbol, as in the overlap metric.
 
     References
@@ -82,6 +87,7 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
         raise ValueError(f"n_passes must be at least 1, got {n_passes}")
     if order not in ("data", "shuffle"):
         raise ValueError(f"order must be 'data' or 'shuffle', got {order!r}")
+    ties = check_ties(ties)
     enc = encode(X, types)
     Z = np.where(np.isnan(enc.values), _UNKNOWN, enc.values)
     labels, _ = encode_labels(y, len(Z))
@@ -105,8 +111,8 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
             d = differs @ w
             d[i] = np.inf
             nearest = np.flatnonzero(d <= d.min() + tolerance(d.min(), tie_tolerance, floor=1.0))
-            if len(nearest) == 1:
-                j = nearest[0]
+            if len(nearest) == 1 or ties != "all":
+                j = nearest[0] if len(nearest) == 1 or ties == "first" else nearest[rng.integers(len(nearest))]
                 predicted = labels[j]
             else:
                 votes = np.bincount(labels[nearest], minlength=C) + priority
@@ -139,9 +145,12 @@ class LearnedWOM(Overlap):
         As for :func:`wom_weights`.
     order : {"data", "shuffle"}
         As for :func:`wom_weights`.
+    ties : {"all", "first", "random"}
+        As for :func:`wom_weights`: the tie rule of the weight learning's own leave-one-out steps.
     random_state : int, Generator or None
-        Seed or generator of the shuffles of ``order="shuffle"``: an int seeds a fresh generator (the same draws at
-        every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+        Seed or generator of the shuffles of ``order="shuffle"`` and of the draws of ``ties="random"``: an int
+        seeds a fresh generator (the same draws at every call), a Generator is used as it is (its stream
+        continues), None draws fresh entropy.
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
 
@@ -161,10 +170,10 @@ class LearnedWOM(Overlap):
 
     needs_labels = True
 
-    def __init__(self, *, mu: float = 0.02, n_passes: int = 1, order: str = "data", random_state=None,
-                 working_memory: float = WORKING_MEMORY):
+    def __init__(self, *, mu: float = 0.02, n_passes: int = 1, order: str = "data", ties: str = "all",
+                 random_state=None, working_memory: float = WORKING_MEMORY):
         super().__init__(missing="value", working_memory=working_memory)
-        self.mu, self.n_passes, self.order, self.random_state = mu, n_passes, order, random_state
+        self.mu, self.n_passes, self.order, self.ties, self.random_state = mu, n_passes, order, ties, random_state
 
     def fit(self, X, y=None, *, types=None):
         """Learn the weights with :func:`wom_weights` on ``X, y``, then fit the weighted overlap on them.
@@ -183,7 +192,7 @@ class LearnedWOM(Overlap):
         LearnedWOM
             The fitted estimator itself.
         """
-        self.learned_ = wom_weights(X, y, mu=self.mu, n_passes=self.n_passes, order=self.order,
+        self.learned_ = wom_weights(X, y, mu=self.mu, n_passes=self.n_passes, order=self.order, ties=self.ties,
                                     random_state=self.random_state, types=types)
         super().fit(X, y, types=types)
         self.weights_ = self.learned_.weights.to_numpy()

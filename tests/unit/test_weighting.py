@@ -33,3 +33,19 @@ def test_deterministic_given_seed_and_validates():
     assert a.equals(b)
     with pytest.raises(ValueError, match="mu"):
         wom_weights(X, y, mu=1.5)
+
+
+def test_wom_learning_tie_rules():
+    # tic-tac-toe under the overlap metric: many tied nearest neighbours in the leave-one-out steps
+    from lazylib.datasets import load
+
+    ds = load("tic-tac-toe")
+    X, y = ds.X.iloc[::5], ds.y.iloc[::5]  # the file is sorted by class
+    default = wom_weights(X, y)
+    assert default.weights.equals(wom_weights(X, y, ties="all").weights)
+    first = wom_weights(X, y, ties="first").weights
+    drawn = [wom_weights(X, y, ties="random", random_state=s).weights for s in (0, 0, 1)]
+    assert drawn[0].equals(drawn[1]) and not drawn[0].equals(drawn[2])  # seeded draws
+    assert not drawn[0].equals(first)  # the steps meet ties here, which the rules settle differently
+    with pytest.raises(ValueError, match="ties must be one of"):
+        wom_weights(X, y, ties="nearest")
