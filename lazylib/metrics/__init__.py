@@ -28,6 +28,7 @@ from lazylib.metrics._probabilities import (
     value_weight,
     vdm_delta,
 )
+from lazylib.metrics._storage import fitted_bytes
 from lazylib.metrics.heterogeneous import HEOM, HVDM
 from lazylib.metrics.interpolated import DVDM, IVDM, WVDM
 from lazylib.metrics.minkowski import Euclidean, Manhattan, Minkowski
@@ -91,5 +92,6 @@ __all__ = [
     "AttributeMetric", "Camberra", "Chebychev", "ChiSquare", "Correlation", "DVDM", "Discretizer", "Euclidean",
     "Encoded", "HEOM", "HVDM", "IVDM", "Kendall", "MVDM", "Mahalanobis", "Manhattan", "Metric", "Minkowski",
     "NotFittedError", "OMVW", "Overlap", "Quadratic", "REGISTRY", "VDM", "WVDM", "WeightedOverlap", "available",
-    "WORKING_MEMORY", "encode", "make_metric", "minimum_value_weight", "value_weight", "value_weights", "vdm_delta",
+    "WORKING_MEMORY", "encode", "fitted_bytes", "make_metric", "minimum_value_weight", "value_weight",
+    "value_weights", "vdm_delta",
 ]
