@@ -66,7 +66,10 @@ def _public_estimators():
     return sorted(found.items())
 
 
-@pytest.mark.parametrize("name, cls", _public_estimators(), ids=[n for n, _ in _public_estimators()])
+ESTIMATORS = _public_estimators()
+
+
+@pytest.mark.parametrize("name, cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
 def test_every_public_estimator_has_sklearn_parameters(name, cls):
     import inspect
 
