@@ -36,9 +36,10 @@ test: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest tests lazylib -m "not book_build"
 
-## Ruff (configuration in pyproject.toml).
+## Ruff: lint rules and the formatter (configuration in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 ## Speed table of the distance functions (writes benchmarks/results.md).
 bench: $(STAMP)

@@ -109,8 +109,14 @@ class _ExecutionRecorder:
         missing = [p for p in pages if p.resolve() not in cells]
         if missing:
             return f"not filled: this session did not execute every page (e.g. {missing[0].relative_to(ROOT)})"
-        broken = [p for p in pages if any(i.nodeid in self.failed or i.nodeid not in self.passed
-                                          or i.test_outputs is None for i in cells[p.resolve()])]
+        broken = [
+            p
+            for p in pages
+            if any(
+                i.nodeid in self.failed or i.nodeid not in self.passed or i.test_outputs is None
+                for i in cells[p.resolve()]
+            )
+        ]
         if broken:
             return f"not filled: {broken[0].relative_to(ROOT)} did not run cleanly"
         if execute_once.book_inputs(ROOT) != self.inputs:
@@ -125,8 +131,11 @@ class _ExecutionRecorder:
             for count, (cell, item) in enumerate(zip(code, items), start=1):
                 cell.execution_count = count
                 quiet = _ends_with_semicolon(cell.source)
-                cell.outputs = [nbformat.from_dict(dict(output)) for output in item.test_outputs
-                                if not (quiet and output["output_type"] == "execute_result")]
+                cell.outputs = [
+                    nbformat.from_dict(dict(output))
+                    for output in item.test_outputs
+                    if not (quiet and output["output_type"] == "execute_result")
+                ]
                 for output in cell.outputs:
                     if output.output_type == "execute_result":
                         output.execution_count = count

@@ -113,11 +113,16 @@ def ties_lines() -> list[str]:
     ds = load("shuttle")
     train, test = stratified_kfold(ds.y, 10, random_state=0)[0]
     X, y, Xq = ds.X.iloc[train], ds.y.iloc[train], ds.X.iloc[test]
-    lines = [TIES_TITLE, "",
-             f"One stratified fold: {len(train)} stored, {len(test)} queries. `tied`: mean number of stored "
-             "instances tied at the nearest distance per query. Fit once, then the fastest of "
-             f"{REPEATS} searches (the first search also groups identical stored sides, kept with the fit).", "",
-             "| metric | ties | tied | fit s | first search s | s / 1k queries |", "|---|---|---|---|---|---|"]
+    lines = [
+        TIES_TITLE,
+        "",
+        f"One stratified fold: {len(train)} stored, {len(test)} queries. `tied`: mean number of stored "
+        "instances tied at the nearest distance per query. Fit once, then the fastest of "
+        f"{REPEATS} searches (the first search also groups identical stored sides, kept with the fit).",
+        "",
+        "| metric | ties | tied | fit s | first search s | s / 1k queries |",
+        "|---|---|---|---|---|---|",
+    ]
     for name, ties in (("hvdm", "all"), ("dvdm", "all"), ("dvdm", "first"), ("dvdm", "random")):
         start = time.perf_counter()
         clf = KNeighborsClassifier(1, name, ties=ties, random_state=0).fit(X, y)
@@ -171,7 +176,7 @@ def main():
             for name in METRICS:
                 sec, peak = our_seconds(name, X, y, Xq, types)
                 lines.append(f"| {label} | {n} | {name} | {sec:.3f} | {sec / ref:.2f} | {peak / 2**20:.0f} |")
-            print("\n".join(lines[-len(METRICS) - 1:]), flush=True)
+            print("\n".join(lines[-len(METRICS) - 1 :]), flush=True)
     text = "\n".join(lines + [""] + ties_lines()) + "\n"
     if args.output:
         with open(args.output, "w") as fh:

@@ -24,7 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import workload  # noqa: E402
 
-from lazylib.metrics import _search, make_metric  # noqa: E402
+from lazylib import make_metric
+from lazylib import search as _search  # noqa: E402
 
 REPEATS = 3
 
@@ -62,18 +63,36 @@ def rows(n: int) -> list[tuple[str, str, tuple[float, float], tuple[float, float
             S += q.alpha[:, a][:, None] + s.alpha[:, a][None, :] + q.psi[:, cols] @ s.psi[:, cols].T
         return S
 
-    out.append(("bilinear product (pairwise, no refinement)", "one term matrix per attribute",
-                best_of(lambda: plan.left @ plan.right.T), best_of(per_attribute)))
+    out.append(
+        (
+            "bilinear product (pairwise, no refinement)",
+            "one term matrix per attribute",
+            best_of(lambda: plan.left @ plan.right.T),
+            best_of(per_attribute),
+        )
+    )
 
     # 2. the training data's stored side built once
-    out.append(("stored side built once (pairwise against the training data)", "rebuilt at each call",
-                best_of(lambda: hvdm.pairwise(Q)), best_of(lambda: hvdm.pairwise(Q, X))))
+    out.append(
+        (
+            "stored side built once (pairwise against the training data)",
+            "rebuilt at each call",
+            best_of(lambda: hvdm.pairwise(Q)),
+            best_of(lambda: hvdm.pairwise(Q, X)),
+        )
+    )
 
     # 3. the single-precision filter of the search
     with mock.patch.object(_search, "_single_precision", lambda plan: None):
         rows_only = best_of(lambda: search(hvdm, Q))
-    out.append(("single-precision filter (1-NN search)", "whole rows in double precision",
-                best_of(lambda: search(hvdm, Q)), rows_only))
+    out.append(
+        (
+            "single-precision filter (1-NN search)",
+            "whole rows in double precision",
+            best_of(lambda: search(hvdm, Q)),
+            rows_only,
+        )
+    )
 
     # 4. grouping identical stored sides (DVDM on rounded data: many identical stored instances)
     #    on 3 nominal attributes and 1 continuous one, discretised: a few thousand distinct stored sides)
@@ -86,18 +105,36 @@ def rows(n: int) -> list[tuple[str, str, tuple[float, float], tuple[float, float
         search(plain, Qc[:10])
         ungrouped = best_of(lambda: search(plain, Qc))
     n_groups = "?" if grouped._training_sides[True].grouped is None else len(grouped._training_sides[True].grouped[0])
-    out.append((f"groups of identical stored sides (DVDM 1-NN, {n_groups} groups)", "every stored instance",
-                best_of(lambda: search(grouped, Qc)), ungrouped))
+    out.append(
+        (
+            f"groups of identical stored sides (DVDM 1-NN, {n_groups} groups)",
+            "every stored instance",
+            best_of(lambda: search(grouped, Qc)),
+            ungrouped,
+        )
+    )
 
     # 5. pairwise beside one float64 product of the same shape
     A = np.random.default_rng(0).random(plan.left.shape)
     B = np.random.default_rng(1).random(plan.right.shape)
-    out.append((f"one float64 product ({A.shape[1]} wide)", "pairwise (HVDM, 1,000 queries, training data)",
-                best_of(lambda: A @ B.T), best_of(lambda: hvdm.pairwise(Q))))
+    out.append(
+        (
+            f"one float64 product ({A.shape[1]} wide)",
+            "pairwise (HVDM, 1,000 queries, training data)",
+            best_of(lambda: A @ B.T),
+            best_of(lambda: hvdm.pairwise(Q)),
+        )
+    )
     # every query at distance 0 from its own stored instance: each row holds a sum recomputed near zero
-    own = X[:len(Q)].copy()
-    out.append((f"one float64 product ({A.shape[1]} wide)", "pairwise (HVDM, 1,000 training instances as queries)",
-                best_of(lambda: A @ B.T), best_of(lambda: hvdm.pairwise(own))))
+    own = X[: len(Q)].copy()
+    out.append(
+        (
+            f"one float64 product ({A.shape[1]} wide)",
+            "pairwise (HVDM, 1,000 training instances as queries)",
+            best_of(lambda: A @ B.T),
+            best_of(lambda: hvdm.pairwise(own)),
+        )
+    )
     return out
 
 
@@ -106,11 +143,15 @@ def main():
     parser.add_argument("--n", type=int, default=20000)
     parser.add_argument("--output", default=None)
     args = parser.parse_args()
-    lines = [f"# Speed-ups of the metric engine ({args.n} stored instances, 1,000 queries)", "",
-             "Fastest of 3 runs; wall and CPU seconds; gain = CPU without / CPU with. The last two rows are the cost",
-             "of `pairwise` in float64 products of the same shape (issue 10's target: at most 3).", "",
-             "| with | without | wall with | CPU with | wall without | CPU without | gain (CPU) |",
-             "|---|---|---|---|---|---|---|"]
+    lines = [
+        f"# Speed-ups of the metric engine ({args.n} stored instances, 1,000 queries)",
+        "",
+        "Fastest of 3 runs; wall and CPU seconds; gain = CPU without / CPU with. The last two rows are the cost",
+        "of `pairwise` in float64 products of the same shape (issue 10's target: at most 3).",
+        "",
+        "| with | without | wall with | CPU with | wall without | CPU without | gain (CPU) |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for with_, without, (w1, c1), (w0, c0) in rows(args.n):
         lines.append(f"| {with_} | {without} | {w1:.3f} | {c1:.3f} | {w0:.3f} | {c0:.3f} | {c0 / max(c1, 1e-9):.2f} |")
     text = "\n".join(lines) + "\n"

@@ -6,8 +6,10 @@ the chapters only import it.
 Sub-packages
 ------------
 datasets    the vendored UCI files and their loader (:func:`lazylib.datasets.load`)
-robustness  the input policy of every metric, found by probing it (the book's Robustness appendix)
-scorecard   the replication scorecard: chapters register published numbers, ours, and verdicts
+metrics     every distance function and the engine they share
+weighting   learnt feature weights (WOM, mean difference weighting, information gain)
+protocols   each paper's experiment protocol (what only one Part of the book runs)
+report      reader tools: the replication scorecard, tables, plots, the input-policy table
 """
 
 __version__ = "0.1.0"

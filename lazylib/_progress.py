@@ -31,8 +31,9 @@ class Progress:
             width = 30
             filled = int(width * self.done / max(self.total, 1))
             elapsed = time.perf_counter() - self._start
-            sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.done}/{self.total} {elapsed:.0f}s")
+            sys.stderr.write(
+                f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {elapsed:.0f}s"
+            )
             sys.stderr.flush()
 
     def __exit__(self, *exc):

@@ -151,6 +151,7 @@ def check_random_state(random_state) -> np.random.Generator:
         return random_state
     if random_state is None or isinstance(random_state, (np.random.SeedSequence, np.random.BitGenerator)):
         return np.random.default_rng(random_state)
+
     def seed(v) -> bool:
         return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= 0
 
@@ -158,9 +159,15 @@ def check_random_state(random_state) -> np.random.Generator:
         return np.random.default_rng(int(random_state))
     if isinstance(random_state, (list, tuple)) and random_state and all(seed(v) for v in random_state):
         return np.random.default_rng([int(v) for v in random_state])  # SeedSequence entropy
-    raise ValueError("random_state must be None, a non-negative integer seed or a numpy.random.Generator, got "
-                     f"{random_state!r}" + (" (a legacy RandomState: pass np.random.default_rng(seed))"
-                                            if isinstance(random_state, np.random.RandomState) else ""))
+    raise ValueError(
+        "random_state must be None, a non-negative integer seed or a numpy.random.Generator, got "
+        f"{random_state!r}"
+        + (
+            " (a legacy RandomState: pass np.random.default_rng(seed))"
+            if isinstance(random_state, np.random.RandomState)
+            else ""
+        )
+    )
 
 
 #: Largest array (in bytes) a generator builds before refusing: far beyond any experiment of the papers, and
@@ -173,8 +180,10 @@ def check_size(what: str, n_cells: int, bytes_per_cell: int = 8) -> None:
     need = int(n_cells) * bytes_per_cell
     if need > MAX_BYTES:
         size = f"{need / 2**30:.3g}" if need < 2**1000 else "astronomically many"
-        raise ValueError(f"{what} would need {size} GiB (more than the {MAX_BYTES / 2**30:.0f} GiB "
-                         "limit of lazylib._validation.MAX_BYTES): ask for fewer rows or attributes")
+        raise ValueError(
+            f"{what} would need {size} GiB (more than the {MAX_BYTES / 2**30:.0f} GiB "
+            "limit of lazylib._validation.MAX_BYTES): ask for fewer rows or attributes"
+        )
 
 
 def _within(value, spec) -> bool:

@@ -1,11 +1,20 @@
-"""The numeric form of mixed data, public: what every part of lazylib reads data through.
+"""The numeric form of mixed data: the one place where input data become what every metric works on.
 
 Mixed data are held as a float64 matrix (:class:`Encoded`): nominal values as numbers (the category codes of a
 pandas ``Categorical``, or whatever numbers an array holds), linear values as themselves, missing values as NaN,
-with one type per column. A set-valued column (each value a set of vectors; ``encode(..., sets=True)``) holds
-the index of each value's set in a side table of that column (:class:`SetTable`). Class labels become indices
-``0..C-1`` (:func:`encode_labels`). The implementation lives in :mod:`lazylib.metrics._encode` and
-:mod:`lazylib.metrics._columns`; import from here.
+with one type per column. A *set-valued* column (Howe & Cardie's set features: each value is a set of
+d-dimensional vectors; ``encode(..., sets=True)``) holds the index of each value's set in a side table of that
+column (:class:`SetTable`), NaN for an unknown set. Class labels become indices ``0..C-1`` (:func:`encode_labels`).
+
+Per-column statistics of the known (non-missing) training values (:func:`known_range`, :func:`known_mean_std`)
+live here too. A column with no known value in the training data is allowed: every metric then applies its rule
+for unknown values to it (distance 1 under HEOM, HVDM and the Minkowski family, "another value" under the VDM
+family), so its statistics are set to 0 (origin 0, scale 0: the column's known query values all embed to 0)
+instead of NaN with a numpy warning. The statistics hold at every magnitude a float can: the mean and the standard
+deviation are computed on values divided by the column's largest absolute value (a power of 2, so exactly), so
+values near 1e300 do not overflow to an infinite deviation and values near 1e-300 do not underflow to a zero one
+(which would make the column look constant). A column whose range itself exceeds the largest float is refused,
+naming it.
 
 >>> import pandas as pd
 >>> enc = encode(pd.DataFrame({"colour": pd.Categorical(["red", None, "blue"]), "size": [1.0, 2.0, None]}))
@@ -17,18 +26,414 @@ the index of each value's set in a side table of that column (:class:`SetTable`)
 
 from __future__ import annotations
 
-from lazylib.metrics._columns import known_mean_std, known_range
-from lazylib.metrics._encode import (
-    LINEAR_TYPES,
-    NOMINAL,
-    SET,
-    TYPES,
-    Encoded,
-    SetTable,
-    check_finite,
-    encode,
-    encode_labels,
-)
+from dataclasses import dataclass
 
-__all__ = ["LINEAR_TYPES", "NOMINAL", "SET", "TYPES", "Encoded", "SetTable", "check_finite", "encode",
-           "encode_labels", "known_mean_std", "known_range"]
+import numpy as np
+import pandas as pd
+
+NOMINAL = "nominal"
+LINEAR_TYPES = ("continuous", "integer")
+#: A set of vectors per value (a DataFrame object column of ``(members, d)`` arrays).
+SET = "set"
+TYPES = (NOMINAL, *LINEAR_TYPES, SET)
+
+
+@dataclass(frozen=True)
+class SetTable:
+    """The sets of one set-valued column: the members of every set stacked in ``members`` (M, d) float64, set
+    ``i`` being ``members[offsets[i]:offsets[i + 1]]``. The encoded matrix holds ``i`` (as a float) in that
+    column, NaN for an unknown set; every set has at least one member, all of the column's dimension ``d``."""
+
+    members: np.ndarray
+    offsets: np.ndarray
+
+    @classmethod
+    def from_sets(cls, sets) -> "SetTable":
+        """A table of the given (members, d) arrays, in order (set ``i`` of the table is ``sets[i]``)."""
+        sets = [np.asarray(s, dtype=np.float64) for s in sets]
+        sizes = [len(s) for s in sets]
+        members = np.vstack(sets) if sets else np.zeros((0, 0))
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
+        members.flags.writeable = False
+        offsets.flags.writeable = False
+        return cls(members, offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @property
+    def dim(self) -> int:
+        """The dimension d of every member."""
+        return self.members.shape[1]
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Number of members of each set."""
+        return np.diff(self.offsets)
+
+    def get(self, i) -> np.ndarray | None:
+        """The members of set ``i`` (a value of the encoded column), None for an unknown value (NaN)."""
+        if np.isnan(i):
+            return None
+        i = int(i)
+        return self.members[self.offsets[i] : self.offsets[i + 1]]
+
+    def gather(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(members, starts)`` of the sets ``ids`` (known ones, integers): their members stacked in order, and
+        where each set starts in that stack (for ``np.minimum.reduceat``)."""
+        ids = np.asarray(ids, dtype=np.intp)
+        sizes = self.offsets[ids + 1] - self.offsets[ids]
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+        rows = np.repeat(self.offsets[ids] - starts, sizes) + np.arange(sizes.sum())
+        return self.members[rows], starts
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Numeric form of a data matrix: ``values`` (n, m) float64 with NaN for missing, one type per column."""
+
+    values: np.ndarray
+    columns: tuple[str, ...]
+    kinds: tuple[str, ...]
+    categories: tuple[tuple | None, ...]
+    from_frame: bool
+    #: One :class:`SetTable` per set-valued column (None for the others); None when no column holds sets.
+    sets: tuple[SetTable | None, ...] | None = None
+
+    @property
+    def nominal(self) -> np.ndarray:
+        """Whether each column is nominal (boolean array over the columns)."""
+        return np.array([k == NOMINAL for k in self.kinds], dtype=bool)
+
+    def __len__(self) -> int:
+        return self.values.shape[0]
+
+    def take(self, rows) -> "Encoded":
+        """The same data restricted to ``rows`` (an index array): what a protocol hands each fold after
+        encoding the whole data set once. Set tables are kept whole: the set indices still point into them."""
+        return Encoded(
+            self.values[np.asarray(rows)], self.columns, self.kinds, self.categories, self.from_frame, self.sets
+        )
+
+
+def encode(X, types=None, *, sets: bool = False) -> Encoded:
+    """Convert ``X`` (DataFrame or 2-D array) to :class:`Encoded`.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame, Encoded or array-like of shape (n, m)
+        An :class:`Encoded` input is returned as it is (after checking ``types`` against it). DataFrame columns
+        that are ``Categorical`` (or bool) are nominal, numeric ones linear ("continuous"), object columns whose
+        cells are ``(members, d)`` arrays (None, NaN or an empty array: unknown) set-valued; arrays need
+        ``types`` and cannot hold sets.
+    types : sequence or dict, optional
+        Attribute types, ``"nominal"``, ``"continuous"``, ``"integer"`` or ``"set"``: one per column (a dict
+        keyed by column name for DataFrames, e.g. ``Dataset.types``). Required for arrays.
+    sets : bool
+        Accept set-valued columns. Only estimators with a term for them pass True (the metrics, which then
+        refuse them unless they declare ``"set"`` in ``accepts``); every other estimator, which would read the
+        set indices as numbers, gets the default and a clear error.
+
+    Raises
+    ------
+    ValueError
+        On an empty or non-2-D input, an unknown type, a type list of the wrong length, a nominal DataFrame
+        column that is not categorical, a text column, an infinite value, an array said to hold sets, or a set
+        that is not a 2-D array of finite numbers with the column's dimension (naming column and row).
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"x": [1.0, 2.0], "s": [np.array([[0.0, 0.0], [1.0, 1.0]]), None]})
+    >>> enc = encode(X, sets=True)
+    >>> enc.kinds, enc.values.tolist(), enc.sets[1].sizes.tolist()
+    (('continuous', 'set'), [[1.0, 0.0], [2.0, nan]], [2])
+    """
+    if isinstance(X, pd.DataFrame):
+        enc = _encode_frame(X, types)
+        if not sets:
+            _refuse_sets(enc)
+        return enc
+    if isinstance(X, Encoded):
+        if not sets:
+            _refuse_sets(X)
+        if types is not None:
+            given = tuple(types[c] for c in X.columns) if isinstance(types, dict) else tuple(types)
+            if given != X.kinds:
+                raise ValueError(f"types {given} differ from the types the data were encoded with {X.kinds}")
+        if len(X) == 0:
+            raise ValueError(f"X is empty: shape {X.values.shape}")
+        return X
+    values = np.asarray(X)
+    if values.ndim != 2:
+        raise ValueError(f"X must be 2-dimensional (instances x attributes), got shape {values.shape}")
+    if values.shape[0] == 0 or values.shape[1] == 0:
+        raise ValueError(f"X is empty: shape {values.shape}")
+    if types is None:
+        raise ValueError("X is an array: pass types=[...] with one of 'nominal', 'continuous', 'integer' per column")
+    if isinstance(types, dict):
+        raise ValueError("types must be a sequence for an array X (a dict is only meaningful for a DataFrame)")
+    types = tuple(types)
+    if len(types) != values.shape[1]:
+        raise ValueError(f"types has {len(types)} entries but X has {values.shape[1]} columns")
+    _check_types(types, [str(i) for i in range(len(types))])
+    if SET in types:
+        raise ValueError(
+            f"column {types.index(SET)} of the array X is said to be of type 'set': an array holds one "
+            "number per cell, so set-valued columns need a DataFrame whose cells are (members, d) "
+            "arrays"
+        )
+    if np.iscomplexobj(values):
+        raise ValueError("X holds complex numbers: distances need real values")
+    try:
+        numeric = values.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError("X must hold numbers (nominal values as numeric codes, missing as NaN)") from exc
+    columns = tuple(str(i) for i in range(values.shape[1]))
+    check_finite(numeric, columns)
+    return Encoded(numeric, columns, types, (None,) * len(types), from_frame=False)
+
+
+def _refuse_sets(enc: Encoded) -> None:
+    named = [c for c, k in zip(enc.columns, enc.kinds) if k == SET]
+    if named:
+        raise ValueError(
+            f"columns {named} hold sets of vectors: only metrics with a term for them accept set-valued "
+            "attributes (lazylib.weighting.FeatureDifference and MDW, e.g. through "
+            "KNeighborsClassifier)"
+        )
+
+
+def _encode_frame(X: pd.DataFrame, types) -> Encoded:
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"X is empty: shape {X.shape}")
+    columns = tuple(str(c) for c in X.columns)
+    if len(set(columns)) != len(columns):
+        raise ValueError("X has duplicate column names")
+    if types is None:
+        kinds = tuple(_infer(X[c], str(c)) for c in X.columns)
+    elif isinstance(types, dict):
+        missing = [c for c in columns if c not in types]
+        if missing:
+            raise ValueError(f"types has no entry for columns {missing}")
+        kinds = tuple(types[c] for c in columns)
+    else:
+        kinds = tuple(types)
+        if len(kinds) != len(columns):
+            raise ValueError(f"types has {len(kinds)} entries but X has {len(columns)} columns")
+    _check_types(kinds, columns)
+    out = np.empty(X.shape, dtype=np.float64)
+    categories: list[tuple | None] = []
+    sets: list[SetTable | None] = [None] * len(columns)
+    for j, (name, kind) in enumerate(zip(X.columns, kinds)):
+        col = X[name]
+        if kind == SET:
+            out[:, j], sets[j] = _encode_sets(col, str(name))
+            categories.append(None)
+        elif isinstance(col.dtype, pd.CategoricalDtype):
+            codes = col.array.codes.astype(np.float64)
+            codes[codes < 0] = np.nan
+            if kind != NOMINAL:
+                raise ValueError(f"column {name!r} is categorical but its type is {kind!r}")
+            out[:, j] = codes
+            categories.append(tuple(col.cat.categories))
+        elif kind == NOMINAL and pd.api.types.is_bool_dtype(col.dtype):
+            out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)  # nullable booleans: NA -> unknown
+            categories.append((False, True))
+        elif pd.api.types.is_numeric_dtype(col.dtype):
+            out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
+            categories.append(None)
+        else:
+            raise ValueError(
+                f"column {name!r} has dtype {col.dtype}; nominal columns must be pandas Categorical, "
+                "linear ones numeric"
+            )
+    check_finite(out, columns)
+    return Encoded(out, columns, kinds, tuple(categories), from_frame=True, sets=tuple(sets) if SET in kinds else None)
+
+
+def _unknown_set(cell) -> bool:
+    """None, a NaN / NA scalar or an empty array: an unknown set."""
+    if cell is None or (np.ndim(cell) == 0 and pd.isna(cell)):
+        return True
+    return isinstance(cell, (np.ndarray, list, tuple)) and np.size(cell) == 0
+
+
+def _encode_sets(col: pd.Series, name: str) -> tuple[np.ndarray, SetTable]:
+    """The set indices of a set-valued column (NaN for unknown) and its :class:`SetTable`."""
+    ids = np.full(len(col), np.nan)
+    sets, dim = [], None
+    for row, cell in enumerate(col):
+        if _unknown_set(cell):
+            continue
+        if not isinstance(cell, (np.ndarray, list, tuple)):
+            raise ValueError(
+                f"set column {name!r} holds a {type(cell).__name__} in row {row}: each value must be a "
+                "(members, d) array of numbers, or None for unknown"
+            )
+        try:
+            members = np.asarray(cell, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"set column {name!r}, row {row}: the members must be numbers") from None
+        if members.ndim != 2:
+            raise ValueError(
+                f"set column {name!r}, row {row}: a set is a (members, d) array, got shape "
+                f"{members.shape} (one member of d numbers: reshape to (1, d))"
+            )
+        if dim is None:
+            dim = members.shape[1]
+        if members.shape[1] != dim:
+            raise ValueError(
+                f"set column {name!r}, row {row}: members have dimension {members.shape[1]}, the "
+                f"column's earlier sets {dim}; every member of a column has the same dimension"
+            )
+        if not np.isfinite(members).all():
+            raise ValueError(
+                f"set column {name!r}, row {row}: a member holds a NaN or infinite number; a set is "
+                "known or unknown as a whole (None), its members must be finite"
+            )
+        ids[row] = len(sets)
+        sets.append(members)
+    return ids, SetTable.from_sets(sets)
+
+
+def is_set_column(col: pd.Series) -> bool:
+    """True for an object column whose known cells are all arrays (at least one): a set-valued column."""
+    if col.dtype != object:
+        return False
+    known = [c for c in col if not _unknown_set(c)]
+    return bool(known) and all(isinstance(c, np.ndarray) for c in known)
+
+
+def check_finite(values: np.ndarray, columns) -> None:
+    """Refuse infinite values, naming the first column and row that holds one (missing values are NaN, which
+    every metric has a rule for; an infinity has no meaning in any distance of the papers)."""
+    bad = np.isinf(values)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise ValueError(
+            f"column {columns[col]!r} holds an infinite value (row {row}, {int(bad[:, col].sum())} "
+            "in that column); distances are undefined for infinities: use NaN for unknown values"
+        )
+
+
+def _infer(col: pd.Series, name: str) -> str:
+    if isinstance(col.dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(col.dtype):
+        return NOMINAL
+    if pd.api.types.is_numeric_dtype(col.dtype):
+        return "continuous"
+    if is_set_column(col):
+        return SET
+    raise ValueError(
+        f"column {name!r} has dtype {col.dtype}: make it a pandas Categorical (nominal), numeric (linear) or an "
+        "object column of (members, d) arrays (set-valued)"
+    )
+
+
+def _check_types(kinds, columns) -> None:
+    for name, kind in zip(columns, kinds):
+        if kind not in TYPES:
+            raise ValueError(f"unknown attribute type {kind!r} for column {name!r}; expected one of {TYPES}")
+
+
+def encode_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, tuple]:
+    """Class labels -> (indices 0..C-1, classes in order). Categorical labels keep their category order.
+
+    Raises
+    ------
+    ValueError
+        If ``y`` is missing, has the wrong length, holds a missing label, or has fewer than ``min_classes``
+        classes (two by default: class-conditional statistics need two; a metric that only carries the labels
+        along, such as the Euclidean distance, accepts one).
+    """
+    if y is None:
+        raise ValueError("this metric learns from class labels: call fit(X, y)")
+    if not isinstance(y, pd.Series) and np.ndim(y) != 1:
+        raise ValueError(f"y must be one-dimensional (one label per row), got shape {np.shape(y)}")
+    series = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y))
+    if series.ndim != 1 or len(series) != n:
+        raise ValueError(f"y has {len(series)} labels but X has {n} rows")
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        # category codes -> positions among the categories present, in category order
+        codes = series.array.codes
+        if (codes < 0).any():
+            raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
+        present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
+        classes = tuple(c for c, here in zip(series.cat.categories, present) if here)
+        _check_classes(classes, min_classes)
+        position = np.cumsum(present) - 1
+        return position[codes].astype(np.intp), classes
+    if series.isna().any():
+        raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
+    classes_array, index = np.unique(series.to_numpy(), return_inverse=True)
+    classes = tuple(classes_array)
+    _check_classes(classes, min_classes)
+    return index.astype(np.intp).ravel(), classes
+
+
+def _check_classes(classes: tuple, min_classes: int = 2) -> None:
+    if len(classes) < min_classes:
+        raise ValueError(f"y has a single class {classes!r}; class-conditional probabilities need at least two")
+
+
+# Per-column statistics of the known training values.
+
+
+def _known(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    known = ~np.isnan(Z)
+    return known, known.sum(axis=0)
+
+
+def _name(columns, j: int) -> str:
+    return f"column {j}" if columns is None else f"column {columns[j]!r}"
+
+
+def _power_of_two_scale(Z: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Per column, a power of 2 at least the largest absolute known value (1 for a column of zeros)."""
+    top = np.max(np.where(known, np.abs(Z), 0.0), axis=0, initial=0.0)
+    exponent = np.frexp(np.where(top > 0, top, 1.0))[1]
+    return np.ldexp(1.0, exponent)
+
+
+def known_range(Z: np.ndarray, columns=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(lo, hi)`` per column over known values; 0 and 0 for a column with none.
+
+    Raises
+    ------
+    ValueError
+        If ``hi - lo`` of a column exceeds the largest float (the message names the column: ``columns`` holds the
+        names, by default the positions).
+    """
+    known, count = _known(Z)
+    lo = np.where(count > 0, np.min(np.where(known, Z, np.inf), axis=0, initial=np.inf), 0.0)
+    hi = np.where(count > 0, np.max(np.where(known, Z, -np.inf), axis=0, initial=-np.inf), 0.0)
+    with np.errstate(over="ignore"):
+        spread = hi - lo
+    if np.isinf(spread).any():
+        j = int(np.flatnonzero(np.isinf(spread))[0])
+        raise ValueError(
+            f"{_name(columns, j)} spans {lo[j]:.3g} to {hi[j]:.3g}, a range beyond the largest float: rescale it"
+        )
+    return lo, hi
+
+
+def known_mean_std(Z: np.ndarray, ddof: int = 1, columns=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(mean, std)`` per column over known values; the mean is 0 for a column with no known value and the
+    standard deviation 0 when fewer than ``ddof + 1`` values are known.
+
+    Raises
+    ------
+    ValueError
+        If a column's standard deviation exceeds the largest float (the message names the column).
+    """
+    known, count = _known(Z)
+    scale = _power_of_two_scale(Z, known)
+    U = np.where(known, Z / scale, 0.0)  # |U| <= 1: no overflow, and no underflow of tiny values' squares
+    mean_u = U.sum(axis=0) / np.maximum(count, 1)
+    dev = np.where(known, U - mean_u, 0.0)
+    var_u = (dev * dev).sum(axis=0) / np.maximum(count - ddof, 1)
+    with np.errstate(over="ignore"):
+        std = np.where(count > ddof, np.sqrt(var_u) * scale, 0.0)
+    if np.isinf(std).any():
+        j = int(np.flatnonzero(np.isinf(std))[0])
+        raise ValueError(f"{_name(columns, j)} has a standard deviation beyond the largest float: rescale it")
+    return mean_u * scale, std

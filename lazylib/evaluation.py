@@ -45,7 +45,7 @@ def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True
     n_splits = check("n_splits", n_splits, Integer(low=2, high=n))
     order = check_random_state(random_state).permutation(n) if shuffle else np.arange(n)
     folds = np.array_split(order, n_splits)
-    return [(np.sort(np.concatenate(folds[:i] + folds[i + 1:])), np.sort(f)) for i, f in enumerate(folds)]
+    return [(np.sort(np.concatenate(folds[:i] + folds[i + 1 :])), np.sort(f)) for i, f in enumerate(folds)]
 
 
 def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
@@ -117,8 +117,18 @@ def fixed_split(split: dict):
     return [(np.asarray(split["train"]), np.asarray(split["test"]))]
 
 
-def cross_validate(make_classifier, X, y, folds, *, types=None, n_jobs: int = 1, label: str = "folds",
-                   encode_once: bool = True, expected: bool = False):
+def cross_validate(
+    make_classifier,
+    X,
+    y,
+    folds,
+    *,
+    types=None,
+    n_jobs: int = 1,
+    label: str = "folds",
+    encode_once: bool = True,
+    expected: bool = False,
+):
     """Test accuracy of ``make_classifier()`` on every fold (fitted on the fold's training part).
 
     Parameters
@@ -189,8 +199,10 @@ def parallel_map(func, items, *, n_jobs: int = 1, label: str = "jobs") -> list:
     global _TASK
     _TASK = func  # inherited by the forked workers
     try:
-        with multiprocessing.get_context("fork").Pool(min(n_jobs, len(items))) as pool, \
-                Progress(len(items), label) as bar:
+        with (
+            multiprocessing.get_context("fork").Pool(min(n_jobs, len(items))) as pool,
+            Progress(len(items), label) as bar,
+        ):
             results = []
             for result in pool.imap(_call_task, items):
                 results.append(result)
@@ -257,8 +269,14 @@ def learning_curve(make_classifier, X, y, folds, fractions, *, random_state=None
             clf = make_classifier().fit(_rows(X, sub), y_sub, types=types)
             scores.append(float(np.mean(clf.predict(_rows(X, test)).astype(object) == truth[test])))
             sizes.append(len(sub))
-        rows.append({"fraction": f, "mean": np.mean(scores), "std": np.std(scores, ddof=1) if len(scores) > 1 else 0.0,
-                     "n_train": float(np.mean(sizes))})
+        rows.append(
+            {
+                "fraction": f,
+                "mean": np.mean(scores),
+                "std": np.std(scores, ddof=1) if len(scores) > 1 else 0.0,
+                "n_train": float(np.mean(sizes)),
+            }
+        )
     return pd.DataFrame(rows).set_index("fraction")
 
 
@@ -281,16 +299,23 @@ def paired_ttest(a, b, alternative: str = "two-sided") -> float:
     check("alternative", alternative, Choice(ALTERNATIVES))
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.ndim != 1 or len(a) < 2:
-        raise ValueError("paired_ttest needs two equal-length vectors of at least two fold scores, got shapes "
-                         f"{a.shape} and {b.shape}")
+        raise ValueError(
+            "paired_ttest needs two equal-length vectors of at least two fold scores, got shapes "
+            f"{a.shape} and {b.shape}"
+        )
     if not (np.isfinite(a).all() and np.isfinite(b).all()):
         raise ValueError("paired_ttest needs finite fold scores (a NaN or inf was given)")
     diff = a - b
     if np.allclose(diff, diff[0]):
         if diff[0] == 0:
             return 1.0
-        return 0.0 if (alternative == "greater" and diff[0] > 0) or (alternative == "less" and diff[0] < 0) \
-            or alternative == "two-sided" else 1.0
+        return (
+            0.0
+            if (alternative == "greater" and diff[0] > 0)
+            or (alternative == "less" and diff[0] < 0)
+            or alternative == "two-sided"
+            else 1.0
+        )
     return float(stats.ttest_rel(a, b, alternative=alternative).pvalue)
 
 
@@ -308,8 +333,11 @@ def significance_mark(a, b, *, alpha: float = 0.05, tails: int = 1, style: str =
     check("style", style, Choice(("bold-italic", "arrow", "star", "dagger")))
     check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
     if style == "dagger":
-        p = min(paired_ttest(a, b, "greater"), paired_ttest(a, b, "less")) if tails == 1 else \
-            paired_ttest(a, b, "two-sided")
+        p = (
+            min(paired_ttest(a, b, "greater"), paired_ttest(a, b, "less"))
+            if tails == 1
+            else paired_ttest(a, b, "two-sided")
+        )
         return "†" if p < 0.05 else "‡" if p < 0.10 else ""
     if tails == 1:
         higher = paired_ttest(a, b, "greater") < alpha
@@ -332,28 +360,41 @@ def reproduction_band(run, seeds) -> pd.DataFrame:
     DataFrame indexed like the Series with columns ``mean``, ``std``, ``min``, ``max`` and ``runs``.
     """
     results = pd.concat([pd.Series(run(int(s))) for s in seeds], axis=1)
-    return pd.DataFrame({
-        "mean": results.mean(axis=1), "std": results.std(axis=1, ddof=1),
-        "min": results.min(axis=1), "max": results.max(axis=1), "runs": results.shape[1],
-    })
+    return pd.DataFrame(
+        {
+            "mean": results.mean(axis=1),
+            "std": results.std(axis=1, ddof=1),
+            "min": results.min(axis=1),
+            "max": results.max(axis=1),
+            "runs": results.shape[1],
+        }
+    )
 
 
-def compare_with_published(published: pd.Series, band: pd.DataFrame, *, tolerance: float = 0.0,
-                           published_marks: pd.Series | None = None,
-                           reproduced_marks: pd.Series | None = None) -> pd.DataFrame:
+def compare_with_published(
+    published: pd.Series,
+    band: pd.DataFrame,
+    *,
+    tolerance: float = 0.0,
+    published_marks: pd.Series | None = None,
+    reproduced_marks: pd.Series | None = None,
+) -> pd.DataFrame:
     """Published beside reproduced: ``published``, ``reproduced`` (band mean), ``difference``, the band's
     ``min``/``max``, ``inside band`` (published within [min - tolerance, max + tolerance]) and, when given, the
     paper's significance marks beside ours."""
     joined = band.reindex(published.index)
-    out = pd.DataFrame({
-        "published": published.astype(float),
-        "reproduced": joined["mean"],
-        "difference": joined["mean"] - published.astype(float),
-        "band min": joined["min"],
-        "band max": joined["max"],
-    })
+    out = pd.DataFrame(
+        {
+            "published": published.astype(float),
+            "reproduced": joined["mean"],
+            "difference": joined["mean"] - published.astype(float),
+            "band min": joined["min"],
+            "band max": joined["max"],
+        }
+    )
     out["inside band"] = (out["published"] >= out["band min"] - tolerance) & (
-        out["published"] <= out["band max"] + tolerance)
+        out["published"] <= out["band max"] + tolerance
+    )
     if published_marks is not None:
         out["paper mark"] = published_marks.reindex(out.index).fillna("")
     if reproduced_marks is not None:
@@ -367,6 +408,9 @@ def compare(makers: dict, X, y, folds, *, types=None, n_jobs: int = 1, expected:
     ``makers`` maps a name to a function returning a fresh unfitted classifier; ``expected`` as in
     :func:`cross_validate`.
     """
-    return pd.DataFrame({name: cross_validate(make, X, y, folds, types=types, n_jobs=n_jobs, label=name,
-                                              expected=expected)
-                         for name, make in makers.items()})
+    return pd.DataFrame(
+        {
+            name: cross_validate(make, X, y, folds, types=types, n_jobs=n_jobs, label=name, expected=expected)
+            for name, make in makers.items()
+        }
+    )

@@ -107,8 +107,15 @@ class KNeighborsClassifier(Params):
     {'first': 0.6354, 'random': 0.8054, 'all': 0.9896}
     """
 
-    def __init__(self, n_neighbors: int = 1, metric="hvdm", metric_params=None, ties: str = "all",
-                 tie_tolerance: float = 1e-9, random_state=None):
+    def __init__(
+        self,
+        n_neighbors: int = 1,
+        metric="hvdm",
+        metric_params=None,
+        ties: str = "all",
+        tie_tolerance: float = 1e-9,
+        random_state=None,
+    ):
         self.n_neighbors = n_neighbors
         self.metric = metric
         self.metric_params = metric_params
@@ -118,8 +125,11 @@ class KNeighborsClassifier(Params):
 
     def __repr__(self) -> str:
         defaults = type(self)().get_params()
-        changed = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not defaults[k]
-                            and not (isinstance(v, (str, int, float)) and v == defaults[k]))
+        changed = ", ".join(
+            f"{k}={v!r}"
+            for k, v in self.get_params().items()
+            if v is not defaults[k] and not (isinstance(v, (str, int, float)) and v == defaults[k])
+        )
         return f"{type(self).__name__}({changed})"
 
     def fit(self, X, y, *, types=None):
@@ -203,11 +213,25 @@ class KNeighborsClassifier(Params):
         among the others)."""
         k = self.n_neighbors if k is None else k
         for start, stop, rows, cols, sums, groups in self.metric_.nearest_groups(
-                X, k, self.tie_tolerance, leave_one_out=leave_one_out):
-            yield start, stop, neighbourhood(
-                rows - start, cols, sums, stop - start, self.y_, len(self.classes_), k, self.tie_tolerance,
-                first=self.ties == "first", groups=groups,
-                exclude=np.arange(start, stop) if leave_one_out else None)
+            X, k, self.tie_tolerance, leave_one_out=leave_one_out
+        ):
+            yield (
+                start,
+                stop,
+                neighbourhood(
+                    rows - start,
+                    cols,
+                    sums,
+                    stop - start,
+                    self.y_,
+                    len(self.classes_),
+                    k,
+                    self.tie_tolerance,
+                    first=self.ties == "first",
+                    groups=groups,
+                    exclude=np.arange(start, stop) if leave_one_out else None,
+                ),
+            )
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (``ties="random"``: one draw, from ``random_state``).
@@ -239,8 +263,10 @@ class KNeighborsClassifier(Params):
         """
         self._check()
         rng = check_random_state(self.random_state) if self.ties == "random" else None
-        out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng)
-               for *_, nb in self._neighbourhoods(None, leave_one_out=True)]
+        out = [
+            decide(nb, self.n_neighbors, self.priority_, self.ties, rng)
+            for *_, nb in self._neighbourhoods(None, leave_one_out=True)
+        ]
         return np.asarray(list(self.classes_))[np.concatenate(out)]
 
     def neighbourhood(self, X) -> Neighbourhood:
@@ -284,8 +310,9 @@ class KNeighborsClassifier(Params):
             The probability of each class being predicted, for each query.
         """
         self._check()
-        return np.vstack([class_probabilities(nb, self.n_neighbors, self.priority_, self.ties)
-                          for *_, nb in self._neighbourhoods(X)])
+        return np.vstack(
+            [class_probabilities(nb, self.n_neighbors, self.priority_, self.ties) for *_, nb in self._neighbourhoods(X)]
+        )
 
     def score(self, X, y, *, expected: bool = False) -> float:
         """Accuracy on ``(X, y)``; with ``expected=True``, its exact expectation over the random choices of
@@ -376,6 +403,7 @@ def knn_makers(metrics: dict, n_neighbors: int = 1, **params) -> dict:
     >>> type(clf.metric).__name__, clf.ties
     ('LearnedWOM', 'first')
     """
+
     def factory(metric):
         if isinstance(metric, str):
             return lambda: KNeighborsClassifier(n_neighbors, metric, **params)
@@ -410,9 +438,20 @@ class Neighbourhood:
     first: np.ndarray | None = None
 
 
-def neighbourhood(rows, cols, sums, n: int, y: np.ndarray, C: int, k: int, tie_tolerance: float = 1e-9, *,
-                  first: bool = False, groups: Groups | None = None, exclude: np.ndarray | None = None
-                  ) -> Neighbourhood:
+def neighbourhood(
+    rows,
+    cols,
+    sums,
+    n: int,
+    y: np.ndarray,
+    C: int,
+    k: int,
+    tie_tolerance: float = 1e-9,
+    *,
+    first: bool = False,
+    groups: Groups | None = None,
+    exclude: np.ndarray | None = None,
+) -> Neighbourhood:
     """:class:`Neighbourhood` of ``n`` queries from the candidates of
     :meth:`lazylib.metrics.Metric.nearest_chunks` (``(rows, cols, sums)`` sorted by row, then sum, then column,
     holding at least each row's k nearest and everything tied with the k-th, e.g. from a search for a larger k;
@@ -559,12 +598,20 @@ def _poly_mul(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Row-wise product of polynomials (coefficients by increasing degree), truncated to their length."""
     out = np.zeros_like(p)
     for d in range(p.shape[1]):
-        out[:, d:] += p[:, d:d + 1] * q[:, :p.shape[1] - d]
+        out[:, d:] += p[:, d : d + 1] * q[:, : p.shape[1] - d]
     return out
 
 
-def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str = "all",
-         tie_tolerance: float = 1e-9, *, random_state=None) -> np.ndarray:
+def vote(
+    D: np.ndarray,
+    y: np.ndarray,
+    k: int,
+    priority: np.ndarray,
+    ties: str = "all",
+    tie_tolerance: float = 1e-9,
+    *,
+    random_state=None,
+) -> np.ndarray:
     """Class indices voted by the k nearest columns of each row of ``D`` under a tie rule (module docstring).
 
     Parameters
@@ -578,8 +625,19 @@ def vote(D: np.ndarray, y: np.ndarray, k: int, priority: np.ndarray, ties: str =
     return vote_nearest(rows, cols, sums, len(D), y, k, priority, ties, tie_tolerance, random_state=random_state)
 
 
-def vote_nearest(rows, cols, sums, n: int, y: np.ndarray, k: int, priority: np.ndarray, ties: str = "all",
-                 tie_tolerance: float = 1e-9, *, random_state=None) -> np.ndarray:
+def vote_nearest(
+    rows,
+    cols,
+    sums,
+    n: int,
+    y: np.ndarray,
+    k: int,
+    priority: np.ndarray,
+    ties: str = "all",
+    tie_tolerance: float = 1e-9,
+    *,
+    random_state=None,
+) -> np.ndarray:
     """Class indices voted for ``n`` queries from their nearest stored instances as
     :meth:`lazylib.metrics.Metric.nearest_chunks` gives them: ``(rows, cols, sums)`` sorted by row, then sum,
     then column, holding each row's k nearest and everything tied with the k-th.
@@ -610,8 +668,19 @@ def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
     return np.take_along_axis(idx, by_distance, axis=1), np.take_along_axis(near, by_distance, axis=1)
 
 
-def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None, ties: str = "all",
-                      tie_tolerance: float = 1e-9, expected: bool = False, random_state=None) -> pd.Series:
+def loo_accuracy_by_k(
+    X,
+    y,
+    ks,
+    metric="hvdm",
+    metric_params=None,
+    *,
+    types=None,
+    ties: str = "all",
+    tie_tolerance: float = 1e-9,
+    expected: bool = False,
+    random_state=None,
+) -> pd.Series:
     """Leave-one-out accuracy on the training data for every k in ``ks``, from one exact search.
 
     Each instance is classified by the others (its own stored row is excluded), with the same tie rule as
@@ -641,12 +710,24 @@ def loo_accuracy_by_k(X, y, ks, metric="hvdm", metric_params=None, *, types=None
     C = len(clf.classes_)
     rng = check_random_state(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))
-    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance,
-                                                                            leave_one_out=True):
+    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(
+        None, ks[-1], tie_tolerance, leave_one_out=True
+    ):
         truth = clf.y_[start:stop]
         for i, k in enumerate(ks):
-            nb = neighbourhood(rows - start, cols, sums, stop - start, clf.y_, C, k, tie_tolerance,
-                               first=ties == "first", groups=groups, exclude=np.arange(start, stop))
+            nb = neighbourhood(
+                rows - start,
+                cols,
+                sums,
+                stop - start,
+                clf.y_,
+                C,
+                k,
+                tie_tolerance,
+                first=ties == "first",
+                groups=groups,
+                exclude=np.arange(start, stop),
+            )
             correct[i] += _hits(nb, k, clf.priority_, ties, truth, expected, rng)
     return pd.Series(correct / n, index=pd.Index(ks, name="k"), name="loo_accuracy")
 
@@ -658,8 +739,18 @@ def _hits(nb: Neighbourhood, k: int, priority, ties: str, truth: np.ndarray, exp
     return float((decide(nb, k, priority, ties, rng) == truth).sum())
 
 
-def select_k_loo(X, y, ks=(1, 3, 5, 7, 9, 11, 13, 15), metric="hvdm", metric_params=None, *, types=None,
-                 ties: str = "all", expected: bool = False, random_state=None) -> int:
+def select_k_loo(
+    X,
+    y,
+    ks=(1, 3, 5, 7, 9, 11, 13, 15),
+    metric="hvdm",
+    metric_params=None,
+    *,
+    types=None,
+    ties: str = "all",
+    expected: bool = False,
+    random_state=None,
+) -> int:
     """The k with the best leave-one-out training accuracy (the smallest such k on ties), as Howe & Cardie
     chose k for every fold.
 
@@ -669,6 +760,62 @@ def select_k_loo(X, y, ks=(1, 3, 5, 7, 9, 11, 13, 15), metric="hvdm", metric_par
         Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
         call), a Generator is used as it is (its stream continues), None draws fresh entropy.
     """
-    acc = loo_accuracy_by_k(X, y, [k for k in ks if k < len(X)], metric, metric_params, types=types, ties=ties,
-                            expected=expected, random_state=random_state)
+    acc = loo_accuracy_by_k(
+        X,
+        y,
+        [k for k in ks if k < len(X)],
+        metric,
+        metric_params,
+        types=types,
+        ties=ties,
+        expected=expected,
+        random_state=random_state,
+    )
     return int(acc.idxmax())
+
+
+def accuracy_by_rule(clf: KNeighborsClassifier, X, y, rules=TIE_RULES) -> dict:
+    """Accuracy of the fitted ``clf`` on ``(X, y)`` under each tie rule in ``rules`` (``clf.ties`` is ignored).
+
+    ``"random"`` gives the exact expected accuracy over the random choice, as ``clf.score(X, y,
+    expected=True)`` would with ``ties="random"``; for k = 1 it is the share of each query's tied nearest
+    instances that carry its class. The other rules give the plain accuracy.
+
+    The tie rule plays no part in fitting, and every rule sees the same stored instances tied at the k-th
+    distance, so all three accuracies follow from one search (and, for metrics that learn, one fit): experiments
+    that compare the rules (Parts I and IV of the book) use this instead of three classifiers.
+
+    Returns
+    -------
+    dict rule -> accuracy (a fraction), in the order of ``rules``.
+
+    Examples
+    --------
+    >>> from lazylib.datasets import load
+    >>> ttt = load("tic-tac-toe")
+    >>> clf = KNeighborsClassifier(1, "overlap").fit(ttt.X.iloc[::2], ttt.y.iloc[::2])
+    >>> {rule: round(a, 3) for rule, a in accuracy_by_rule(clf, ttt.X.iloc[1::2], ttt.y.iloc[1::2]).items()}
+    {'all': 0.985, 'first': 0.687, 'random': 0.819}
+    """
+    rules = [check_ties(rule) for rule in rules]
+    clf._check()
+    truth = _labels(y)
+    if len(truth) != len(X):
+        raise ValueError(f"y has {len(truth)} labels for {len(X)} rows of X")
+    lookup = {c: i for i, c in enumerate(clf.classes_)}
+    index = np.array([lookup.get(t, -1) for t in truth])  # -1: a class the training data never had
+    k, C = clf.n_neighbors, len(clf.classes_)
+    hits = {rule: np.zeros(len(truth)) for rule in rules}
+    for start, stop, rows, cols, sums in clf.metric_.nearest_chunks(X, k, clf.tie_tolerance):
+        nb = neighbourhood(
+            rows - start, cols, sums, stop - start, clf.y_, C, k, clf.tie_tolerance, first="first" in rules
+        )
+        t = index[start:stop]
+        known, q = t >= 0, np.arange(stop - start)
+        for rule in rules:
+            if rule == "random" and k == 1:  # one tied instance drawn uniformly: P(class) = its share
+                P_true = nb.tied[q, np.maximum(t, 0)] / nb.tied.sum(axis=1)
+            else:
+                P_true = class_probabilities(nb, k, clf.priority_, rule)[q, np.maximum(t, 0)]
+            hits[rule][start:stop] = np.where(known, P_true, 0.0)
+    return {rule: float(hits[rule].mean()) for rule in rules}

@@ -2,8 +2,8 @@
 section 4): a Monte-Carlo wrapper (MC) and a C4.5 filter (FNN).
 
 Both choose attributes on the training part of a fold only; a Euclidean 1-NN classifier then uses the chosen
-attributes (:func:`lazylib.subspace.cv_nn`). The wrapper's leave-one-out 1-NN accuracy of a subset is a sum over
-its attributes of per-attribute squared differences: those are computed once per fold, and many subsets are
+attributes (:func:`lazylib.protocols.payne2000.cv_nn`). The wrapper's leave-one-out 1-NN accuracy of a subset is a
+sum over its attributes of per-attribute squared differences: those are computed once per fold, and many subsets are
 scored by one matrix product (:func:`loo_subset_accuracy`).
 """
 
@@ -16,7 +16,7 @@ from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.neighbors import vote_priority
 from lazylib.params import Params
 from lazylib.search import tolerance
-from lazylib.subspace import TIE_RULES, _labels, cv_nn, numeric_matrix, scale_fold
+from lazylib.subspace import TIE_RULES, _labels, numeric_matrix
 
 #: Float64 numbers of the (pairs x subsets) distance block computed at once.
 CHUNK_ELEMENTS = 1 << 22
@@ -65,12 +65,18 @@ def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float 
     out = np.empty(len(masks))
     step = max(1, CHUNK_ELEMENTS // (n * n))
     for start in range(0, len(masks), step):
-        M = masks[start:start + step]
+        M = masks[start : start + step]
         D = (M.astype(float) @ T).reshape(len(M), n, n)  # D[subset, query, stored]
         D[:, diag, diag] = np.inf
         # nearest distance to each class; the nearest class wins unless several classes tie at the minimum
-        near = np.stack([D[:, :, bounds[c]:bounds[c + 1]].min(axis=2) if bounds[c + 1] > bounds[c]
-                         else np.full((len(M), n), np.inf) for c in range(C)])  # (C, subsets, n)
+        near = np.stack(
+            [
+                D[:, :, bounds[c] : bounds[c + 1]].min(axis=2)
+                if bounds[c + 1] > bounds[c]
+                else np.full((len(M), n), np.inf)
+                for c in range(C)
+            ]
+        )  # (C, subsets, n)
         dmin = near.min(axis=0)
         tied_classes = near <= dmin + tolerance(dmin, tie_tolerance)
         right = (np.argmax(tied_classes, axis=0) == y[None, :]).astype(float)
@@ -81,14 +87,14 @@ def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float 
             dm = dmin[s, q][:, None]
             tied = d <= dm + tolerance(dm, tie_tolerance)
             if ties == "all":
-                votes = np.stack([tied[:, bounds[c]:bounds[c + 1]].sum(axis=1) for c in range(C)], axis=1)
+                votes = np.stack([tied[:, bounds[c] : bounds[c + 1]].sum(axis=1) for c in range(C)], axis=1)
                 right[s, q] = np.argmax(votes + priority, axis=1) == y[q]
             elif ties == "first":
                 first = np.argmin(np.where(tied, order[None, :], n), axis=1)
                 right[s, q] = y[first] == y[q]
             else:
                 right[s, q] = (tied & (y[None, :] == y[q][:, None])).sum(axis=1) / tied.sum(axis=1)
-        out[start:start + step] = right.mean(axis=1)
+        out[start : start + step] = right.mean(axis=1)
     return out
 
 
@@ -97,8 +103,8 @@ def random_subsets(n_attributes: int, n_subsets: int, rng) -> np.ndarray:
     (each attribute in with probability 1/2), ``n_subsets`` in all; every non-empty subset when there are no
     more than ``n_subsets`` of them. Boolean array (S, J)."""
     J = n_attributes
-    if 2 ** J - 1 <= n_subsets:
-        codes = np.arange(2 ** J - 1, 0, -1)  # the full set first
+    if 2**J - 1 <= n_subsets:
+        codes = np.arange(2**J - 1, 0, -1)  # the full set first
         return (codes[:, None] >> np.arange(J)[::-1]) & 1 == 1
     rows = [np.ones(J, bool)]
     seen = {rows[0].tobytes()}
@@ -181,7 +187,7 @@ class MonteCarloSelector(Params):
         n_subsets = check("n_subsets", self.n_subsets, Integer(low=1))
         X = numeric_matrix(X)
         if np.isnan(X).any():
-            raise ValueError("X has missing values; impute them first (e.g. lazylib.subspace.scale_fold)")
+            raise ValueError("X has missing values; impute them first (e.g. lazylib.protocols.payne2000.scale_fold)")
         codes = np.asarray(y) if np.issubdtype(np.asarray(y).dtype, np.integer) else _labels(y)[0]
         rng = check_random_state(self.random_state)
         self.subsets_ = random_subsets(X.shape[1], n_subsets, rng)
@@ -216,35 +222,3 @@ def c45_attributes(X: pd.DataFrame, y, *, types=None, **params) -> np.ndarray:
     tree = C45Classifier(**params).fit(X, y, types=types)
     used = set(tree.used_attributes_)
     return np.array([c in used for c in X.columns])
-
-
-def cv_selection(X: pd.DataFrame, y, folds, *, method: str = "mc", scaling: str = "none", types=None,
-                 n_subsets: int = 100, random_state=None, ties: str = "all") -> dict:
-    """Cross-validated 1-NN accuracy after MC or FNN attribute selection on each training part.
-
-    Parameters
-    ----------
-    random_state : int, Generator or None
-        Seed or generator of each fold's MC seed: an int seeds a fresh generator (the same draws at every call), a
-        Generator is used as it is (its stream continues), None draws fresh entropy.
-
-    Returns
-    -------
-    dict with ``fold_accuracy`` (Series over folds, fractions), ``n_attributes`` (Series over folds) and
-    ``masks`` (list of boolean masks, one per fold).
-    """
-    if method not in ("mc", "fnn"):
-        raise ValueError(f"method must be 'mc' or 'fnn', got {method!r}")
-    Xn = numeric_matrix(X)
-    codes, _ = _labels(y)
-    seeds = check_random_state(random_state).integers(0, 2**32 - 1, len(folds))
-    masks = []
-    for f, (train, _) in enumerate(folds):
-        if method == "mc":
-            tr, _ = scale_fold(Xn[train], None, scaling)
-            masks.append(MonteCarloSelector(n_subsets, int(seeds[f]), ties).fit(tr, codes[train]).support_)
-        else:
-            y_train = y.iloc[train] if isinstance(y, pd.Series) else np.asarray(y)[train]
-            masks.append(c45_attributes(X.iloc[train], y_train, types=types))
-    acc = cv_nn(Xn, codes, folds, scaling=scaling, attributes=masks, ties=ties)
-    return {"fold_accuracy": acc, "n_attributes": pd.Series([int(m.sum()) for m in masks]), "masks": masks}

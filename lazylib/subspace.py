@@ -14,7 +14,7 @@ A Euclidean 1-NN classifier then works on the projected coordinates. Because the
 columns of one orthonormal basis, the squared distance on :math:`K` components is the squared distance on
 :math:`K - 1` components plus one term: one cumulative sum over the projected columns gives the 1-NN result for
 every :math:`K` at once (:func:`accuracy_by_width`), and the paper's search over :math:`K = 1 \\dots n` costs
-about one nearest-neighbour pass per fold (:func:`cv_sweep`).
+about one nearest-neighbour pass per fold (:func:`lazylib.protocols.payne2000.cv_sweep`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Choice, Integer, Real, check
-from lazylib.evaluation import parallel_map
 from lazylib.neighbors import vote, vote_priority
 from lazylib.params import Params
 from lazylib.search import tolerance
@@ -32,8 +31,6 @@ from lazylib.search import tolerance
 METHODS = ("ca", "cacp")
 #: How the basis is completed beyond the rank of the decomposed matrix (see :class:`SubspaceMapping`).
 NULL_SPACES = ("svd", "ca", "none")
-#: Readings of the attribute normalisation the paper does not state (see :func:`scale_fold`).
-SCALINGS = ("none", "range", "sd")
 #: Float64 numbers of the (queries x stored x widths) distance array computed at once.
 CHUNK_ELEMENTS = 1 << 21
 #: Tie rules among equidistant nearest neighbours (see :func:`correct_by_width`).
@@ -53,43 +50,6 @@ def numeric_matrix(X) -> np.ndarray:
     if np.isinf(X).any():
         raise ValueError("X contains infinities")
     return X
-
-
-def scale_fold(train, test=None, scaling: str = "none"):
-    """Impute and normalise a fold with statistics of its training part only.
-
-    Missing values (NaN) are replaced by the training mean of their attribute. Then ``"range"`` maps each
-    attribute to ``(x - min) / (max - min)`` and ``"sd"`` to ``(x - mean) / sd`` (training min, max, mean,
-    population sd); an attribute constant in training becomes 0. ``"none"`` leaves the values as they are.
-
-    Returns
-    -------
-    (train, test) as float arrays (``test`` is None when not given).
-
-    Examples
-    --------
-    >>> tr, te = scale_fold([[0.0, 1.0], [2.0, np.nan]], [[1.0, 3.0]], "range")
-    >>> tr.tolist(), te.tolist()
-    ([[0.0, 0.0], [1.0, 0.0]], [[0.5, 0.0]])
-    """
-    check("scaling", scaling, Choice(SCALINGS))
-    train = numeric_matrix(train).copy()
-    test = None if test is None else numeric_matrix(test).copy()
-    with np.errstate(all="ignore"):
-        mean = np.nanmean(train, axis=0) if np.isnan(train).any() else train.mean(axis=0)
-    mean = np.where(np.isnan(mean), 0.0, mean)  # an all-missing column
-    for M in (train, test):
-        if M is not None and np.isnan(M).any():
-            rows, cols = np.nonzero(np.isnan(M))
-            M[rows, cols] = mean[cols]
-    if scaling == "none":
-        return train, test
-    if scaling == "range":
-        shift, spread = train.min(axis=0), np.ptp(train, axis=0)
-    else:
-        shift, spread = train.mean(axis=0), train.std(axis=0)
-    inv = np.divide(1.0, spread, out=np.zeros_like(spread), where=spread > 0)
-    return (train - shift) * inv, None if test is None else (test - shift) * inv
 
 
 def _labels(y) -> tuple[np.ndarray, np.ndarray]:
@@ -161,8 +121,13 @@ class SubspaceMapping(Params):
     1
     """
 
-    def __init__(self, method: str = "ca", n_components: int | None = None, null_space: str = "svd",
-                 rank_tolerance: float = 1e-10):
+    def __init__(
+        self,
+        method: str = "ca",
+        n_components: int | None = None,
+        null_space: str = "svd",
+        rank_tolerance: float = 1e-10,
+    ):
         self.method = method
         self.n_components = n_components
         self.null_space = null_space
@@ -188,7 +153,7 @@ class SubspaceMapping(Params):
         tol = check("rank_tolerance", self.rank_tolerance, Real(low=0, high=1))
         Y = numeric_matrix(X)
         if np.isnan(Y).any():
-            raise ValueError("X has missing values; impute them first (e.g. lazylib.subspace.scale_fold)")
+            raise ValueError("X has missing values; impute them first (e.g. lazylib.protocols.payne2000.scale_fold)")
         if len(Y) < 2:
             raise ValueError("SubspaceMapping needs at least two training instances")
         J = Y.shape[1]
@@ -209,13 +174,16 @@ class SubspaceMapping(Params):
         if self.null_space == "ca" and rank < J:
             basis = np.hstack([basis[:, :rank], _complement_directions(Xc, basis[:, :rank])])
         elif self.null_space == "none":
-            basis = basis[:, :max(rank, 1)]
+            basis = basis[:, : max(rank, 1)]
         values = np.zeros(basis.shape[1])
-        values[:min(len(d), len(values))] = d[:len(values)]
+        values[: min(len(d), len(values))] = d[: len(values)]
         values[rank:] = 0.0
         self.basis_, self.singular_values_, self.rank_ = basis, values, rank
-        K = basis.shape[1] if self.n_components is None else \
-            check("n_components", self.n_components, Integer(low=1, high=basis.shape[1]))
+        K = (
+            basis.shape[1]
+            if self.n_components is None
+            else check("n_components", self.n_components, Integer(low=1, high=basis.shape[1]))
+        )
         self.components_ = basis[:, :K]
         self.n_features_in_ = J
         return self
@@ -271,14 +239,23 @@ def _complement_directions(Xc: np.ndarray, B: np.ndarray) -> np.ndarray:
     return Q @ W.T
 
 
-def correct_by_width(Q: np.ndarray, y_query: np.ndarray, S: np.ndarray, y_stored: np.ndarray,
-                     priority: np.ndarray, *, widths=None, exclude_self: bool = False, ties: str = "all",
-                     tie_tolerance: float = 1e-9) -> np.ndarray:
+def correct_by_width(
+    Q: np.ndarray,
+    y_query: np.ndarray,
+    S: np.ndarray,
+    y_stored: np.ndarray,
+    priority: np.ndarray,
+    *,
+    widths=None,
+    exclude_self: bool = False,
+    ties: str = "all",
+    tie_tolerance: float = 1e-9,
+) -> np.ndarray:
     """Whether Euclidean 1-NN classifies each query right, on the first ``w`` columns for every ``w`` in
     ``widths`` (default ``1..J``): shape (n_queries, n_widths), entries in [0, 1].
 
     Squared distances accumulate column by column (one cumulative sum). Stored instances within the relative
-    ``tie_tolerance`` of the nearest distance are tied (:func:`lazylib.metrics._search.tolerance`), and ``ties``
+    ``tie_tolerance`` of the nearest distance are tied (:func:`lazylib.search.tolerance`), and ``ties``
     decides among them:
 
     - ``"all"``: every tied instance votes, then the class more frequent in training, then the lower index (the
@@ -304,14 +281,14 @@ def correct_by_width(Q: np.ndarray, y_query: np.ndarray, S: np.ndarray, y_stored
     out = np.empty((n, len(widths)))
     step = max(1, CHUNK_ELEMENTS // max(1, m * J))
     for start in range(0, n, step):
-        diff = Q[start:start + step, None, :] - S[None, :, :]
+        diff = Q[start : start + step, None, :] - S[None, :, :]
         D = np.cumsum(diff * diff, axis=2)[:, :, widths - 1]  # (chunk, m, widths)
         rows = np.arange(len(D))
         if exclude_self:
             D[rows, start + rows, :] = np.inf
         W = len(widths)
         stacked = np.moveaxis(D, 2, 0).reshape(W * len(D), m)  # width-major rows
-        truth = np.tile(y_query[start:start + len(D)], W)
+        truth = np.tile(y_query[start : start + len(D)], W)
         if ties == "all":
             right = vote(stacked, y_stored, 1, priority, "all", tie_tolerance) == truth
         else:
@@ -322,12 +299,13 @@ def correct_by_width(Q: np.ndarray, y_query: np.ndarray, S: np.ndarray, y_stored
                 right = same[np.arange(len(tied)), np.argmax(tied, axis=1)]
             else:
                 right = (tied & same).sum(axis=1) / tied.sum(axis=1)
-        out[start:start + len(D)] = np.asarray(right, dtype=float).reshape(W, len(D)).T
+        out[start : start + len(D)] = np.asarray(right, dtype=float).reshape(W, len(D)).T
     return out
 
 
-def accuracy_by_width(Z_train, y_train, Z_test=None, y_test=None, *, n_classes: int | None = None,
-                      widths=None, ties: str = "all") -> np.ndarray:
+def accuracy_by_width(
+    Z_train, y_train, Z_test=None, y_test=None, *, n_classes: int | None = None, widths=None, ties: str = "all"
+) -> np.ndarray:
     """1-NN accuracy for every number of leading columns: on ``Z_test`` when given, else leave-one-out on
     ``Z_train`` (:func:`correct_by_width`). Labels are class indices (``0..n_classes-1``); the vote priorities
     come from the training counts."""
@@ -335,8 +313,9 @@ def accuracy_by_width(Z_train, y_train, Z_test=None, y_test=None, *, n_classes: 
     C = int(n_classes if n_classes is not None else y_train.max() + 1)
     priority = vote_priority(np.bincount(y_train, minlength=C))
     if Z_test is None:
-        right = correct_by_width(Z_train, y_train, Z_train, y_train, priority, widths=widths, exclude_self=True,
-                                 ties=ties)
+        right = correct_by_width(
+            Z_train, y_train, Z_train, y_train, priority, widths=widths, exclude_self=True, ties=ties
+        )
     else:
         right = correct_by_width(Z_test, y_test, Z_train, y_train, priority, widths=widths, ties=ties)
     return right.mean(axis=0)
@@ -345,112 +324,4 @@ def accuracy_by_width(Z_train, y_train, Z_test=None, y_test=None, *, n_classes: 
 def nn_accuracy(Z_train, y_train, Z_test, y_test, *, n_classes: int | None = None, ties: str = "all") -> float:
     """Plain Euclidean 1-NN test accuracy on all columns (the paper's NN)."""
     J = np.asarray(Z_train).shape[1]
-    return float(accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, widths=[J],
-                                   ties=ties)[0])
-
-
-def paper_rule(accuracy_by_k: pd.Series) -> tuple[int, float]:
-    """The paper's choice of K (section 5): the highest accuracy, then the fewest dimensions.
-
-    Examples
-    --------
-    >>> paper_rule(pd.Series([0.8, 0.9, 0.9], index=[1, 2, 3]))
-    (2, 0.9)
-    """
-    acc = accuracy_by_k.dropna()
-    best = acc.max()
-    k = int(acc.index[acc.to_numpy() >= best][0])
-    return k, float(acc.loc[k])
-
-
-def fold_sweep(train, y_train, test, y_test, *, method: str = "ca", null_space: str = "svd",
-               n_classes: int | None = None, nested: bool = True, ties: str = "all") -> dict:
-    """One fold of the K sweep on prepared (imputed, scaled) matrices with class-index labels.
-
-    Returns
-    -------
-    dict with ``test`` (test accuracy for K = 1..J_avail), and when ``nested`` also ``loo`` (leave-one-out
-    accuracy of the same K on the training part, from the same mapping).
-    """
-    mapping = SubspaceMapping(method, null_space=null_space).fit(train, y_train)
-    Z_train, Z_test = mapping.transform(train), mapping.transform(test)
-    out = {"test": accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, ties=ties),
-           "rank": mapping.rank_}
-    if nested:
-        out["loo"] = accuracy_by_width(Z_train, y_train, n_classes=n_classes, ties=ties)
-    return out
-
-
-def cv_sweep(X, y, folds, *, method: str = "ca", scaling: str = "none", null_space: str = "svd",
-             nested: bool = True, ties: str = "all", n_jobs: int = 1) -> dict:
-    """Cross-validated 1-NN accuracy of CA or CACP for every K, the paper's choice of K, and a nested choice.
-
-    Parameters
-    ----------
-    X : DataFrame or array of numeric attributes (NaN = missing)
-    y : labels
-    folds : list of (train, test) index arrays
-    method, null_space : see :class:`SubspaceMapping`
-    scaling : see :func:`scale_fold` (imputation and normalisation from each training part)
-    ties : see :func:`correct_by_width`
-    nested : bool
-        Also choose K inside each training part by leave-one-out 1-NN accuracy (highest, then fewest), and
-        score the test part with that K: an honest estimate, free of the optimism of choosing K on the test
-        folds as the paper does.
-
-    Returns
-    -------
-    dict with ``by_k`` (DataFrame fold x K of test accuracies, fractions), ``k`` and ``accuracy`` (the
-    paper's rule applied to the mean over folds), ``fold_accuracy`` (the folds' accuracies at that K), and when
-    ``nested``: ``nested_k`` and ``nested_accuracy`` (Series over folds).
-
-    Examples
-    --------
-    >>> from lazylib import datasets, evaluation
-    >>> iris = datasets.load("iris")
-    >>> folds = evaluation.stratified_kfold(iris.y, 5, random_state=0)
-    >>> res = cv_sweep(iris.X, iris.y, folds, method="ca")
-    >>> res["by_k"].shape, res["k"]
-    ((5, 4), 3)
-    """
-    X = numeric_matrix(X)
-    codes, classes = _labels(y)
-    C = len(classes)
-
-    def one(f):
-        train, test = folds[f]
-        tr, te = scale_fold(X[train], X[test], scaling)
-        return fold_sweep(tr, codes[train], te, codes[test], method=method, null_space=null_space, n_classes=C,
-                          nested=nested, ties=ties)
-
-    results = parallel_map(one, range(len(folds)), n_jobs=n_jobs, label=method)
-    width = max(len(r["test"]) for r in results)
-    by_k = pd.DataFrame([np.pad(r["test"], (0, width - len(r["test"])), constant_values=np.nan)
-                         for r in results], columns=pd.RangeIndex(1, width + 1, name="K"))
-    by_k.index.name = "fold"
-    k, acc = paper_rule(by_k.mean(axis=0))
-    out = {"by_k": by_k, "k": k, "accuracy": acc, "fold_accuracy": by_k[k],
-           "rank": pd.Series([r["rank"] for r in results])}
-    if nested:
-        ks = [paper_rule(pd.Series(r["loo"], index=range(1, len(r["loo"]) + 1)))[0] for r in results]
-        out["nested_k"] = pd.Series(ks, name="K")
-        out["nested_accuracy"] = pd.Series([by_k.loc[f, k_f] for f, k_f in enumerate(ks)], name="accuracy")
-    return out
-
-
-def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "all") -> pd.Series:
-    """Cross-validated Euclidean 1-NN accuracy per fold (the paper's NN), optionally on a subset of attributes
-    per fold (``attributes[f]`` a boolean mask or index list, as MC and FNN produce)."""
-    X = numeric_matrix(X)
-    codes, classes = _labels(y)
-    acc = []
-    for f, (train, test) in enumerate(folds):
-        tr, te = scale_fold(X[train], X[test], scaling)
-        if attributes is not None:
-            cols = np.asarray(attributes[f])
-            cols = np.flatnonzero(cols) if cols.dtype == bool else cols.astype(np.intp)
-            tr, te = tr[:, cols], te[:, cols]
-            if not len(cols):  # nothing selected: every stored instance is tied, the vote rule decides
-                tr, te = np.zeros((len(tr), 1)), np.zeros((len(te), 1))
-        acc.append(nn_accuracy(tr, codes[train], te, codes[test], n_classes=len(classes), ties=ties))
-    return pd.Series(acc, name="accuracy")
+    return float(accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, widths=[J], ties=ties)[0])

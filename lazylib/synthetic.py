@@ -15,24 +15,27 @@ from lazylib._validation import Choice, Integer, Real, check, check_random_state
 
 #: Aha's led-creator segment table (attributes a1..a7: top, upper-left, upper-right, middle, lower-left,
 #: lower-right, bottom), one row per digit 0-9.
-LED_SEGMENTS = np.array([
-    [1, 1, 1, 0, 1, 1, 1],
-    [0, 0, 1, 0, 0, 1, 0],
-    [1, 0, 1, 1, 1, 0, 1],
-    [1, 0, 1, 1, 0, 1, 1],
-    [0, 1, 1, 1, 0, 1, 0],
-    [1, 1, 0, 1, 0, 1, 1],
-    [1, 1, 0, 1, 1, 1, 1],
-    [1, 0, 1, 0, 0, 1, 0],
-    [1, 1, 1, 1, 1, 1, 1],
-    [1, 1, 1, 1, 0, 1, 1],
-])
+LED_SEGMENTS = np.array(
+    [
+        [1, 1, 1, 0, 1, 1, 1],
+        [0, 0, 1, 0, 0, 1, 0],
+        [1, 0, 1, 1, 1, 0, 1],
+        [1, 0, 1, 1, 0, 1, 1],
+        [0, 1, 1, 1, 0, 1, 0],
+        [1, 1, 0, 1, 0, 1, 1],
+        [1, 1, 0, 1, 1, 1, 1],
+        [1, 0, 1, 0, 0, 1, 0],
+        [1, 1, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 0, 1, 1],
+    ]
+)
 
 
 def _check_frame(X) -> pd.DataFrame:
     if not isinstance(X, pd.DataFrame):
-        raise ValueError(f"X must be a DataFrame (as lazylib.datasets.load or a generator gives), got "
-                         f"{type(X).__name__}")
+        raise ValueError(
+            f"X must be a DataFrame (as lazylib.datasets.load or a generator gives), got {type(X).__name__}"
+        )
     return X
 
 
@@ -42,7 +45,7 @@ def _fresh(names: list[str], taken) -> list[str]:
     taken = {str(c) for c in taken}
     out = []
     for name in names:
-        stem, number = name.rstrip("0123456789"), name[len(name.rstrip("0123456789")):]
+        stem, number = name.rstrip("0123456789"), name[len(name.rstrip("0123456789")) :]
         candidate, k = name, int(number or 1)
         while candidate in taken:
             k += 1
@@ -54,8 +57,9 @@ def _fresh(names: list[str], taken) -> list[str]:
 
 def _binary_frame(bits: np.ndarray, names) -> pd.DataFrame:
     dtype = pd.CategoricalDtype(["0", "1"])
-    return pd.DataFrame({n: pd.Categorical.from_codes(bits[:, j].astype(int), dtype=dtype)
-                         for j, n in enumerate(names)})
+    return pd.DataFrame(
+        {n: pd.Categorical.from_codes(bits[:, j].astype(int), dtype=dtype) for j, n in enumerate(names)}
+    )
 
 
 def _labels(codes: np.ndarray, classes) -> pd.Series:
@@ -183,8 +187,9 @@ def add_irrelevant(X: pd.DataFrame, n: int, *, kind: str = "binary", n_values: i
         k = 2 if kind == "binary" else n_values
         dtype = pd.CategoricalDtype([str(v) for v in range(k)])
         codes = rng.integers(0, k, (rows, n))
-        extra = pd.DataFrame({nm: pd.Categorical.from_codes(codes[:, j], dtype=dtype) for j, nm in enumerate(names)},
-                             index=X.index)
+        extra = pd.DataFrame(
+            {nm: pd.Categorical.from_codes(codes[:, j], dtype=dtype) for j, nm in enumerate(names)}, index=X.index
+        )
     else:
         raise ValueError(f"kind must be 'binary', 'nominal' or 'uniform', got {kind!r}")
     return pd.concat([X, extra], axis=1)
@@ -213,13 +218,16 @@ def add_redundant(X: pd.DataFrame, n: int, *, delta: float = 0.05, random_state=
     check_size("the redundant attributes", len(X) * n, 8)
     rng = check_random_state(random_state)
     # bool columns are nominal (as lazylib.metrics.encode reads them), not linear
-    linear = [c for c in X.columns
-              if pd.api.types.is_numeric_dtype(X[c].dtype) and not pd.api.types.is_bool_dtype(X[c].dtype)]
+    linear = [
+        c for c in X.columns if pd.api.types.is_numeric_dtype(X[c].dtype) and not pd.api.types.is_bool_dtype(X[c].dtype)
+    ]
     if not linear:
         raise ValueError("add_redundant needs at least one linear (numeric, not bool) attribute to copy")
     out = {}
-    names = _fresh([f"{('copy', 'inverted', 'perturbed')[j % 3]}{j + 1}_{linear[(j // 3) % len(linear)]}"
-                    for j in range(n)], X.columns)
+    names = _fresh(
+        [f"{('copy', 'inverted', 'perturbed')[j % 3]}{j + 1}_{linear[(j // 3) % len(linear)]}" for j in range(n)],
+        X.columns,
+    )
     for j, name in zip(range(n), names):
         src = linear[(j // 3) % len(linear)]
         x = X[src].to_numpy(dtype=float, na_value=np.nan)

@@ -72,8 +72,10 @@ def entropy(freq) -> float:
     except (TypeError, ValueError):
         raise ValueError(f"freq must hold class frequencies (numbers), got {freq!r}") from None
     if freq.ndim != 1 or not np.isfinite(freq).all() or (freq < 0).any() or not freq.sum() > 0:
-        raise ValueError(f"freq must be a 1-D array of finite non-negative class frequencies with a positive "
-                         f"total, got {freq.tolist()!r:.80}")
+        raise ValueError(
+            f"freq must be a 1-D array of finite non-negative class frequencies with a positive "
+            f"total, got {freq.tolist()!r:.80}"
+        )
     return float(_total_info(freq) / freq.sum())
 
 
@@ -189,8 +191,20 @@ class _Builder:
     """The training data of one fit and the per-node computations shared by growing, pruning and
     :func:`candidate_splits`."""
 
-    def __init__(self, Z, y, C, nominal, n_values, train_values, *, min_cases, mdl_correction,
-                 release8_min_split, value_tolerance):
+    def __init__(
+        self,
+        Z,
+        y,
+        C,
+        nominal,
+        n_values,
+        train_values,
+        *,
+        min_cases,
+        mdl_correction,
+        release8_min_split,
+        value_tolerance,
+    ):
         self.Z, self.y, self.C = Z, y, C
         self.value_tolerance = value_tolerance
         self.nominal = nominal
@@ -234,8 +248,7 @@ class _Builder:
         v = self.Z[rows, a]
         known = ~np.isnan(v)
         nv, C = self.n_values[a], self.C
-        F = np.bincount(v[known].astype(np.intp) * C + yr[known], weights=w[known],
-                        minlength=nv * C).reshape(nv, C)
+        F = np.bincount(v[known].astype(np.intp) * C + yr[known], weights=w[known], minlength=nv * C).reshape(nv, C)
         sizes = F.sum(axis=1)
         K = sizes.sum()
         if K <= TINY or (sizes >= self.min_cases - TINY).sum() < 2:
@@ -269,18 +282,22 @@ class _Builder:
         low = cum[:-1]  # cut after sorted position i = 0 .. n - 2
         L = low.sum(axis=2)
         H = K[None, :] - L
-        valid = ((np.arange(n - 1)[:, None] < (n_known - 1)[None, :]) & (Vs[1:] > Vs[:-1] + self.value_tolerance)
-                 & (L >= min_split - TINY) & (H >= min_split - TINY))
+        valid = (
+            (np.arange(n - 1)[:, None] < (n_known - 1)[None, :])
+            & (Vs[1:] > Vs[:-1] + self.value_tolerance)
+            & (L >= min_split - TINY)
+            & (H >= min_split - TINY)
+        )
         tries = valid.sum(axis=0)
         # (K / items) (info(known) - info(split)) = (TI(known) - TI(low) - TI(high)) / items
-        gain = (_total_info(known_freq)[None, :] - _total_info(low)
-                - _total_info(known_freq[None, :, :] - low)) / items
+        gain = (_total_info(known_freq)[None, :] - _total_info(low) - _total_info(known_freq[None, :, :] - low)) / items
         gain = np.where(valid, gain, -np.inf)
         best = np.argmax(gain >= gain.max(axis=0) - GAIN_TIE, axis=0)  # first (lowest) cut among tied gains
         idx = np.arange(k)
         best_gain = gain[best, idx]
-        penalty = np.where(tries > 0, np.log2(np.maximum(tries, 1)) / items, 0.0) if self.mdl_correction \
-            else np.zeros(k)
+        penalty = (
+            np.where(tries > 0, np.log2(np.maximum(tries, 1)) / items, 0.0) if self.mdl_correction else np.zeros(k)
+        )
         corrected = best_gain - penalty
         possible = (tries > 0) & (corrected > 0)
         Lb, Hb = L[best, idx], H[best, idx]
@@ -357,8 +374,9 @@ class _Builder:
         a = self.choose(table)
         if a is None:
             return node
-        test = C45Node(dist, cases, best, 0.0, attribute=a,
-                       threshold=None if self.nominal[a] else float(table["threshold"][a]))
+        test = C45Node(
+            dist, cases, best, 0.0, attribute=a, threshold=None if self.nominal[a] else float(table["threshold"][a])
+        )
         below = tested | {a} if self.nominal[a] else tested
         parts, known_w = self.branches(test, self.Z, rows, w)
         for (r, ww), kw in zip(parts, known_w):
@@ -555,9 +573,18 @@ class C45Classifier(Params):
     [[0.6, 0.4]]
     """
 
-    def __init__(self, *, min_cases: float = 2, confidence: float = 0.25, pruning: bool = True,
-                 subtree_raising: bool = True, upper_limit: str = "c45", mdl_correction: bool = True,
-                 release8_min_split: bool = True, value_tolerance: float = 1e-5):
+    def __init__(
+        self,
+        *,
+        min_cases: float = 2,
+        confidence: float = 0.25,
+        pruning: bool = True,
+        subtree_raising: bool = True,
+        upper_limit: str = "c45",
+        mdl_correction: bool = True,
+        release8_min_split: bool = True,
+        value_tolerance: float = 1e-5,
+    ):
         self.min_cases = min_cases
         self.confidence = confidence
         self.pruning = pruning
@@ -604,8 +631,11 @@ class C45Classifier(Params):
         n = len(data)
         root = self._builder.grow(np.arange(n), np.ones(n))
         if self.pruning:
-            prune = {"confidence": self.confidence, "upper_limit": self.upper_limit,
-                     "subtree_raising": self.subtree_raising}
+            prune = {
+                "confidence": self.confidence,
+                "upper_limit": self.upper_limit,
+                "subtree_raising": self.subtree_raising,
+            }
             self._builder.estimate(root, np.arange(n), np.ones(n), True, prune)
         self.tree_ = root
         used = {node.attribute for node in root.walk() if not node.is_leaf}
@@ -619,9 +649,18 @@ class C45Classifier(Params):
         Z, self.domains_ = self._codes(data.values, data.categories, nominal, fit=True)
         n_values = {a: len(self.domains_[a]) for a in np.flatnonzero(nominal)}
         train_values = {a: np.unique(Z[~np.isnan(Z[:, a]), a]) for a in np.flatnonzero(~nominal)}
-        return _Builder(Z, y_idx, len(self.classes_), nominal, n_values, train_values,
-                        min_cases=self.min_cases, mdl_correction=self.mdl_correction,
-                        release8_min_split=self.release8_min_split, value_tolerance=self.value_tolerance)
+        return _Builder(
+            Z,
+            y_idx,
+            len(self.classes_),
+            nominal,
+            n_values,
+            train_values,
+            min_cases=self.min_cases,
+            mdl_correction=self.mdl_correction,
+            release8_min_split=self.release8_min_split,
+            value_tolerance=self.value_tolerance,
+        )
 
     def _codes(self, values, categories, nominal, fit=False):
         """Nominal columns as branch indices 0..k-1 of their domain (NaN when unknown or outside it). The
@@ -659,22 +698,27 @@ class C45Classifier(Params):
         if types is not None and np.ndim(X) == 2 and np.shape(X)[1] != len(self.kinds_):
             raise ValueError(f"X has {np.shape(X)[1]} attributes but the tree was fitted on {len(self.kinds_)}")
         if getattr(self, "_categorical_frame", False) and not isinstance(X, (pd.DataFrame, Encoded)):
-            raise ValueError("X is an array but the tree was fitted on a DataFrame with categorical columns: pass a "
-                             "DataFrame with the same columns (an array's numbers would be read as category codes)")
+            raise ValueError(
+                "X is an array but the tree was fitted on a DataFrame with categorical columns: pass a "
+                "DataFrame with the same columns (an array's numbers would be read as category codes)"
+            )
         data = encode(X, types)
         if data.values.shape[1] != len(self.columns_):
-            raise ValueError(f"X has {data.values.shape[1]} attributes but the tree was fitted on "
-                             f"{len(self.columns_)}")
+            raise ValueError(f"X has {data.values.shape[1]} attributes but the tree was fitted on {len(self.columns_)}")
         if tuple(data.nominal) != tuple(k == NOMINAL for k in self.kinds_):
             raise ValueError(f"X has attribute types {data.kinds} but the tree was fitted on {self.kinds_}")
         if data.from_frame and getattr(self, "_from_frame", False) and data.columns != self.columns_:
-            raise ValueError(f"X has columns {list(data.columns)[:10]} but the tree was fitted on "
-                             f"{list(self.columns_)[:10]} (same names in the same order)")
+            raise ValueError(
+                f"X has columns {list(data.columns)[:10]} but the tree was fitted on "
+                f"{list(self.columns_)[:10]} (same names in the same order)"
+            )
         if data.from_frame:
             for a in np.flatnonzero(data.nominal):
                 if self.domains_[a] != tuple(data.categories[a]):
-                    raise ValueError(f"column {data.columns[a]!r} has categories {data.categories[a]} but the "
-                                     f"tree was fitted with {self.domains_[a]}")
+                    raise ValueError(
+                        f"column {data.columns[a]!r} has categories {data.categories[a]} but the "
+                        f"tree was fitted with {self.domains_[a]}"
+                    )
         Z, _ = self._codes(data.values, data.categories, data.nominal)
         return Z
 
@@ -813,18 +857,28 @@ class C45Classifier(Params):
         return self.export_text() if hasattr(self, "tree_") else repr(self)
 
     def __repr__(self) -> str:
-        return (f"C45Classifier(min_cases={self.min_cases}, confidence={self.confidence}, "
-                f"pruning={self.pruning}, subtree_raising={self.subtree_raising}, "
-                f"upper_limit={self.upper_limit!r}, mdl_correction={self.mdl_correction}, "
-                f"release8_min_split={self.release8_min_split}, value_tolerance={self.value_tolerance})")
+        return (
+            f"C45Classifier(min_cases={self.min_cases}, confidence={self.confidence}, "
+            f"pruning={self.pruning}, subtree_raising={self.subtree_raising}, "
+            f"upper_limit={self.upper_limit!r}, mdl_correction={self.mdl_correction}, "
+            f"release8_min_split={self.release8_min_split}, value_tolerance={self.value_tolerance})"
+        )
 
 
 def _depth(node: C45Node) -> int:
     return 0 if node.is_leaf else 1 + max(_depth(c) for c in node.children)
 
 
-def candidate_splits(X, y, types=None, *, min_cases: float = 2, mdl_correction: bool = True,
-                     release8_min_split: bool = True, value_tolerance: float = 1e-5) -> pd.DataFrame:
+def candidate_splits(
+    X,
+    y,
+    types=None,
+    *,
+    min_cases: float = 2,
+    mdl_correction: bool = True,
+    release8_min_split: bool = True,
+    value_tolerance: float = 1e-5,
+) -> pd.DataFrame:
     """The test each attribute proposes at the root of a C4.5 tree on ``(X, y)``, with its gain, split
     information and gain ratio, and the test C4.5 chooses (Quinlan 1993, section 2.2; Quinlan 1996).
 
@@ -850,8 +904,12 @@ def candidate_splits(X, y, types=None, *, min_cases: float = 2, mdl_correction: 
     >>> [round(float(row[k]), 4) for k in ("info_gain", "split_info", "gain_ratio")]
     [0.2467, 1.5774, 0.1564]
     """
-    clf = C45Classifier(min_cases=min_cases, mdl_correction=mdl_correction,
-                        release8_min_split=release8_min_split, value_tolerance=value_tolerance)
+    clf = C45Classifier(
+        min_cases=min_cases,
+        mdl_correction=mdl_correction,
+        release8_min_split=release8_min_split,
+        value_tolerance=value_tolerance,
+    )
     clf._validate()
     data = encode(X, types)
     clf.columns_, clf.kinds_ = data.columns, data.kinds
@@ -864,16 +922,19 @@ def candidate_splits(X, y, types=None, *, min_cases: float = 2, mdl_correction: 
     chosen = builder.choose(table)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(possible, table["gain"] / table["split_info"], np.nan)
-    return pd.DataFrame({
-        "kind": list(data.kinds),
-        "info_gain": table["info_gain"],
-        "penalty": table["penalty"],
-        "gain": table["gain"],
-        "split_info": table["split_info"],
-        "gain_ratio": ratio,
-        "threshold": table["threshold"],
-        "n_thresholds": table["tries"],
-        "possible": possible,
-        "above_average": possible & (table["gain"] >= average - EPSILON),
-        "chosen": np.arange(len(possible)) == (chosen if chosen is not None else -1),
-    }, index=pd.Index(data.columns, name="attribute"))
+    return pd.DataFrame(
+        {
+            "kind": list(data.kinds),
+            "info_gain": table["info_gain"],
+            "penalty": table["penalty"],
+            "gain": table["gain"],
+            "split_info": table["split_info"],
+            "gain_ratio": ratio,
+            "threshold": table["threshold"],
+            "n_thresholds": table["tries"],
+            "possible": possible,
+            "above_average": possible & (table["gain"] >= average - EPSILON),
+            "chosen": np.arange(len(possible)) == (chosen if chosen is not None else -1),
+        },
+        index=pd.Index(data.columns, name="attribute"),
+    )

@@ -143,8 +143,13 @@ class VFI5Classifier(Params):
     ['a', 'a', 'b']
     """
 
-    def __init__(self, tie_tolerance: float = TIE_TOLERANCE, *, point_intervals: bool = True,
-                 confidence_bias: float | None = None):
+    def __init__(
+        self,
+        tie_tolerance: float = TIE_TOLERANCE,
+        *,
+        point_intervals: bool = True,
+        confidence_bias: float | None = None,
+    ):
         self.tie_tolerance = tie_tolerance
         self.point_intervals = point_intervals
         self.confidence_bias = confidence_bias
@@ -172,8 +177,9 @@ class VFI5Classifier(Params):
         if not isinstance(self.point_intervals, (bool, np.bool_)):
             raise ValueError(f"point_intervals must be True or False, got {self.point_intervals!r}")
         bias = self.confidence_bias
-        if bias is not None and not (isinstance(bias, (int, float)) and not isinstance(bias, bool) and bias > 0
-                                     and np.isfinite(bias)):
+        if bias is not None and not (
+            isinstance(bias, (int, float)) and not isinstance(bias, bool) and bias > 0 and np.isfinite(bias)
+        ):
             raise ValueError(f"confidence_bias must be None or a positive number, got {bias!r}")
         data = encode(X, types)
         Z = data.values
@@ -209,8 +215,9 @@ class VFI5Classifier(Params):
         if self.confidence_bias is not None:
             shifted, self.weights_ = self._confidence(counts)
             self.votes_ = shifted * self.weights_[:, :, None]
-        self.n_intervals_ = np.where(self.nominal_, self.n_points_,
-                                     2 * self.n_points_ + 1 if self.point_intervals else self.n_points_ + 1)
+        self.n_intervals_ = np.where(
+            self.nominal_, self.n_points_, 2 * self.n_points_ + 1 if self.point_intervals else self.n_points_ + 1
+        )
         return self
 
     def _half_counts(self, counts):
@@ -270,12 +277,12 @@ class VFI5Classifier(Params):
         self._check()
         types = None if isinstance(X, (pd.DataFrame, Encoded)) else self.kinds_
         if types is not None and np.ndim(X) == 2 and np.shape(X)[1] != len(self.kinds_):
-            raise ValueError(f"X has {np.shape(X)[1]} features but the classifier was fitted on "
-                             f"{len(self.kinds_)}")
+            raise ValueError(f"X has {np.shape(X)[1]} features but the classifier was fitted on {len(self.kinds_)}")
         data = encode(X, types)
         if data.values.shape[1] != len(self.columns_):
-            raise ValueError(f"X has {data.values.shape[1]} features but the classifier was fitted on "
-                             f"{len(self.columns_)}")
+            raise ValueError(
+                f"X has {data.values.shape[1]} features but the classifier was fitted on {len(self.columns_)}"
+            )
         if data.kinds != self.kinds_:
             raise ValueError(f"X has feature types {data.kinds} but the classifier was fitted on {self.kinds_}")
         return data.values
@@ -334,10 +341,10 @@ class VFI5Classifier(Params):
         total = np.empty((n, C))
         cols = np.arange(m)
         for start in range(0, n, step):
-            slot, known = self._slots(Z[start:start + step])
+            slot, known = self._slots(Z[start : start + step])
             v = self.votes_[cols, slot]
             v[~known] = 0.0
-            total[start:start + step] = v.sum(axis=1)
+            total[start : start + step] = v.sum(axis=1)
         return total
 
     def predict_indices(self, X) -> np.ndarray:

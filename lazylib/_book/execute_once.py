@@ -15,7 +15,7 @@ every chapter a second time, the book reuses what nbval produced, but only when 
    executes everything once, and never shows outputs of other sources.
 
 :func:`book_inputs` hashes everything an output can depend on: lazylib's sources and data, the published CSVs,
-the versions of Python and the numerical libraries (:func:`lazylib.scorecard.inputs_fingerprint`), every page of
+the versions of Python and the numerical libraries (:func:`lazylib.report.scorecard.inputs_fingerprint`), every page of
 the book, ``_toc.yml``, ``_config.yml``, ``conftest.py`` and the source revision printed on the front page
 (:func:`lazylib.build_info`). The book's extensions (this module among them) are lazylib sources.
 """
@@ -45,7 +45,7 @@ def is_notebook(path: Path) -> bool:
 
 def toc_notebooks(root: Path) -> list[Path]:
     """The book's notebooks in ``_toc.yml`` order."""
-    from lazylib.scorecard import toc_chapters
+    from lazylib.report.scorecard import toc_chapters
 
     return [p for p in (root / "book" / f"{c}.md" for c in toc_chapters(root)) if is_notebook(p)]
 
@@ -53,7 +53,7 @@ def toc_notebooks(root: Path) -> list[Path]:
 def book_inputs(root: Path) -> str:
     """sha256 of everything the executed pages' outputs can depend on (see the module docstring)."""
     import lazylib
-    from lazylib.scorecard import inputs_fingerprint
+    from lazylib.report.scorecard import inputs_fingerprint
 
     digest = hashlib.sha256(inputs_fingerprint(root).encode())
     files = [*sorted((root / "book").rglob("*.md")), root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
@@ -68,8 +68,9 @@ def read_notebook(path: Path):
     from myst_nb.core.read import read_myst_markdown_notebook
     from myst_parser.config.main import MdParserConfig
 
-    return read_myst_markdown_notebook(path.read_text(encoding="utf-8"), MdParserConfig(), add_source_map=True,
-                                       path=path)
+    return read_myst_markdown_notebook(
+        path.read_text(encoding="utf-8"), MdParserConfig(), add_source_map=True, path=path
+    )
 
 
 def _cache(cache_dir: Path):
@@ -88,15 +89,20 @@ def store(notebook, path: Path, seconds: float, cache_dir: Path) -> None:
     """Put one executed notebook into the cache."""
     from jupyter_cache.base import CacheBundleIn
 
-    _cache(cache_dir).cache_notebook_bundle(CacheBundleIn(notebook, str(path), data={"execution_seconds": seconds}),
-                                            check_validity=False, overwrite=True)
+    _cache(cache_dir).cache_notebook_bundle(
+        CacheBundleIn(notebook, str(path), data={"execution_seconds": seconds}), check_validity=False, overwrite=True
+    )
 
 
 def write_stamp(inputs: str, notebooks: list[Path], how: str, stamp: Path) -> None:
     """Declare the cache current for ``inputs`` (call only after every page is stored)."""
     stamp.parent.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(json.dumps({"inputs": inputs, "executed by": how, "written": time.time(),
-                                 "pages": [p.name for p in notebooks]}, indent=1))
+    stamp.write_text(
+        json.dumps(
+            {"inputs": inputs, "executed by": how, "written": time.time(), "pages": [p.name for p in notebooks]},
+            indent=1,
+        )
+    )
 
 
 def missing_from_cache(notebooks: list[Path], cache_dir: Path) -> list[Path]:
@@ -125,8 +131,7 @@ def current(root: Path, cache_dir: Path, stamp: Path) -> tuple[bool, str]:
     return True, f"executed by {recorded.get('executed by', '?')}"
 
 
-def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900,
-                log=print) -> None:
+def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900, log=print) -> None:
     """Execute every page in ``_toc.yml`` order into an emptied cache; raise on the first failing cell."""
     from jupyter_cache.executors.utils import single_nb_execution
 

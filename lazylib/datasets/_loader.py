@@ -186,8 +186,7 @@ def load(name: str, *, data_dir: Path | str = DATA_DIR) -> Dataset:
     data_dir = _check_data_dir(data_dir)
     names = list_datasets(data_dir)
     if not isinstance(name, str) and name is not None:
-        raise UnknownDatasetError(f"name must be a string (one of list_datasets()), got {type(name).__name__} "
-                                  f"{name!r}")
+        raise UnknownDatasetError(f"name must be a string (one of list_datasets()), got {type(name).__name__} {name!r}")
     if name not in names:
         close = difflib.get_close_matches(str(name), names, n=5, cutoff=0.4)
         hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
@@ -202,10 +201,17 @@ def load(name: str, *, data_dir: Path | str = DATA_DIR) -> Dataset:
         parts = schema["split"]
         split = {key: range(p["first_row"] - 1, p["last_row"]) for key, p in zip(("train", "test"), parts)}
         rows = [r for part in split.values() for r in (part.start, part.stop)]
-        if len(parts) != 2 or min(rows) < 0 or max(rows) > len(X) or any(len(r) == 0 for r in split.values()) \
-                or split["train"].stop > split["test"].start:
-            raise ValueError(f"{schema['file']}: the schema's split {parts} does not cut its {len(X)} rows into a "
-                             "train part followed by a test part")
+        if (
+            len(parts) != 2
+            or min(rows) < 0
+            or max(rows) > len(X)
+            or any(len(r) == 0 for r in split.values())
+            or split["train"].stop > split["test"].start
+        ):
+            raise ValueError(
+                f"{schema['file']}: the schema's split {parts} does not cut its {len(X)} rows into a "
+                "train part followed by a test part"
+            )
     return Dataset(name, X, y, types, split, _source(data_dir, [schema["file"]], [sha]), schema)
 
 
@@ -224,8 +230,9 @@ def _load_monks(name: str, data_dir: Path) -> Dataset:
     n_train = len(frames[0])
     split = {"train": range(0, n_train), "test": range(n_train, len(X))}
     combined = dict(schemas[0])
-    counts = {c: schemas[0]["class_counts"].get(c, 0) + schemas[1]["class_counts"].get(c, 0)
-              for c in schemas[0]["classes"]}
+    counts = {
+        c: schemas[0]["class_counts"].get(c, 0) + schemas[1]["class_counts"].get(c, 0) for c in schemas[0]["classes"]
+    }
     combined.update(
         name=name,
         file=None,
@@ -253,8 +260,9 @@ def _read_schema(data_dir: Path, stem: str) -> dict[str, Any]:
     try:
         schema = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path.name}: not valid JSON ({exc.msg} at line {exc.lineno}); is the file truncated?") \
-            from None
+        raise ValueError(
+            f"{path.name}: not valid JSON ({exc.msg} at line {exc.lineno}); is the file truncated?"
+        ) from None
     if not isinstance(schema, dict):
         raise ValueError(f"{path.name}: a schema must be a JSON object, got {type(schema).__name__}")
     missing = [k for k in SCHEMA_KEYS if k not in schema]
@@ -316,8 +324,10 @@ def _typed(frame: pd.DataFrame, schema: dict[str, Any]) -> tuple[pd.DataFrame, p
     if list(frame.columns) != declared:
         extra = [c for c in frame.columns if c not in declared]
         absent = [c for c in declared if c not in frame.columns]
-        raise ValueError(f"{schema['file']}: CSV header does not match the schema's columns (in the file only: "
-                         f"{extra}; in the schema only: {absent}; or a different order)")
+        raise ValueError(
+            f"{schema['file']}: CSV header does not match the schema's columns (in the file only: "
+            f"{extra}; in the schema only: {absent}; or a different order)"
+        )
     columns: dict[str, pd.Series] = {}
     types: dict[str, str] = {}
     for col in schema["columns"]:
@@ -341,13 +351,16 @@ def _numeric(values: pd.Series, where: str) -> pd.Series:
     bad = numbers.isna() & values.notna()
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise ValueError(f"{where} is numeric but row {row + 1} holds {values.iloc[row]!r} "
-                         f"({int(bad.sum())} such cells)")
+        raise ValueError(
+            f"{where} is numeric but row {row + 1} holds {values.iloc[row]!r} ({int(bad.sum())} such cells)"
+        )
     infinite = np.isinf(numbers.to_numpy())
     if infinite.any():
         row = int(np.flatnonzero(infinite)[0])
-        raise ValueError(f"{where} holds a non-finite number {values.iloc[row]!r} in row {row + 1} "
-                         f"({int(infinite.sum())} such cells); leave a cell empty for an unknown value")
+        raise ValueError(
+            f"{where} holds a non-finite number {values.iloc[row]!r} in row {row + 1} "
+            f"({int(infinite.sum())} such cells); leave a cell empty for an unknown value"
+        )
     return numbers
 
 

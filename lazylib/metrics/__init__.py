@@ -20,8 +20,8 @@ from __future__ import annotations
 import inspect
 
 from lazylib._validation import suggest
+from lazylib.encoding import Encoded, encode
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric, Metric, NotFittedError
-from lazylib.metrics._encode import Encoded, encode
 from lazylib.metrics._probabilities import (
     Discretizer,
     minimum_value_weight,
@@ -78,8 +78,9 @@ def make_metric(name: str, **params) -> Metric:
     try:
         cls = REGISTRY[name.lower()]
     except (KeyError, AttributeError):
-        raise ValueError(f"unknown metric {name!r}{suggest(name, available())} (available: "
-                         f"{', '.join(available())})") from None
+        raise ValueError(
+            f"unknown metric {name!r}{suggest(name, available())} (available: {', '.join(available())})"
+        ) from None
     takes = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
     foreign = [p for p in params if p not in takes]
     if foreign:
@@ -89,9 +90,39 @@ def make_metric(name: str, **params) -> Metric:
 
 
 __all__ = [
-    "AttributeMetric", "Camberra", "Chebychev", "ChiSquare", "Correlation", "DVDM", "Discretizer", "Euclidean",
-    "Encoded", "HEOM", "HVDM", "IVDM", "Kendall", "MVDM", "Mahalanobis", "Manhattan", "Metric", "Minkowski",
-    "NotFittedError", "OMVW", "Overlap", "Quadratic", "REGISTRY", "VDM", "WVDM", "WeightedOverlap", "available",
-    "WORKING_MEMORY", "encode", "fitted_bytes", "make_metric", "minimum_value_weight", "value_weight",
-    "value_weights", "vdm_delta",
+    "AttributeMetric",
+    "Camberra",
+    "Chebychev",
+    "ChiSquare",
+    "Correlation",
+    "DVDM",
+    "Discretizer",
+    "Euclidean",
+    "Encoded",
+    "HEOM",
+    "HVDM",
+    "IVDM",
+    "Kendall",
+    "MVDM",
+    "Mahalanobis",
+    "Manhattan",
+    "Metric",
+    "Minkowski",
+    "NotFittedError",
+    "OMVW",
+    "Overlap",
+    "Quadratic",
+    "REGISTRY",
+    "VDM",
+    "WVDM",
+    "WeightedOverlap",
+    "available",
+    "WORKING_MEMORY",
+    "encode",
+    "fitted_bytes",
+    "make_metric",
+    "minimum_value_weight",
+    "value_weight",
+    "value_weights",
+    "vdm_delta",
 ]

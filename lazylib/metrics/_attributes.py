@@ -128,8 +128,10 @@ class OverlapAttribute(AttributeTerm):
         width = table.size
         mq, ms = np.isnan(xq), np.isnan(xs)
         if self.missing == "value":
-            return (Half(np.ones(len(xq)), -_onehot(rq, width), np.zeros_like(mq)),
-                    Half(np.zeros(len(xs)), _onehot(rs, width), np.zeros_like(ms)))
+            return (
+                Half(np.ones(len(xq)), -_onehot(rq, width), np.zeros_like(mq)),
+                Half(np.zeros(len(xs)), _onehot(rs, width), np.zeros_like(ms)),
+            )
         alpha = np.where(mq, 0.0, 1.0)
         psi = -_onehot(rq, width)
         psi[mq] = 0.0
@@ -157,8 +159,15 @@ class ProbabilityAttribute(_Squared):
 
     bilinear = True
 
-    def __init__(self, table: ValueTable, P: np.ndarray, form: str = "sq", missing: str = "value",
-                 scale: float = 1.0, transform=None):
+    def __init__(
+        self,
+        table: ValueTable,
+        P: np.ndarray,
+        form: str = "sq",
+        missing: str = "value",
+        scale: float = 1.0,
+        transform=None,
+    ):
         self.table, self.P, self.form, self.missing, self.scale = table, P, form, missing, scale
         self.transform = transform
         if form != "sq":
@@ -289,7 +298,7 @@ class SetAttribute(AttributeTerm):
     Per-pair form: :func:`lazylib.metrics.terms.minimum_difference`.
 
     Not bilinear: the encoded column holds set indices, and :meth:`direct` gets the set tables of both sides
-    (:class:`lazylib.metrics._encode.SetTable`) explicitly. ``scale`` 0 (every training set the same) makes the
+    (:class:`lazylib.encoding.SetTable`) explicitly. ``scale`` 0 (every training set the same) makes the
     term 0 between known sets. ``shift`` (the mean training member) is subtracted from members on both sides.
     """
 

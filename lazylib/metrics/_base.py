@@ -1,7 +1,7 @@
 """The public side of every metric: :class:`Metric` (fit, ``pairwise``, the search entry points) and
 :class:`AttributeMetric` (one fitted attribute term per column, turned into the two sides of the engine's
 product). The computation itself is in :mod:`lazylib.metrics._engine` (the bilinear plan and its exactness) and
-:mod:`lazylib.metrics._search` (the exact k-nearest search); what a fitted metric accepts is checked in
+:mod:`lazylib.search` (the exact k-nearest search); what a fitted metric accepts is checked in
 :mod:`lazylib.metrics._inputs`.
 
 A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lazylib.encoding import SetTable, encode, encode_labels
 from lazylib.metrics._attributes import SetAttribute
-from lazylib.metrics._encode import SetTable, encode, encode_labels
 from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
     CANCELLATION,
     SNAP,
@@ -125,7 +125,7 @@ class Metric(Params):
         Parameters
         ----------
         X : DataFrame or array of shape (n, m)
-            Training attributes (see :func:`lazylib.metrics._encode.encode`).
+            Training attributes (see :func:`lazylib.encoding.encode`).
         y : array-like of shape (n,), optional
             Class labels; required by the metrics that use class-conditional probabilities.
         types : sequence or dict, optional
@@ -145,8 +145,7 @@ class Metric(Params):
         self.n_features_in_ = len(enc.columns)
         self.sets_ = enc.sets  # the training data's set tables (None: no set-valued column)
         if y is not None or self.needs_labels:
-            self.y_, self.classes_ = encode_labels(y, enc.values.shape[0],
-                                                   min_classes=2 if self.needs_labels else 1)
+            self.y_, self.classes_ = encode_labels(y, enc.values.shape[0], min_classes=2 if self.needs_labels else 1)
         else:
             self.y_, self.classes_ = None, None
         self.root_ = self._root()
@@ -220,7 +219,7 @@ class Metric(Params):
 
         Yields ``(start, stop, rows, cols, sums)``: query indices (from 0 for the first row of ``A``), training
         indices and their sums, sorted by row, then sum, then column. Metrics made of bilinear terms only
-        search exactly through a single-precision filter (:mod:`lazylib.metrics._search`); the others scan
+        search exactly through a single-precision filter (:mod:`lazylib.search`); the others scan
         whole rows of :meth:`pairwise_chunks`. With ``leave_one_out=True`` (and ``A=None``) the queries are the
         training instances, each searched among the others (its own row excluded).
 
@@ -240,21 +239,23 @@ class Metric(Params):
         tuple of (int, int, ndarray, ndarray, ndarray)
             ``(start, stop, rows, cols, sums)`` for the queries ``start:stop``.
         """
-        from lazylib.metrics import _search
+        from lazylib import search
 
-        for start, stop, rows, cols, sums, groups in self.nearest_groups(A, k, tie_tolerance,
-                                                                         leave_one_out=leave_one_out):
+        for start, stop, rows, cols, sums, groups in self.nearest_groups(
+            A, k, tie_tolerance, leave_one_out=leave_one_out
+        ):
             rows, cols, sums = groups.expand(rows, cols, sums)
             if leave_one_out:
                 keep = cols != rows
-                rows, cols, sums = _search.within(rows[keep] - start, cols[keep], sums[keep], stop - start, k,
-                                                  tie_tolerance)
+                rows, cols, sums = search.within(
+                    rows[keep] - start, cols[keep], sums[keep], stop - start, k, tie_tolerance
+                )
                 rows = rows + start
             yield start, stop, rows, cols, sums
 
     def nearest_groups(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
         """:meth:`nearest_chunks` over groups of training instances with identical stored sides (identical
-        sums against every query; :class:`lazylib.metrics._search.Groups`): yields ``(start, stop, rows,
+        sums against every query; :class:`lazylib.search.Groups`): yields ``(start, stop, rows,
         groups, sums, grouping)`` where ``groups`` index ``grouping``'s groups and the k-th smallest sum counts
         each group once per member. Massive ties among identical instances then cost one pair per group.
 
@@ -278,7 +279,7 @@ class Metric(Params):
         tuple
             ``(start, stop, rows, groups, sums, grouping)`` for the queries ``start:stop``.
         """
-        from lazylib.metrics import _search
+        from lazylib import search
 
         if leave_one_out:
             if A is not None:
@@ -292,14 +293,14 @@ class Metric(Params):
             k = check_k(k, len(Zs))
         plan = self._plan(Zq, Zs, cls, training=True) if self._searchable() else None
         if plan is not None and plan.left is not None:
-            plan, groups = _search.group_plan(plan)
+            plan, groups = search.group_plan(plan)
             size = None if groups.trivial else groups.size
-            for block in _search.search(self, plan, k, tie_tolerance, size):
+            for block in search.search(self, plan, k, tie_tolerance, size):
                 yield (*block, groups)
             return
-        groups = _search.Groups.identity(len(Zs))
+        groups = search.Groups.identity(len(Zs))
         for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True, training=True, sets=sets):
-            yield (start, stop, *_search.select(S, k, tie_tolerance, start), groups)
+            yield (start, stop, *search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``.
@@ -329,8 +330,9 @@ class Metric(Params):
     def _center(self, Z: np.ndarray) -> None:
         """After ``_fit``: anything fitted that depends on the training values as a whole."""
 
-    def _bilinear(self, Zq: np.ndarray, Zs: np.ndarray, stored: Bilinear | None = None
-                  ) -> tuple[Bilinear, Bilinear] | None:
+    def _bilinear(
+        self, Zq: np.ndarray, Zs: np.ndarray, stored: Bilinear | None = None
+    ) -> tuple[Bilinear, Bilinear] | None:
         """Query-side and stored-side bilinear terms of all bilinear attributes, or None. ``stored``: the
         stored side already computed (only for a separable metric, see :meth:`_separable`)."""
         return None
@@ -411,8 +413,9 @@ class Metric(Params):
     def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:
         per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
         if sets is not None:  # a set term's member-pair temporaries (one set column at a time: the largest)
-            per_row += max((member_pair_bytes(q.sizes, len(s.members)) for q, s in zip(*sets) if q is not None),
-                           default=0)
+            per_row += max(
+                (member_pair_bytes(q.sizes, len(s.members)) for q, s in zip(*sets) if q is not None), default=0
+            )
         return max(1, int(self.working_memory * 2**20 // max(per_row, 1)))
 
     def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
@@ -476,8 +479,6 @@ class Metric(Params):
         return f"{type(self).__name__}({params})"
 
 
-
-
 def _refine_near_zero(plan: Plan, S: np.ndarray, start: int, scale_q, scale_s, scale_s_max: float) -> None:
     """Recompute in place the sums of the block ``S`` (queries ``start:``) that lie below ``CANCELLATION``
     times their cancelling scales (:meth:`Plan.refine`): near zero the product has lost its relative precision.
@@ -486,7 +487,7 @@ def _refine_near_zero(plan: Plan, S: np.ndarray, start: int, scale_q, scale_s, s
     row's largest possible threshold, and only the rows below it are searched pair by pair. Every negative
     rounding is below its threshold, so the block comes out non-negative.
     """
-    bound = CANCELLATION * (scale_q[start:start + len(S)] + scale_s_max)
+    bound = CANCELLATION * (scale_q[start : start + len(S)] + scale_s_max)
     rows = np.flatnonzero(S.min(axis=1) <= bound)
     if not len(rows):
         return
@@ -582,8 +583,12 @@ class AttributeMetric(Metric):
         for a in self._direct_attributes():
             att = self.attributes_[a]
             if isinstance(att, SetAttribute):  # set indices point into the tables of each side
-                yield a, att.direct(Zq[:, a], Zs[:, a], sets.query[a], sets.stored[a],
-                                    max_bytes=self.working_memory * 2**20)
+                yield (
+                    a,
+                    att.direct(
+                        Zq[:, a], Zs[:, a], sets.query[a], sets.stored[a], max_bytes=self.working_memory * 2**20
+                    ),
+                )
             else:
                 yield a, att.direct(Zq[:, a], Zs[:, a])
 

@@ -42,7 +42,6 @@ CANCELLATION = 1e-3
 SNAP = 1e-24
 
 
-
 @dataclass(frozen=True)
 class Bilinear:
     """Bilinear attribute terms of one side: ``alpha`` (n, m) per-attribute scalars, ``psi`` (n, K) blocks.
@@ -81,18 +80,18 @@ class StoredSide:
     @cached_property
     def grouped(self):
         """``(representatives, Groups, StoredSide of the representatives)``, or None when grouping identical
-        stored sides would not halve the stored instances (:func:`lazylib.metrics._search.find_groups`)."""
-        from lazylib.metrics import _search
+        stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
+        from lazylib import search
 
-        return _search.find_groups(self)
+        return search.find_groups(self)
 
     @cached_property
     def single_precision(self):
         """The stored side split and rounded for the single-precision filter
-        (:class:`lazylib.metrics._search.SingleParts`)."""
-        from lazylib.metrics import _search
+        (:class:`lazylib.search.SingleParts`)."""
+        from lazylib import search
 
-        return _search.SingleParts.of(self.right, len(self.tail_attributes))
+        return search.SingleParts.of(self.right, len(self.tail_attributes))
 
     @cached_property
     def single_precision_wide(self) -> list:
@@ -142,7 +141,7 @@ class Plan:
             # runs of consecutive rows in place (S[rows] += fills would gather and scatter a copy of them)
             breaks = np.flatnonzero(np.diff(rows) != 1) + 1
             for first, last in zip(np.concatenate(([0], breaks)), np.concatenate((breaks, [len(rows)]))):
-                S[rows[first]:rows[last - 1] + 1] += fills[first:last]
+                S[rows[first] : rows[last - 1] + 1] += fills[first:last]
 
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
@@ -154,7 +153,6 @@ class Plan:
             exact = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
             sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
         return sums
-
 
 
 def _assemble_right(s: Bilinear, V, no_query_weights: bool):
@@ -202,7 +200,6 @@ def _unknown_one_fill(s: Bilinear, V) -> np.ndarray:
     return fill if V is None else fill * V
 
 
-
 def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, U, V) -> np.ndarray:
     """The weighted sum ``S`` for the pairs ``(I[k], J[k])`` only, squared differences taken directly."""
     q, s = pair
@@ -211,7 +208,7 @@ def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, 
     sq = q.squared
     step = max(1, 2**22 // max(q.psi.shape[1], 1))
     for lo in range(0, len(I), step):
-        i, j = I[lo:lo + step], J[lo:lo + step]
+        i, j = I[lo : lo + step], J[lo : lo + step]
         psi, chi = q.psi[i], s.psi[j]
         cols = np.where(sq, (psi / -2.0 - chi) ** 2, psi * chi)
         per_attribute = np.zeros((len(i), m))
@@ -224,7 +221,7 @@ def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, 
             t = t * U[i]
         if V is not None:
             t = t * V[j]
-        out[lo:lo + step] = t.sum(1)
+        out[lo : lo + step] = t.sum(1)
     return out
 
 

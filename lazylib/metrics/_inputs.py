@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lazylib.metrics._encode import SET, Encoded, check_finite, encode
+from lazylib.encoding import SET, Encoded, check_finite, encode
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,10 @@ class Schema:
         None when the training data had no set-valued column). Sets must have the fitted member dimension."""
         if self.has_sets and not isinstance(X, (pd.DataFrame, Encoded)):
             named = [c for c, k in zip(self.columns, self.kinds) if k == SET]
-            raise ValueError(f"{what} is an array but the metric was fitted with set-valued columns {named}: pass a "
-                             "DataFrame with the same columns")
+            raise ValueError(
+                f"{what} is an array but the metric was fitted with set-valued columns {named}: pass a "
+                "DataFrame with the same columns"
+            )
         if isinstance(X, pd.DataFrame):
             if not self.from_frame:
                 raise ValueError(f"{what} is a DataFrame but the metric was fitted on an array")
@@ -61,13 +63,14 @@ class Schema:
             return enc.values, self._check_sets(enc, what)
         if isinstance(X, Encoded):
             if X.columns != self.columns or X.categories != self.categories or X.kinds != self.kinds:
-                raise ValueError(f"{what} was encoded with columns or categories (or types) other than the fitted "
-                                 "ones")
+                raise ValueError(f"{what} was encoded with columns or categories (or types) other than the fitted ones")
         elif self.from_frame and any(c is not None for c in self.categories):
             named = [n for n, c in zip(self.columns, self.categories) if c is not None]
-            raise ValueError(f"{what} is an array but the metric was fitted on a DataFrame with categorical columns "
-                             f"{named[:5]}{'...' if len(named) > 5 else ''}: pass a DataFrame with the same columns "
-                             "(an array's numbers would be read as category codes)")
+            raise ValueError(
+                f"{what} is an array but the metric was fitted on a DataFrame with categorical columns "
+                f"{named[:5]}{'...' if len(named) > 5 else ''}: pass a DataFrame with the same columns "
+                "(an array's numbers would be read as category codes)"
+            )
         try:
             values = np.asarray(X, dtype=np.float64) if not isinstance(X, Encoded) else X.values
         except (TypeError, ValueError):
@@ -85,8 +88,7 @@ class Schema:
             return None
         for name, dim, table in zip(self.columns, self.set_dims, enc.sets):
             if dim is not None and len(table) and table.dim != dim:
-                raise ValueError(f"{what} set column {name!r} has members of dimension {table.dim}, fitted with "
-                                 f"{dim}")
+                raise ValueError(f"{what} set column {name!r} has members of dimension {table.dim}, fitted with {dim}")
         return enc.sets
 
 
@@ -95,8 +97,10 @@ def check_accepted(metric: str, accepts: tuple[str, ...] | None, enc: Encoded) -
     set-valued ones, which a metric accepts only by naming ``"set"``)."""
     sets = [c for c, k in zip(enc.columns, enc.kinds) if k == SET]
     if sets and SET not in (accepts or ()):
-        raise ValueError(f"{metric} has no term for set-valued attributes, and columns {sets} hold sets; "
-                         "FeatureDifference and MDW (lazylib.weighting) accept them")
+        raise ValueError(
+            f"{metric} has no term for set-valued attributes, and columns {sets} hold sets; "
+            "FeatureDifference and MDW (lazylib.weighting) accept them"
+        )
     if accepts is None:
         return
     bad = [c for c, k in zip(enc.columns, enc.kinds) if k not in accepts]
@@ -119,8 +123,10 @@ def check_weights(weights, columns: tuple[str, ...], classes: tuple | None) -> n
     elif isinstance(weights, pd.Series):
         weights = weights.reindex(list(columns)).to_numpy(float)
     if isinstance(weights, (dict, str, bytes)):
-        raise ValueError(f"weights must be an array of numbers (or a pandas Series/DataFrame indexed by "
-                         f"attribute), got a {type(weights).__name__}")
+        raise ValueError(
+            f"weights must be an array of numbers (or a pandas Series/DataFrame indexed by "
+            f"attribute), got a {type(weights).__name__}"
+        )
     try:
         W = np.asarray(weights, dtype=np.float64)
     except (TypeError, ValueError):

@@ -145,13 +145,15 @@ class Discretizer:
         lo, hi = check("lo", lo, Real()), check("hi", hi, Real())
         s = check("s", s, Integer(low=1))
         if not hi > lo:
-            raise ValueError(f"cannot discretise a constant attribute (min = max = {lo})" if hi == lo else
-                             f"hi must be above lo, got lo = {lo}, hi = {hi}")
+            raise ValueError(
+                f"cannot discretise a constant attribute (min = max = {lo})"
+                if hi == lo
+                else f"hi must be above lo, got lo = {lo}, hi = {hi}"
+            )
         with np.errstate(over="ignore"):
             width = (hi - lo) / s
         if not np.isfinite(width) or not np.isfinite(hi - lo):
-            raise ValueError(f"the attribute spans {lo:.3g} to {hi:.3g}, a range beyond the largest float: "
-                             "rescale it")
+            raise ValueError(f"the attribute spans {lo:.3g} to {hi:.3g}, a range beyond the largest float: rescale it")
         self.lo, self.hi, self.s = lo, hi, s
         self.width = width
 

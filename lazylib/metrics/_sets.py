@@ -1,4 +1,4 @@
-"""Eq. 6 of Howe & Cardie for sets held in :class:`lazylib.metrics._encode.SetTable`: the smallest Euclidean
+"""Eq. 6 of Howe & Cardie for sets held in :class:`lazylib.encoding.SetTable`: the smallest Euclidean
 distance between a member of one set and a member of the other, for every pair of a block of query sets and
 a block of stored sets, without a Python loop over pairs.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lazylib.metrics._encode import SetTable
+from lazylib.encoding import SetTable
 
 #: Smallest squared member distances below this fraction of the squared norms of their sets' members are
 #: recomputed from direct differences. Above it the product's relative rounding is at most about
@@ -56,8 +56,9 @@ def member_pair_bytes(query_sizes: np.ndarray, stored_members: int) -> int:
     return 8 * int(query_sizes.max(initial=0)) * stored_members
 
 
-def min_member_distances(tq: SetTable, iq: np.ndarray, ts: SetTable, is_: np.ndarray, *, shift=None,
-                         max_bytes: float = 64 * 2**20) -> np.ndarray:
+def min_member_distances(
+    tq: SetTable, iq: np.ndarray, ts: SetTable, is_: np.ndarray, *, shift=None, max_bytes: float = 64 * 2**20
+) -> np.ndarray:
     """``D[i, j] = min_{u in tq[iq[i]], v in ts[is_[j]]} ||u - v||`` (Eq. 6), NaN where either index is NaN.
 
     Parameters
@@ -100,8 +101,9 @@ def min_member_distances(tq: SetTable, iq: np.ndarray, ts: SetTable, is_: np.nda
             r, c = np.nonzero(low <= CANCELLATION * (big_a[:, None] + big_b.max()))
             keep = low[r, c] <= CANCELLATION * (big_a[r] + big_b[c])
             if keep.any():
-                low[r[keep], c[keep]] = _exact(Ma, starts_a, size_q[qlo:qhi], Mb, starts_b, size_s[slo:shi],
-                                               r[keep], c[keep])
+                low[r[keep], c[keep]] = _exact(
+                    Ma, starts_a, size_q[qlo:qhi], Mb, starts_b, size_s[slo:shi], r[keep], c[keep]
+                )
             np.maximum(low, 0.0, out=low)
             out[np.ix_(kq[qlo:qhi], ks[slo:shi])] = np.sqrt(low)
     return out

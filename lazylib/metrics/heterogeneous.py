@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from lazylib._validation import Choice, check, check_working_memory
+from lazylib.encoding import NOMINAL, known_mean_std, known_range
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
-from lazylib.metrics._columns import known_mean_std, known_range
-from lazylib.metrics._encode import NOMINAL
 from lazylib.metrics._probabilities import probability_table
 
 HVDM_NORMALIZATIONS = ("N1", "N2", "N3")
@@ -114,8 +113,9 @@ class HVDM(AttributeMetric):
     _fixed_root = 2.0
     needs_labels = True
 
-    def __init__(self, *, normalization: str = "N2", unseen: str = "zero", weights=None,
-                 working_memory: float = WORKING_MEMORY):
+    def __init__(
+        self, *, normalization: str = "N2", unseen: str = "zero", weights=None, working_memory: float = WORKING_MEMORY
+    ):
         super().__init__(weights=weights, working_memory=working_memory)
         self.normalization = normalization
         self.unseen = unseen

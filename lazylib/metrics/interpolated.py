@@ -81,8 +81,16 @@ class DVDM(AttributeMetric):
     needs_labels = True
     interpolate = False
 
-    def __init__(self, *, s: int | None = None, erratum: bool = True, unseen: str = "zero",
-                 integer: str = "discrete", weights=None, working_memory: float = WORKING_MEMORY):
+    def __init__(
+        self,
+        *,
+        s: int | None = None,
+        erratum: bool = True,
+        unseen: str = "zero",
+        integer: str = "discrete",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
         super().__init__(weights=weights, working_memory=working_memory)
         self.s = s
         self.erratum = erratum
@@ -126,8 +134,9 @@ class DVDM(AttributeMetric):
 
     def _continuous_attribute(self, x, y, C, disc, form):
         table, P = probability_table(_discretize_keep_nan(disc, x), y, C, self.unseen)
-        return ProbabilityAttribute(table, P, form=form, missing="value",
-                                    transform=lambda v: _discretize_keep_nan(disc, v))
+        return ProbabilityAttribute(
+            table, P, form=form, missing="value", transform=lambda v: _discretize_keep_nan(disc, v)
+        )
 
     def range_probabilities(self, column) -> np.ndarray:
         """``P_a,u,c`` of a discretised attribute: array (s, C), row ``u - 1`` for range ``u`` (Figure 5).
@@ -144,8 +153,10 @@ class DVDM(AttributeMetric):
         """
         a = column_index(self, column)
         if self.columns_[a] not in self.discretizers_:
-            raise ValueError(f"column {self.columns_[a]!r} is not discretised (it is {self.kinds_[a]}, or constant "
-                             f"in training); discretised columns: {list(self.discretizers_)}")
+            raise ValueError(
+                f"column {self.columns_[a]!r} is not discretised (it is {self.kinds_[a]}, or constant "
+                f"in training); discretised columns: {list(self.discretizers_)}"
+            )
         return _range_probabilities(self.discretizers_[self.columns_[a]], self.X_[:, a], self.y_, len(self.classes_))
 
 
@@ -206,11 +217,20 @@ class IVDM(DVDM):
 
     interpolate = True
 
-    def __init__(self, *, s: int | None = None, midpoints: str = "centre", erratum: bool = True,
-                 unseen: str = "zero", integer: str = "discrete", weights=None,
-                 working_memory: float = WORKING_MEMORY):
-        super().__init__(s=s, erratum=erratum, unseen=unseen, integer=integer, weights=weights,
-                         working_memory=working_memory)
+    def __init__(
+        self,
+        *,
+        s: int | None = None,
+        midpoints: str = "centre",
+        erratum: bool = True,
+        unseen: str = "zero",
+        integer: str = "discrete",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
+        super().__init__(
+            s=s, erratum=erratum, unseen=unseen, integer=integer, weights=weights, working_memory=working_memory
+        )
         self.midpoints = midpoints
 
     def _check_params(self) -> None:
@@ -220,8 +240,9 @@ class IVDM(DVDM):
     def _continuous_attribute(self, x, y, C, disc, form):
         P_ranges = _range_probabilities(disc, x, y, C)
         convention = self.midpoints
-        return CurveAttribute(lambda v: interpolate_ranges(v, disc, P_ranges, convention),
-                              _missing_row(x, y, C, self.unseen), form=form)
+        return CurveAttribute(
+            lambda v: interpolate_ranges(v, disc, P_ranges, convention), _missing_row(x, y, C, self.unseen), form=form
+        )
 
     def probabilities(self, column, values) -> np.ndarray:
         """Interpolated ``p_a,c(x)`` of a continuous attribute for the given values: array (len(values), C).
@@ -294,10 +315,19 @@ class WVDM(IVDM):
     array([[0.6364, 0.7778]])
     """
 
-    def __init__(self, *, s: int | None = None, erratum: bool = True, unseen: str = "zero",
-                 integer: str = "discrete", weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(s=s, erratum=erratum, unseen=unseen, integer=integer, weights=weights,
-                         working_memory=working_memory)
+    def __init__(
+        self,
+        *,
+        s: int | None = None,
+        erratum: bool = True,
+        unseen: str = "zero",
+        integer: str = "discrete",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
+        super().__init__(
+            s=s, erratum=erratum, unseen=unseen, integer=integer, weights=weights, working_memory=working_memory
+        )
 
     def _continuous_attribute(self, x, y, C, disc, form):
         present = ~np.isnan(x)

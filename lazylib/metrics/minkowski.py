@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from lazylib._validation import Choice, Real, check, check_working_memory
+from lazylib.encoding import known_mean_std, known_range
 from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
-from lazylib.metrics._columns import known_mean_std, known_range
 
 NORMALIZATIONS = (None, "std", "range")
 
@@ -72,8 +72,9 @@ class Minkowski(AttributeMetric):
     array([[0., 7.]])
     """
 
-    def __init__(self, r: float = 2.0, *, normalize: str | None = None, weights=None,
-                 working_memory: float = WORKING_MEMORY):
+    def __init__(
+        self, r: float = 2.0, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY
+    ):
         super().__init__(weights=weights, working_memory=working_memory)
         self.r = r
         self.normalize = normalize
@@ -131,9 +132,11 @@ class _PowerInUnits(PowerAttribute):
         if self.unknown != 1.0:
             unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
             if self.unknown is None and unknown.any():
-                raise ValueError(f"the known differences are computed in a unit of {self.unit:.3g} (r = {self.r:g}), "
-                                 "in which an unknown value's term 1 is beyond the float range: normalize the "
-                                 "data (normalize='range' or 'std'), fill the unknown values, or use a smaller r")
+                raise ValueError(
+                    f"the known differences are computed in a unit of {self.unit:.3g} (r = {self.r:g}), "
+                    "in which an unknown value's term 1 is beyond the float range: normalize the "
+                    "data (normalize='range' or 'std'), fill the unknown values, or use a smaller r"
+                )
             term[unknown] = self.unknown
         return term
 

@@ -12,9 +12,8 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from lazylib._validation import check_working_memory
+from lazylib.encoding import LINEAR_TYPES, known_mean_std
 from lazylib.metrics._base import CANCELLATION, WORKING_MEMORY, Metric
-from lazylib.metrics._columns import known_mean_std
-from lazylib.metrics._encode import LINEAR_TYPES
 
 
 class _NumericMetric(Metric):
@@ -44,8 +43,9 @@ class _NumericMetric(Metric):
     def _check_known(self, Z, what: str) -> None:
         if np.isnan(Z).any():
             column = self.columns_[int(np.flatnonzero(np.isnan(Z).any(axis=0))[0])]
-            raise ValueError(f"{type(self).__name__} has no rule for unknown values, and column {column!r} of "
-                             f"{what} has some")
+            raise ValueError(
+                f"{type(self).__name__} has no rule for unknown values, and column {column!r} of {what} has some"
+            )
 
     def _check_values(self, Z, what: str) -> None:
         """Refuse values outside the metric's domain (see Camberra, ChiSquare)."""
@@ -58,8 +58,9 @@ RANK_TOLERANCE = 1e-12
 def _check_non_negative(metric, Z, what: str, distance: str) -> None:
     if (Z < 0).any():
         column = metric.columns_[int(np.flatnonzero((Z < 0).any(axis=0))[0])]
-        raise ValueError(f"the {distance} distance is for non-negative values; column {column!r} of {what} has a "
-                         "negative value")
+        raise ValueError(
+            f"the {distance} distance is for non-negative values; column {column!r} of {what} has a negative value"
+        )
 
 
 def _sq_euclidean(P, Q):
@@ -149,8 +150,10 @@ class Mahalanobis(_NumericMetric):
         super()._fit(Z, y)
         n, m = Z.shape
         if n <= m:
-            raise ValueError(f"Mahalanobis distance needs more training instances than attributes "
-                             f"(n = {n}, m = {m}): the covariance matrix is singular")
+            raise ValueError(
+                f"Mahalanobis distance needs more training instances than attributes "
+                f"(n = {n}, m = {m}): the covariance matrix is singular"
+            )
         # the covariance of the columns scaled by powers of 2 (exact): V = S C S, so the rank test, the inverse
         # and the determinant hold at any magnitude of the data, and det(V)^(1/m) = det(C)^(1/m) prod(S)^(2/m)
         top = np.abs(Z).max(axis=0)
@@ -158,14 +161,18 @@ class Mahalanobis(_NumericMetric):
         C = np.atleast_2d(np.cov(Z / S, rowvar=False))
         eig = np.linalg.eigvalsh(C)
         if eig[0] <= RANK_TOLERANCE * max(eig[-1], np.finfo(float).tiny):
-            raise ValueError(f"the training covariance matrix is singular or nearly so (eigenvalues, columns scaled "
-                             f"to 1: {eig[0]:.3g} to {eig[-1]:.3g}): some attribute is constant or a linear "
-                             "combination of others, and Mahalanobis distance is undefined")
+            raise ValueError(
+                f"the training covariance matrix is singular or nearly so (eigenvalues, columns scaled "
+                f"to 1: {eig[0]:.3g} to {eig[-1]:.3g}): some attribute is constant or a linear "
+                "combination of others, and Mahalanobis distance is undefined"
+            )
         with np.errstate(over="ignore", under="ignore"):
             self.factor_ = float(np.exp((np.log(eig).sum() + 2.0 * np.log(S).sum()) / m))
         if not np.finfo(float).tiny <= self.factor_ < np.inf:
-            raise ValueError("Mahalanobis distances grow as the square of the data, and at this magnitude "
-                             f"(columns up to {top.max():.3g}) they are beyond the float range: rescale the data")
+            raise ValueError(
+                "Mahalanobis distances grow as the square of the data, and at this magnitude "
+                f"(columns up to {top.max():.3g}) they are beyond the float range: rescale the data"
+            )
         self.whiten_ = np.linalg.cholesky(np.linalg.inv(C)) / S[:, None]
 
     def _block(self, A, B):
@@ -300,8 +307,9 @@ class ChiSquare(_NumericMetric):
         self.totals_ = Z.sum(axis=0)
         if (self.totals_ <= 0).any():
             column = self.columns_[int(np.flatnonzero(self.totals_ <= 0)[0])]
-            raise ValueError(f"chi-square distance needs positive attribute totals; column {column!r} sums to 0 "
-                             "in training")
+            raise ValueError(
+                f"chi-square distance needs positive attribute totals; column {column!r} sums to 0 in training"
+            )
 
     def _check_values(self, Z, what):
         _check_non_negative(self, Z, what, "chi-square")

@@ -127,9 +127,14 @@ def minimum_difference(term: SetAttribute, x, y) -> float:
 
 
 #: The per-pair form of each kind of attribute term (the first matching class wins).
-FORMS = ((OverlapAttribute, overlap), (ProbabilityAttribute, value_difference), (LinearAttribute, linear_difference),
-         (PowerAttribute, power_difference), (CurveAttribute, interpolated_difference),
-         (SetAttribute, minimum_difference))
+FORMS = (
+    (OverlapAttribute, overlap),
+    (ProbabilityAttribute, value_difference),
+    (LinearAttribute, linear_difference),
+    (PowerAttribute, power_difference),
+    (CurveAttribute, interpolated_difference),
+    (SetAttribute, minimum_difference),
+)
 
 
 def term(att: AttributeTerm, x: float, y: float) -> float:

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Choice, check, check_working_memory, suggest
+from lazylib.encoding import encode, encode_labels
 from lazylib.metrics._attributes import OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
-from lazylib.metrics._encode import encode, encode_labels
 from lazylib.metrics._probabilities import minimum_value_weight, probability_table, value_weight
 
 UNSEEN = ("zero", "uniform")
@@ -19,8 +19,10 @@ def column_index(metric, column) -> int:
     metric._check_fitted()
     name = str(column)
     if name not in metric.columns_:
-        raise ValueError(f"{type(metric).__name__} has no column {name!r}{suggest(name, metric.columns_)} "
-                         f"(columns: {list(metric.columns_)[:10]})")
+        raise ValueError(
+            f"{type(metric).__name__} has no column {name!r}{suggest(name, metric.columns_)} "
+            f"(columns: {list(metric.columns_)[:10]})"
+        )
     return metric.columns_.index(name)
 
 

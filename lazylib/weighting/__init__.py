@@ -21,6 +21,19 @@ from lazylib.weighting.mdw import (
 )
 from lazylib.weighting.wom import LearnedWOM, WOMWeights, wom_weights
 
-__all__ = ["FeatureDifference", "IGWeighted", "LearnedWOM", "MDW", "MDWMVDM", "MDWResult", "WOMWeights",
-           "equal_width_bins", "information_gain", "mdw_components", "mdw_weights", "mean_difference",
-           "set_difference", "wom_weights"]
+__all__ = [
+    "FeatureDifference",
+    "IGWeighted",
+    "LearnedWOM",
+    "MDW",
+    "MDWMVDM",
+    "MDWResult",
+    "WOMWeights",
+    "equal_width_bins",
+    "information_gain",
+    "mdw_components",
+    "mdw_weights",
+    "mean_difference",
+    "set_difference",
+    "wom_weights",
+]

@@ -55,7 +55,7 @@ def _symbolic_sum(a: np.ndarray, b: np.ndarray, table=None) -> float:
     if table is None:
         values, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
         ca = np.bincount(inverse[: len(a)], minlength=len(values))
-        cb = np.bincount(inverse[len(a):], minlength=len(values))
+        cb = np.bincount(inverse[len(a) :], minlength=len(values))
         return float(len(a) * len(b) - ca @ cb)
     T = np.asarray(table, dtype=np.float64)
     ca = np.bincount(a.astype(np.intp), minlength=len(T)).astype(np.float64)
@@ -149,7 +149,7 @@ def set_difference(A, B=None, *, block: int = 256) -> np.ndarray:
     Notes
     -----
     "The ordinary vector difference" is read as the Euclidean distance between members. The sets go into
-    :class:`lazylib.metrics._encode.SetTable` form and through the kernel of the metrics' set term
+    :class:`lazylib.encoding.SetTable` form and through the kernel of the metrics' set term
     (:func:`lazylib.metrics._sets.min_member_distances`): all members of a block of sets of ``A`` against all
     members of ``B`` in one product, the minimum per pair of owners by ``np.minimum.reduceat``, so no Python loop
     runs over pairs. ``block``: sets of ``A`` per block (at most; fewer when the block's member-pair matrix would
@@ -175,8 +175,9 @@ def set_difference(A, B=None, *, block: int = 256) -> np.ndarray:
     ta, tb = SetTable.from_sets(A), SetTable.from_sets(B)
     shift = centre(np.vstack([ta.members, tb.members]))  # centred: fewer sums near cancellation
     budget = min(8 * block * int(ta.sizes.max()) * len(tb.members), WORKING_MEMORY * 2**20)
-    return min_member_distances(ta, np.arange(len(A), dtype=np.float64), tb, np.arange(len(B), dtype=np.float64),
-                                shift=shift, max_bytes=budget)
+    return min_member_distances(
+        ta, np.arange(len(A), dtype=np.float64), tb, np.arange(len(B), dtype=np.float64), shift=shift, max_bytes=budget
+    )
 
 
 # ---------------------------------------------------------------------------------------------------- MDW weights
@@ -272,8 +273,17 @@ def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pa
     return overall, d_in, d_out
 
 
-def mdw_components(X, y, types=None, *, calibrated: bool = True, self_pairs: bool = True,
-                   fallback: str = "uniform", tables=None, differences=None) -> MDWResult:
+def mdw_components(
+    X,
+    y,
+    types=None,
+    *,
+    calibrated: bool = True,
+    self_pairs: bool = True,
+    fallback: str = "uniform",
+    tables=None,
+    differences=None,
+) -> MDWResult:
     """Every stage of mean difference weighting; :func:`mdw_weights` returns the final weights. Parameters as
     there, plus ``differences``: set column name -> its precomputed ``(n, n)`` matrix of Eq. 6 among the rows
     of ``X`` (e.g. from :func:`lazylib.weighting.sets.feature_differences`), so it is computed once."""
@@ -291,8 +301,9 @@ def mdw_components(X, y, types=None, *, calibrated: bool = True, self_pairs: boo
         table = tables.get(name)
         if table is not None and kind != "symbolic":
             raise ValueError(f"a difference table only applies to a symbolic feature; {name!r} is {kind}")
-        overall, d_in[:, f], d_out[:, f] = _pair_means(_column_values(X.iloc[:, f], kind), groups, C, kind,
-                                                       table, self_pairs, differences.get(name))
+        overall, d_in[:, f], d_out[:, f] = _pair_means(
+            _column_values(X.iloc[:, f], kind), groups, C, kind, table, self_pairs, differences.get(name)
+        )
         scale[f] = 1.0 / overall if np.isfinite(overall) and overall > 0 else 0.0
     d_in, d_out = np.nan_to_num(d_in), np.nan_to_num(d_out)
     if calibrated:
@@ -309,12 +320,18 @@ def mdw_components(X, y, types=None, *, calibrated: bool = True, self_pairs: boo
         sig = np.where(sums > 0, raw / np.where(sums > 0, sums, 1.0), backup[None, :])
     index = pd.Index(list(classes), name="class")
     frame = lambda a: pd.DataFrame(a, index=index, columns=columns)  # noqa: E731
-    return MDWResult(pd.Series(scale, index=columns, name="scaling"), frame(d_in), frame(d_out), frame(sig),
-                     frame(sig * scale[None, :]))
+    return MDWResult(
+        pd.Series(scale, index=columns, name="scaling"),
+        frame(d_in),
+        frame(d_out),
+        frame(sig),
+        frame(sig * scale[None, :]),
+    )
 
 
-def mdw_weights(X, y, types=None, *, calibrated: bool = True, self_pairs: bool = True, fallback: str = "uniform",
-                tables=None) -> pd.DataFrame:
+def mdw_weights(
+    X, y, types=None, *, calibrated: bool = True, self_pairs: bool = True, fallback: str = "uniform", tables=None
+) -> pd.DataFrame:
     """Mean difference weights ``w_c(f) = s(f) * sig_c(f)``: scaling ``s(f) = 1 / Delta_f(T, T)`` times the
     significance of Eq. 5, ``max(Delta_out - Delta_in, 0)`` normalised to sum 1 over the features of class ``c``.
 
@@ -344,7 +361,7 @@ def mdw_weights(X, y, types=None, *, calibrated: bool = True, self_pairs: bool =
     Returns
     -------
     DataFrame
-        One row per class (in the order of :func:`lazylib.metrics._encode.encode_labels`: category order, or
+        One row per class (in the order of :func:`lazylib.encoding.encode_labels`: category order, or
         sorted), one column per feature; pass it as ``weights=`` to any metric.
 
     Notes
@@ -367,8 +384,9 @@ def mdw_weights(X, y, types=None, *, calibrated: bool = True, self_pairs: bool =
     >>> list(w.index), w.round(3).to_numpy().tolist()  # mean difference of a: 8.4 / 16, scaling 1 / 0.525
     (['x', 'y'], [[1.905, 0.0], [1.905, 0.0]])
     """
-    return mdw_components(X, y, types, calibrated=calibrated, self_pairs=self_pairs, fallback=fallback,
-                          tables=tables).weights
+    return mdw_components(
+        X, y, types, calibrated=calibrated, self_pairs=self_pairs, fallback=fallback, tables=tables
+    ).weights
 
 
 # ---------------------------------------------------------------------------------------------- information gain
@@ -388,8 +406,11 @@ def equal_width_bins(X: pd.DataFrame, n_bins: int = 8, *, reference: pd.DataFram
     out = X.copy()
     for c in X.columns:
         col = X[c]
-        if isinstance(col.dtype, pd.CategoricalDtype) or not pd.api.types.is_numeric_dtype(col.dtype) \
-                or pd.api.types.is_bool_dtype(col.dtype):
+        if (
+            isinstance(col.dtype, pd.CategoricalDtype)
+            or not pd.api.types.is_numeric_dtype(col.dtype)
+            or pd.api.types.is_bool_dtype(col.dtype)
+        ):
             continue
         x = col.to_numpy(dtype=np.float64, na_value=np.nan)
         ref = reference[c].to_numpy(dtype=np.float64, na_value=np.nan)
@@ -440,8 +461,9 @@ def information_gain(X, y, n_bins: int = 8, *, types=None) -> pd.Series:
     """
     if not isinstance(X, pd.DataFrame):
         enc = encode(X, types)
-        X = pd.DataFrame({c: (pd.Categorical(v) if k == NOMINAL else v)
-                          for c, k, v in zip(enc.columns, enc.kinds, enc.values.T)})
+        X = pd.DataFrame(
+            {c: (pd.Categorical(v) if k == NOMINAL else v) for c, k, v in zip(enc.columns, enc.kinds, enc.values.T)}
+        )
     groups, classes = encode_labels(y, len(X))
     C = len(classes)
     binned = equal_width_bins(X, n_bins)
@@ -564,8 +586,15 @@ class FeatureDifference(AttributeMetric):
                 out[a] = min_member_distances(table, x, table, x, max_bytes=budget)
                 continue
             step = max(1, int(budget // max(8 * (len(table.members) + 1) * int(table.sizes.max(initial=1)), 1)))
-            out[a] = max((float(np.nanmax(min_member_distances(table, x[i:i + step], table, x, max_bytes=budget),
-                                          initial=0.0)) for i in range(0, len(x), step)), default=0.0)
+            out[a] = max(
+                (
+                    float(
+                        np.nanmax(min_member_distances(table, x[i : i + step], table, x, max_bytes=budget), initial=0.0)
+                    )
+                    for i in range(0, len(x), step)
+                ),
+                default=0.0,
+            )
         return out
 
     def _frame(self, Z) -> pd.DataFrame:
@@ -575,11 +604,13 @@ class FeatureDifference(AttributeMetric):
         for a, (name, kind) in enumerate(zip(self.columns_, self.kinds_)):
             scale = self.scales_[a] if self.scales_[a] > 0 else np.inf
             if kind == NOMINAL:
-                cols[name] = pd.Categorical.from_codes(np.nan_to_num(Z[:, a], nan=-1).astype(int),
-                                                       categories=range(int(np.nanmax(Z[:, a], initial=0)) + 1))
+                cols[name] = pd.Categorical.from_codes(
+                    np.nan_to_num(Z[:, a], nan=-1).astype(int), categories=range(int(np.nanmax(Z[:, a], initial=0)) + 1)
+                )
             elif kind == SET:
-                cols[name] = pd.Series([None if s is None else s / scale for s in map(self.sets_[a].get, Z[:, a])],
-                                       dtype=object)
+                cols[name] = pd.Series(
+                    [None if s is None else s / scale for s in map(self.sets_[a].get, Z[:, a])], dtype=object
+                )
             else:  # a constant feature: all 0, its unknown values included (as IG and MDW have always seen it)
                 cols[name] = Z[:, a] / scale if self.scales_[a] > 0 else np.zeros(len(Z))
         return pd.DataFrame(cols)
@@ -627,8 +658,7 @@ class IGWeighted(_Learned, FeatureDifference):
     needs_labels = True
     accepts = (NOMINAL, *LINEAR_TYPES)
 
-    def __init__(self, *, n_bins: int = 8, scale: str = "range", weights=None,
-                 working_memory: float = WORKING_MEMORY):
+    def __init__(self, *, n_bins: int = 8, scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(scale=scale, weights=weights, working_memory=working_memory)
         self.n_bins = n_bins
 
@@ -680,8 +710,16 @@ class MDW(_Learned, FeatureDifference):
 
     needs_labels = True
 
-    def __init__(self, *, calibrated: bool = True, self_pairs: bool = True, fallback: str = "uniform",
-                 scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY):
+    def __init__(
+        self,
+        *,
+        calibrated: bool = True,
+        self_pairs: bool = True,
+        fallback: str = "uniform",
+        scale: str = "range",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
         super().__init__(scale=scale, weights=weights, working_memory=working_memory)
         self.calibrated, self.self_pairs, self.fallback = calibrated, self_pairs, fallback
 
@@ -690,11 +728,20 @@ class MDW(_Learned, FeatureDifference):
             raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
         differences = self._set_differences(Z)
         self._fit_terms(Z, differences)
-        scaled = {self.columns_[a]: np.nan_to_num(D) / (self.scales_[a] if self.scales_[a] > 0 else np.inf)
-                  for a, D in differences.items()}
+        scaled = {
+            self.columns_[a]: np.nan_to_num(D) / (self.scales_[a] if self.scales_[a] > 0 else np.inf)
+            for a, D in differences.items()
+        }
         kinds = ["set" if k == SET else k for k in self.kinds_]
-        self.components_ = mdw_components(self._frame(Z), y, kinds, calibrated=self.calibrated,
-                                          self_pairs=self.self_pairs, fallback=self.fallback, differences=scaled)
+        self.components_ = mdw_components(
+            self._frame(Z),
+            y,
+            kinds,
+            calibrated=self.calibrated,
+            self_pairs=self.self_pairs,
+            fallback=self.fallback,
+            differences=scaled,
+        )
         self.learned_ = self.components_.weights.to_numpy()
 
 
@@ -732,8 +779,16 @@ class MDWMVDM(_Learned, MVDM):
 
     needs_labels = True
 
-    def __init__(self, *, unseen: str = "zero", calibrated: bool = True, self_pairs: bool = True,
-                 fallback: str = "uniform", weights=None, working_memory: float = WORKING_MEMORY):
+    def __init__(
+        self,
+        *,
+        unseen: str = "zero",
+        calibrated: bool = True,
+        self_pairs: bool = True,
+        fallback: str = "uniform",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
         super().__init__(unseen=unseen, weights=weights, working_memory=working_memory)
         self.calibrated, self.self_pairs, self.fallback = calibrated, self_pairs, fallback
 
@@ -746,11 +801,31 @@ class MDWMVDM(_Learned, MVDM):
             sq = (P * P).sum(1)
             tables[name] = np.maximum(sq[:, None] + sq[None, :] - 2.0 * P @ P.T, 0.0)
             cols[name] = pd.Categorical.from_codes(rows, categories=range(len(P)))
-        self.components_ = mdw_components(pd.DataFrame(cols), y, calibrated=self.calibrated,
-                                          self_pairs=self.self_pairs, fallback=self.fallback, tables=tables)
+        self.components_ = mdw_components(
+            pd.DataFrame(cols),
+            y,
+            calibrated=self.calibrated,
+            self_pairs=self.self_pairs,
+            fallback=self.fallback,
+            tables=tables,
+        )
         self.learned_ = self.components_.weights.to_numpy()
 
 
-__all__ = ["FeatureDifference", "IGWeighted", "KINDS", "MDW", "MDWMVDM", "MDWResult", "SCALES", "difference_sum",
-           "equal_width_bins", "feature_kinds", "information_gain", "mdw_components", "mdw_weights",
-           "mean_difference", "set_difference"]
+__all__ = [
+    "FeatureDifference",
+    "IGWeighted",
+    "KINDS",
+    "MDW",
+    "MDWMVDM",
+    "MDWResult",
+    "SCALES",
+    "difference_sum",
+    "equal_width_bins",
+    "feature_kinds",
+    "information_gain",
+    "mdw_components",
+    "mdw_weights",
+    "mean_difference",
+    "set_difference",
+]

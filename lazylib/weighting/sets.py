@@ -59,12 +59,16 @@ def feature_differences(X: pd.DataFrame, *, types=None, kinds=("set",)) -> dict:
     columns of the given kinds (sets by default: the costly ones), to compute once and pass to
     :func:`combined_distance` and :func:`lazylib.weighting.mdw_components` (``differences=``)."""
     columns, found = feature_kinds(X, types)
-    return {c: feature_difference(_column_values(X.iloc[:, f], k), _column_values(X.iloc[:, f], k), k)
-            for f, (c, k) in enumerate(zip(columns, found)) if k in kinds}
+    return {
+        c: feature_difference(_column_values(X.iloc[:, f], k), _column_values(X.iloc[:, f], k), k)
+        for f, (c, k) in enumerate(zip(columns, found))
+        if k in kinds
+    }
 
 
-def combined_distance(A: pd.DataFrame, B: pd.DataFrame | None = None, *, weights=None, y_B=None,
-                      types=None, differences=None) -> np.ndarray:
+def combined_distance(
+    A: pd.DataFrame, B: pd.DataFrame | None = None, *, weights=None, y_B=None, types=None, differences=None
+) -> np.ndarray:
     """``D[q, s] = sum_f w(f) delta_f(A_q, B_s)`` for every query ``q`` of ``A`` and stored instance ``s`` of
     ``B`` (default ``A``).
 
@@ -112,8 +116,11 @@ def combined_distance(A: pd.DataFrame, B: pd.DataFrame | None = None, *, weights
         W = weights[columns].to_numpy(dtype=np.float64)
         rows = np.array([labels.index(c) for c in y_B], dtype=np.intp)
     else:
-        W = pd.Series(weights, index=columns).to_numpy(dtype=np.float64)[None, :] \
-            if not isinstance(weights, pd.Series) else weights[columns].to_numpy(dtype=np.float64)[None, :]
+        W = (
+            pd.Series(weights, index=columns).to_numpy(dtype=np.float64)[None, :]
+            if not isinstance(weights, pd.Series)
+            else weights[columns].to_numpy(dtype=np.float64)[None, :]
+        )
         rows = np.zeros(len(B), dtype=np.intp)
     D = np.zeros((len(A), len(B)))
     for f, kind in enumerate(kinds):
@@ -216,8 +223,9 @@ class DifferenceKNN(Params):
             raise ValueError(f"weighting must be None or 'mdw', got {self.weighting!r}")
         self.X_, self.types_ = X, types
         self.y_, self.classes_ = encode_labels(y, len(X))
-        self.weights_ = None if self.weighting is None else \
-            mdw_weights(X, self.y_, types).set_axis(list(range(len(self.classes_))))
+        self.weights_ = (
+            None if self.weighting is None else mdw_weights(X, self.y_, types).set_axis(list(range(len(self.classes_))))
+        )
         self.priority_ = vote_priority(np.bincount(self.y_, minlength=len(self.classes_)))
         return self
 
@@ -276,5 +284,14 @@ def satellite_window_features(X: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-__all__ = ["CORNER_PIXELS", "DifferenceKNN", "EDGE_PIXELS", "satellite_window_features", "combined_distance",
-           "feature_differences", "feature_difference", "loo_accuracy", "loo_predictions"]
+__all__ = [
+    "CORNER_PIXELS",
+    "DifferenceKNN",
+    "EDGE_PIXELS",
+    "satellite_window_features",
+    "combined_distance",
+    "feature_differences",
+    "feature_difference",
+    "loo_accuracy",
+    "loo_predictions",
+]

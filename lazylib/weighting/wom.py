@@ -28,8 +28,18 @@ class WOMWeights:
     loo_accuracy: list[float]
 
 
-def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data", ties: str = "all",
-                random_state=None, types=None, tie_tolerance: float = 1e-9) -> WOMWeights:
+def wom_weights(
+    X,
+    y,
+    *,
+    mu: float = 0.02,
+    n_passes: int = 1,
+    order: str = "data",
+    ties: str = "all",
+    random_state=None,
+    types=None,
+    tie_tolerance: float = 1e-9,
+) -> WOMWeights:
     """Learn WOM's per-attribute weights with Eq. 7 of Payne & Edwards by leave-one-out over the training data.
 
     All weights start at 1. Each training instance ``i`` in turn is classified by its nearest neighbour among
@@ -127,8 +137,7 @@ def wom_weights(X, y, *, mu: float = 0.02, n_passes: int = 1, order: str = "data
         accuracy.append(correct_count / n)
     hist = history / history.mean(axis=1, keepdims=True)
     columns = list(enc.columns)
-    return WOMWeights(pd.Series(hist[-1], index=columns, name="weight"),
-                      pd.DataFrame(hist, columns=columns), accuracy)
+    return WOMWeights(pd.Series(hist[-1], index=columns, name="weight"), pd.DataFrame(hist, columns=columns), accuracy)
 
 
 class LearnedWOM(Overlap):
@@ -170,8 +179,16 @@ class LearnedWOM(Overlap):
 
     needs_labels = True
 
-    def __init__(self, *, mu: float = 0.02, n_passes: int = 1, order: str = "data", ties: str = "all",
-                 random_state=None, working_memory: float = WORKING_MEMORY):
+    def __init__(
+        self,
+        *,
+        mu: float = 0.02,
+        n_passes: int = 1,
+        order: str = "data",
+        ties: str = "all",
+        random_state=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
         super().__init__(missing="value", working_memory=working_memory)
         self.mu, self.n_passes, self.order, self.ties, self.random_state = mu, n_passes, order, ties, random_state
 
@@ -192,8 +209,16 @@ class LearnedWOM(Overlap):
         LearnedWOM
             The fitted estimator itself.
         """
-        self.learned_ = wom_weights(X, y, mu=self.mu, n_passes=self.n_passes, order=self.order, ties=self.ties,
-                                    random_state=self.random_state, types=types)
+        self.learned_ = wom_weights(
+            X,
+            y,
+            mu=self.mu,
+            n_passes=self.n_passes,
+            order=self.order,
+            ties=self.ties,
+            random_state=self.random_state,
+            types=types,
+        )
         super().fit(X, y, types=types)
         self.weights_ = self.learned_.weights.to_numpy()
         return self

@@ -67,19 +67,27 @@ def loop_continuous(values, y, w, C, min_cases, tol):
         return None
     gain, lo, hi, L, H = best
     penalty = math.log2(tries) / items
-    return {"info_gain": gain, "gain": gain - penalty, "split_info": info([unknown, L, H]), "cut": (lo, hi),
-            "tries": tries, "possible": gain - penalty > 0}
+    return {
+        "info_gain": gain,
+        "gain": gain - penalty,
+        "split_info": info([unknown, L, H]),
+        "cut": (lo, hi),
+        "tries": tries,
+        "possible": gain - penalty > 0,
+    }
 
 
 def random_data(seed, n=60, C=3):
     rng = np.random.default_rng(seed)
-    X = pd.DataFrame({
-        "c1": rng.normal(size=n).round(1),  # ties
-        "c2": rng.integers(0, 6, n).astype(float),
-        "n1": pd.Categorical.from_codes(rng.integers(0, 3, n), ["p", "q", "r"]),
-        "c3": rng.normal(size=n),
-        "n2": pd.Categorical.from_codes(rng.integers(0, 4, n), list("wxyz")),
-    })
+    X = pd.DataFrame(
+        {
+            "c1": rng.normal(size=n).round(1),  # ties
+            "c2": rng.integers(0, 6, n).astype(float),
+            "n1": pd.Categorical.from_codes(rng.integers(0, 3, n), ["p", "q", "r"]),
+            "c3": rng.normal(size=n),
+            "n2": pd.Categorical.from_codes(rng.integers(0, 4, n), list("wxyz")),
+        }
+    )
     for col in X.columns:
         X.loc[rng.random(n) < 0.15, col] = np.nan
     y = rng.integers(0, C, n)

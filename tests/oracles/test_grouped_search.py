@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from test_search import TOL, assert_same_sets, reference_sets, reference_vote, searched_sets
 
-from lazylib.metrics import _search, make_metric
+from lazylib import search as _search
+from lazylib.metrics import make_metric
 from lazylib.neighbors import KNeighborsClassifier, class_probabilities, neighbourhood
 
 
@@ -50,8 +51,9 @@ def test_classifier_on_groups_follows_the_tie_rule(ties, small_tiles):
         if ties == "random":  # the exact distribution from plain (ungrouped) candidates of the full matrix
             rows, cols, sums = _search.select(S, k, TOL)
             nb = neighbourhood(rows, cols, sums, len(Q), clf.y_, 3, k, TOL)
-            np.testing.assert_allclose(clf.predict_distribution(Q), class_probabilities(nb, k, clf.priority_, ties),
-                                       atol=1e-12)
+            np.testing.assert_allclose(
+                clf.predict_distribution(Q), class_probabilities(nb, k, clf.priority_, ties), atol=1e-12
+            )
             continue
         expected = [reference_vote(row, y, k, counts, ties) for row in S]
         np.testing.assert_array_equal(clf.predict(Q), [e[0] for e in expected])
@@ -78,9 +80,12 @@ def test_leave_one_out_search_excludes_only_the_query_itself(name, ties, small_t
     counts = np.bincount(y)
     for k in (1, 4):
         clf = KNeighborsClassifier(k, name, ties=ties).fit(X, y, types=types)
-        votes = np.concatenate([np.argmax(nb.strict + nb.tied + clf.priority_, axis=1) if ties == "all"
-                                else np.argmax(nb.first, axis=1)
-                                for *_, nb in clf._neighbourhoods(None, leave_one_out=True)])
+        votes = np.concatenate(
+            [
+                np.argmax(nb.strict + nb.tied + clf.priority_, axis=1) if ties == "all" else np.argmax(nb.first, axis=1)
+                for *_, nb in clf._neighbourhoods(None, leave_one_out=True)
+            ]
+        )
         np.testing.assert_array_equal(votes, loo_reference(clf.metric_, y, k, ties, counts))
         found = [dict() for _ in range(len(X))]
         for _, _, rows, cols, sums in clf.metric_.nearest_chunks(None, k, TOL, leave_one_out=True):
@@ -121,8 +126,9 @@ def test_loo_by_search_equals_the_full_matrix(name, ties, small_tiles):
     ks = [1, 2, 3, 6, 11]
     expected = ties == "random"
     ours = loo_accuracy_by_k(X, y, ks, name, types=types, ties=ties, expected=expected)
-    np.testing.assert_allclose(ours.to_numpy(), loo_full_matrix(X, y, ks, name, ties, types, expected),
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        ours.to_numpy(), loo_full_matrix(X, y, ks, name, ties, types, expected), rtol=0, atol=1e-12
+    )
 
 
 def test_kth_smallest_with_multiplicities_equals_sorting_the_repeated_row():

@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from lazylib import evaluation, synthetic
-from lazylib.irrelevance import prefix_accuracy, range_euclidean_terms, repeated_prefix_accuracy
 from lazylib.metrics import make_metric
 from lazylib.neighbors import KNeighborsClassifier
+from lazylib.protocols.guvenir1998 import prefix_accuracy, range_euclidean_terms, repeated_prefix_accuracy
 from lazylib.vfi import VFI5Classifier
 
 
@@ -32,9 +32,13 @@ def test_prefix_accuracy_equals_fitting_each_width(seed, ties):
     widths = [1, 2, 4, 7, 8]
     got = prefix_accuracy(X, y, folds, widths, ks=(1, 3, 5), ties=ties).set_index(["fold", "width", "classifier"])
     for w in widths:
-        makers = {"VFI5": VFI5Classifier,
-                  **{f"{k}-NN": (lambda k=k: KNeighborsClassifier(k, "euclidean", {"normalize": "range"}, ties=ties))
-                     for k in (1, 3, 5)}}
+        makers = {
+            "VFI5": VFI5Classifier,
+            **{
+                f"{k}-NN": (lambda k=k: KNeighborsClassifier(k, "euclidean", {"normalize": "range"}, ties=ties))
+                for k in (1, 3, 5)
+            },
+        }
         for name, make in makers.items():
             expected = evaluation.cross_validate(make, X.iloc[:, :w], y, folds)
             observed = [got.loc[(f, w, name), "accuracy"] for f in range(len(folds))]
@@ -83,12 +87,14 @@ def test_random_ties_give_the_expected_accuracy_of_fitting_each_width():
     X = X[["rounded", "constant", "f1", "irrelevant1"]]  # the rounded feature first: many exact ties
     folds = evaluation.kfold(len(X), 5, random_state=5)
     got = prefix_accuracy(X, y, folds, [1, 2, 4], ks=(1, 3, 5), ties="random").set_index(
-        ["fold", "width", "classifier"])
+        ["fold", "width", "classifier"]
+    )
     for w in (1, 2, 4):
         for k in (1, 3, 5):
             for f, (train, test) in enumerate(folds):
                 knn = KNeighborsClassifier(k, "euclidean", {"normalize": "range"}, ties="random")
                 knn.fit(X.iloc[train, :w], y.iloc[train])
                 expected = knn.score(X.iloc[test, :w], y.iloc[test], expected=True)
-                np.testing.assert_allclose(got.loc[(f, w, f"{k}-NN"), "accuracy"], expected, atol=1e-12,
-                                           err_msg=f"{k}-NN, width {w}, fold {f}")
+                np.testing.assert_allclose(
+                    got.loc[(f, w, f"{k}-NN"), "accuracy"], expected, atol=1e-12, err_msg=f"{k}-NN, width {w}, fold {f}"
+                )

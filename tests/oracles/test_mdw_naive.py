@@ -15,8 +15,12 @@ def naive_mean(a, b, delta):
     total, pairs = 0.0, 0
     for u in a:
         for v in b:
-            if u is None or v is None or (isinstance(u, float) and np.isnan(u)) or \
-                    (isinstance(v, float) and np.isnan(v)):
+            if (
+                u is None
+                or v is None
+                or (isinstance(u, float) and np.isnan(u))
+                or (isinstance(v, float) and np.isnan(v))
+            ):
                 continue
             total += delta(u, v)
             pairs += 1
@@ -36,8 +40,9 @@ def test_numeric_fast_equals_naive_with_ties_and_missing(seed):
     b[:3] = np.nan
     expected = naive_mean(list(a), list(b), lambda u, v: abs(u - v))
     assert mean_difference(a, b, "numeric") == pytest.approx(expected, rel=1e-12)
-    assert mean_difference(a, a, "numeric") == pytest.approx(naive_mean(list(a), list(a), lambda u, v: abs(u - v)),
-                                                             rel=1e-12)
+    assert mean_difference(a, a, "numeric") == pytest.approx(
+        naive_mean(list(a), list(a), lambda u, v: abs(u - v)), rel=1e-12
+    )
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -70,8 +75,13 @@ def test_mdw_components_equal_naive_stages():
     rng = np.random.default_rng(7)
     n = 30
     y = rng.integers(0, 3, n)
-    X = pd.DataFrame({"num": rng.normal(y, 1.0), "sym": pd.Categorical(rng.integers(0, 3, n)),
-                      "set": [rng.normal(c, 1.0, size=(2, 2)) for c in y]})
+    X = pd.DataFrame(
+        {
+            "num": rng.normal(y, 1.0),
+            "sym": pd.Categorical(rng.integers(0, 3, n)),
+            "set": [rng.normal(c, 1.0, size=(2, 2)) for c in y],
+        }
+    )
     X.loc[3, "num"] = np.nan
     deltas = {"num": lambda u, v: abs(u - v), "sym": lambda u, v: float(u != v), "set": naive_set}
     values = {"num": list(X["num"]), "sym": list(X["sym"].cat.codes.astype(float)), "set": list(X["set"])}

@@ -117,9 +117,12 @@ def ref_euclid_std(X, y, types):
     sds = [sd(X[:, j]) for j in range(X.shape[1])]
 
     def dist(a, b):
-        return math.sqrt(sum(
-            1.0 if (math.isnan(p) or math.isnan(q)) else ((p - q) / sds[j]) ** 2 for j, (p, q) in enumerate(zip(a, b))
-        ))
+        return math.sqrt(
+            sum(
+                1.0 if (math.isnan(p) or math.isnan(q)) else ((p - q) / sds[j]) ** 2
+                for j, (p, q) in enumerate(zip(a, b))
+            )
+        )
 
     return dist
 
@@ -278,10 +281,10 @@ def test_weights_global_and_per_class_equal_loop(name):
         terms.append(make_metric(name, weights=e).fit(X, y, types=types).pairwise(X) ** root)
     terms = np.stack(terms)  # (m, n, n)
     glob = make_metric(name, weights=w).fit(X, y, types=types).pairwise(X)
-    np.testing.assert_allclose(glob ** root, np.einsum("a,aij->ij", w, terms), rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(glob**root, np.einsum("a,aij->ij", w, terms), rtol=1e-10, atol=1e-10)
     per_class = make_metric(name, weights=W).fit(X, y, types=types).pairwise(X)
     expected = np.einsum("ja,aij->ij", W[y], terms)
-    np.testing.assert_allclose(per_class ** root, expected, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(per_class**root, expected, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(terms.sum(0), plain.pairwise(X) ** root, rtol=1e-10, atol=1e-10)
 
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from test_metric_loops import random_mixed
 
-from lazylib.metrics import _search, make_metric
+from lazylib import search as _search
+from lazylib.metrics import make_metric
 from lazylib.neighbors import KNeighborsClassifier, vote_priority
 
 TOL = 1e-9
@@ -59,11 +60,23 @@ def assert_same_sets(found, expected):
 
 
 SEARCHED = [
-    ("hvdm", {}), ("hvdm", {"normalization": "N1"}), ("heom", {}), ("dvdm", {}), ("ivdm", {}), ("wvdm", {}),
-    ("vdm", {}), ("mvdm", {}), ("omvw", {}), ("overlap", {}), ("overlap", {"missing": "one"}),
-    ("euclidean", {"normalize": "std"}), ("euclidean", {}),
+    ("hvdm", {}),
+    ("hvdm", {"normalization": "N1"}),
+    ("heom", {}),
+    ("dvdm", {}),
+    ("ivdm", {}),
+    ("wvdm", {}),
+    ("vdm", {}),
+    ("mvdm", {}),
+    ("omvw", {}),
+    ("overlap", {}),
+    ("overlap", {"missing": "one"}),
+    ("euclidean", {"normalize": "std"}),
+    ("euclidean", {}),
     # direct (non-bilinear) terms: the search scans whole rows instead
-    ("manhattan", {}), ("ivdm", {"erratum": False}), ("chebychev", {}),
+    ("manhattan", {}),
+    ("ivdm", {"erratum": False}),
+    ("chebychev", {}),
 ]
 
 
@@ -138,7 +151,7 @@ def reference_vote(S_row, y, k, counts, ties):
     else:  # nearer than the k-th, then the lowest indices among those tied with it
         nearer = [j for j in order if S_row[j] < kth - tol]
         tied = sorted(j for j in order if abs(S_row[j] - kth) <= tol)
-        voters = nearer + tied[:k - len(nearer)]
+        voters = nearer + tied[: k - len(nearer)]
     votes = np.bincount(y[voters], minlength=len(counts))
     best = [c for c in range(len(counts)) if votes[c] == votes.max()]
     if ties == "all":

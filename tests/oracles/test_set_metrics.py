@@ -80,14 +80,20 @@ def test_feature_difference_equals_a_loop_over_members(scale):
     scales = {name: (largest_difference(train, name) if scale == "range" else 1.0) for name in ("x", "s2", "s3")}
     np.testing.assert_allclose(metric.scales_[[0, 2, 3]], [scales["x"], scales["s2"], scales["s3"]], rtol=1e-13)
     cls = np.unique(y[:28], return_inverse=True)[1]
-    np.testing.assert_allclose(metric.pairwise(queries), loop_distance(train, queries, scales, W, cls),
-                               rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(metric.pairwise(train), loop_distance(train, train, scales, W, cls),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        metric.pairwise(queries), loop_distance(train, queries, scales, W, cls), rtol=1e-12, atol=1e-12
+    )
+    np.testing.assert_allclose(
+        metric.pairwise(train), loop_distance(train, train, scales, W, cls), rtol=1e-12, atol=1e-12
+    )
     # other stored instances, with their classes
     other = np.unique(y, return_inverse=True)[1][28:]
-    np.testing.assert_allclose(metric.pairwise(train.iloc[:5], queries, y_B=y[28:]),
-                               loop_distance(queries, train.iloc[:5], scales, W, other), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        metric.pairwise(train.iloc[:5], queries, y_B=y[28:]),
+        loop_distance(queries, train.iloc[:5], scales, W, other),
+        rtol=1e-12,
+        atol=1e-12,
+    )
 
 
 def test_identical_sets_are_at_exactly_zero_and_unknown_at_one():
@@ -114,15 +120,20 @@ def test_mdw_learns_the_weights_of_mdw_weights_on_sets():
     # mdw_weights on the raw frame: the scaled features give the same significance, and weights times scaled
     # differences the same distances
     raw = mdw_weights(X, y)
-    np.testing.assert_allclose(metric.components_.significance.to_numpy(),
-                               MDW(scale="raw").fit(X, y).components_.significance.to_numpy(), rtol=1e-12)
-    np.testing.assert_allclose(metric.weights_ / np.where(metric.scales_ > 0, metric.scales_, 1.0)[None, :],
-                               raw.to_numpy(), rtol=1e-10)
+    np.testing.assert_allclose(
+        metric.components_.significance.to_numpy(),
+        MDW(scale="raw").fit(X, y).components_.significance.to_numpy(),
+        rtol=1e-12,
+    )
+    np.testing.assert_allclose(
+        metric.weights_ / np.where(metric.scales_ > 0, metric.scales_, 1.0)[None, :], raw.to_numpy(), rtol=1e-10
+    )
     # without unknown values (whose difference 1 is in the scaled unit) the scale changes no distance
     X, y = random_sets(4, n=50, unknown=0.0)
     X["c"] = X["c"].cat.add_categories(["z"]).fillna("z")
-    np.testing.assert_allclose(MDW(scale="raw").fit(X, y).pairwise(X), MDW().fit(X, y).pairwise(X), rtol=1e-10,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        MDW(scale="raw").fit(X, y).pairwise(X), MDW().fit(X, y).pairwise(X), rtol=1e-10, atol=1e-12
+    )
 
 
 def test_classifier_equals_the_separate_path_without_unknowns():
@@ -140,8 +151,9 @@ def test_classifier_equals_the_separate_path_without_unknowns():
     expected = loo_accuracy(combined_distance(X, weights=mdw_weights(X, y), y_B=y), y, ks)
     pd.testing.assert_series_equal(loo_accuracy_by_k(X, y, ks, MDW()), expected, check_names=False)
     expected = loo_accuracy(combined_distance(X), y, ks)
-    pd.testing.assert_series_equal(loo_accuracy_by_k(X, y, ks, FeatureDifference(scale="raw")), expected,
-                                   check_names=False)
+    pd.testing.assert_series_equal(
+        loo_accuracy_by_k(X, y, ks, FeatureDifference(scale="raw")), expected, check_names=False
+    )
 
 
 def test_the_two_paths_differ_by_the_reading_of_unknown_values():

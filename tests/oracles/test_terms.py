@@ -17,10 +17,22 @@ RTOL = 1e-12
 ATOL = 1e-12
 
 CASES = [
-    ("overlap", {}), ("heom", {}), ("hvdm", {}), ("hvdm", {"normalization": "N1"}),
-    ("hvdm", {"normalization": "N3"}), ("vdm", {}), ("mvdm", {}), ("omvw", {}), ("dvdm", {}),
-    ("dvdm", {"erratum": False}), ("ivdm", {}), ("ivdm", {"erratum": False}), ("wvdm", {}), ("euclidean", {}),
-    ("manhattan", {}), ("minkowski", {"r": 3}),
+    ("overlap", {}),
+    ("heom", {}),
+    ("hvdm", {}),
+    ("hvdm", {"normalization": "N1"}),
+    ("hvdm", {"normalization": "N3"}),
+    ("vdm", {}),
+    ("mvdm", {}),
+    ("omvw", {}),
+    ("dvdm", {}),
+    ("dvdm", {"erratum": False}),
+    ("ivdm", {}),
+    ("ivdm", {"erratum": False}),
+    ("wvdm", {}),
+    ("euclidean", {}),
+    ("manhattan", {}),
+    ("minkowski", {"r": 3}),
 ]
 
 
@@ -43,8 +55,9 @@ def test_engine_equals_the_per_pair_form_of_every_term(name, params):
         units = getattr(metric, "unit_", 1.0) ** metric.root_  # Minkowski sums may be in a unit of the data
         for stored, engine in ((X[:30], units * reduced(metric, Q)), (S, units * reduced(metric, Q, S))):
             u = att.query_weights(Q[:, a]) if metric.query_weighted else np.ones(len(Q))
-            loop = np.array([[u[i] * terms.term(att, Q[i, a], stored[j, a]) for j in range(len(stored))]
-                             for i in range(len(Q))])
+            loop = np.array(
+                [[u[i] * terms.term(att, Q[i, a], stored[j, a]) for j in range(len(stored))] for i in range(len(Q))]
+            )
             np.testing.assert_allclose(engine, loop, rtol=RTOL, atol=ATOL, err_msg=f"{name} attribute {a}")
 
 
@@ -70,6 +83,7 @@ def _values(metric, a, q, s):
         return q, s
     if metric.kinds_[a] == "nominal":
         cats = list(metric.categories_[a])
-        return tuple(np.nan if v is None or (isinstance(v, float) and np.isnan(v)) else float(cats.index(v))
-                     for v in (q, s))
+        return tuple(
+            np.nan if v is None or (isinstance(v, float) and np.isnan(v)) else float(cats.index(v)) for v in (q, s)
+        )
     return float(q), float(s)

@@ -66,15 +66,23 @@ def mixed_data(rng, n, C, n_queries, n_copied):
     """Training data of the four kinds of TYPES (10 % missing), and queries, the first ``n_copied`` of them
     copies of training rows (values on end points)."""
     y = rng.integers(0, C, n)
-    X = np.column_stack([
-        rng.normal(size=n),                      # continuous: distinct end points
-        rng.integers(0, 6, n).astype(float),     # integer: shared values, coinciding end points
-        rng.integers(0, 4, n).astype(float),     # nominal codes
-        rng.normal(size=n) + y,                  # informative
-    ])
+    X = np.column_stack(
+        [
+            rng.normal(size=n),  # continuous: distinct end points
+            rng.integers(0, 6, n).astype(float),  # integer: shared values, coinciding end points
+            rng.integers(0, 4, n).astype(float),  # nominal codes
+            rng.normal(size=n) + y,  # informative
+        ]
+    )
     X[rng.random(X.shape) < 0.1] = np.nan
-    Xq = np.column_stack([rng.normal(size=n_queries), rng.integers(-1, 8, n_queries),
-                          rng.integers(0, 6, n_queries), rng.normal(size=n_queries) + 1]).astype(float)
+    Xq = np.column_stack(
+        [
+            rng.normal(size=n_queries),
+            rng.integers(-1, 8, n_queries),
+            rng.integers(0, 6, n_queries),
+            rng.normal(size=n_queries) + 1,
+        ]
+    ).astype(float)
     Xq[:n_copied] = X[:n_copied]
     return X, y, Xq
 

@@ -14,8 +14,7 @@ import pytest
 from lazylib.vfi import VFI5Classifier
 
 # (f1, f2, class)
-TOY = pd.DataFrame({"f1": [1.0, 3.0, 5.0, 2.0, 4.0, 6.0, 7.0],
-                    "f2": [4.0, 6.0, 7.0, 1.0, 3.0, 5.0, 8.0]})
+TOY = pd.DataFrame({"f1": [1.0, 3.0, 5.0, 2.0, 4.0, 6.0, 7.0], "f2": [4.0, 6.0, 7.0, 1.0, 3.0, 5.0, 8.0]})
 TOY_Y = pd.Series(["A", "A", "A", "B", "B", "B", "B"])
 
 

@@ -40,8 +40,10 @@ def test_table3_averages_are_over_all_eleven_data_sets():
     avg_row = t3[t3.dataset == "Average"].set_index("method")["reduction"].astype(float)
     np.testing.assert_allclose(averages.reindex(avg_row.index).round(1), avg_row, atol=0.051)
     reduced = (printed > 0).groupby(rows["method"]).sum()
-    assert (reduced.reindex(avg_row.index) == t3[t3.dataset == "Average"].set_index("method")["datasets_reduced"]
-            .astype(int)).all()
+    assert (
+        reduced.reindex(avg_row.index)
+        == t3[t3.dataset == "Average"].set_index("method")["datasets_reduced"].astype(int)
+    ).all()
 
 
 def test_table3_ca_ionosphere_is_misprinted():

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 import lazylib
-from lazylib.display import docstring_summary, module_table, rest_to_html, table
+from lazylib.report.display import docstring_summary, module_table, rest_to_html, table
 
 
 def cells_of(html: str) -> list[str]:
@@ -18,8 +18,14 @@ def cells_of(html: str) -> list[str]:
 
 
 def test_booleans_and_missing_values_are_words_and_dashes():
-    frame = pd.DataFrame({"flag": [True, False, None], "x": [1.5, np.nan, 2.0], "name": ["a", None, pd.NA],
-                          "n": pd.array([1, None, 3], dtype="Int64")})
+    frame = pd.DataFrame(
+        {
+            "flag": [True, False, None],
+            "x": [1.5, np.nan, 2.0],
+            "name": ["a", None, pd.NA],
+            "n": pd.array([1, None, 3], dtype="Int64"),
+        }
+    )
     shown = cells_of(table(frame).to_html())
     assert not {"True", "False", "nan", "NaN", "None", "<NA>"} & set(shown)
     assert shown.count("–") == 5 and "yes" in shown and "no" in shown and "1.50" in shown
@@ -52,8 +58,11 @@ def test_summary_is_the_whole_first_paragraph():
 
 def test_module_map_lists_every_public_module_with_its_full_summary_and_no_raw_rest():
     html = module_table().to_html()
-    public = {"lazylib"} | {i.name for i in pkgutil.walk_packages(lazylib.__path__, "lazylib.")
-                            if not any(p.startswith("_") for p in i.name.split(".")[1:])}
+    public = {"lazylib"} | {
+        i.name
+        for i in pkgutil.walk_packages(lazylib.__path__, "lazylib.")
+        if not any(p.startswith("_") for p in i.name.split(".")[1:])
+    }
     shown = cells_of(html)
     for name in public:
         assert name in shown, name

@@ -33,11 +33,13 @@ kernelspec:
   name: python3
 ---
 """
-CHAPTER = FRONT + """
+CHAPTER = (
+    FRONT
+    + """
 # Chapter A
 
 ```{code-cell} ipython3
-from lazylib import scorecard
+from lazylib.report import scorecard
 
 card = scorecard.Chapter(part="I", paper="payne1998", chapter="p1/01_a")
 card.cell(source="Table 2", cell="zoo / OM", published=96.09, reproduced=REPRODUCED, tolerance=0.005)
@@ -46,6 +48,7 @@ card.save()
 print("chapter A executed")
 ```
 """
+)
 
 
 def run(args, cwd):
@@ -53,8 +56,20 @@ def run(args, cwd):
 
 
 def test_chapters_run_after_the_tests_in_toc_order():
-    out = run([BIN / "python", "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-               "tests/unit/test_book_toc.py", "book"], ROOT)
+    out = run(
+        [
+            BIN / "python",
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "tests/unit/test_book_toc.py",
+            "book",
+        ],
+        ROOT,
+    )
     assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
     files = [line.split("::")[0] for line in out.stdout.splitlines() if "::" in line]
     notebooks = [f for f in dict.fromkeys(files) if f.endswith(".md")]
@@ -75,12 +90,16 @@ def small_book(tmp_path):
     (tmp_path / "book" / "p1").mkdir()
     (tmp_path / "book" / "intro.md").write_text(FRONT + "\n# A small book\n\n```{code-cell} ipython3\n1 + 1\n```\n")
     (tmp_path / "book" / "p1" / "01_a.md").write_text(CHAPTER.replace("REPRODUCED", "96.08"))
-    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I\n"
-                                       "    chapters:\n      - file: book/p1/01_a\n  - caption: Appendix\n"
-                                       "    chapters:\n      - file: book/appendix/scorecard\n"
-                                       "      - file: book/appendix/references\n")
-    (tmp_path / "pytest.ini").write_text("[pytest]\ntestpaths = book\nnorecursedirs = .* _build\n"
-                                         "addopts = --nbval-lax --nbval-current-env -p no:cacheprovider\n")
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I\n"
+        "    chapters:\n      - file: book/p1/01_a\n  - caption: Appendix\n"
+        "    chapters:\n      - file: book/appendix/scorecard\n"
+        "      - file: book/appendix/references\n"
+    )
+    (tmp_path / "pytest.ini").write_text(
+        "[pytest]\ntestpaths = book\nnorecursedirs = .* _build\n"
+        "addopts = --nbval-lax --nbval-current-env -p no:cacheprovider\n"
+    )
     return tmp_path
 
 
@@ -113,8 +132,17 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     assert "95.50" in page and "96.08" not in page
 
 
-@pytest.mark.parametrize("source, quiet", [("a;", True), ("f(x);  # comment\n\n", True), ("x = 1", False),
-                                           ("a;\nb", False), ("s = 'a;'", False), ("(", False)])
+@pytest.mark.parametrize(
+    "source, quiet",
+    [
+        ("a;", True),
+        ("f(x);  # comment\n\n", True),
+        ("x = 1", False),
+        ("a;\nb", False),
+        ("s = 'a;'", False),
+        ("(", False),
+    ],
+)
 def test_a_trailing_semicolon_hides_the_result_as_ipython_does(source, quiet):
     from conftest import _ends_with_semicolon
 

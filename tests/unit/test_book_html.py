@@ -29,13 +29,25 @@ ROOT = Path(__file__).resolve().parents[2]
 HTML = ROOT / "_build" / "html"
 MATHJAX = HTML / "_static" / "mathjax" / "tex-chtml.js"
 
-pytestmark = pytest.mark.skipif(not (HTML / "index.html").is_file(),
-                                reason="the book is not built (_build/html/index.html missing): run `make book`")
+pytestmark = pytest.mark.skipif(
+    not (HTML / "index.html").is_file(),
+    reason="the book is not built (_build/html/index.html missing): run `make book`",
+)
 
 #: Attributes through which an element makes the browser fetch something.
-LOADING = {"script": ("src",), "link": ("href",), "img": ("src", "srcset"), "source": ("src", "srcset"),
-           "video": ("src", "poster"), "audio": ("src",), "iframe": ("src",), "embed": ("src",),
-           "object": ("data",), "input": ("src",), "track": ("src",)}
+LOADING = {
+    "script": ("src",),
+    "link": ("href",),
+    "img": ("src", "srcset"),
+    "source": ("src", "srcset"),
+    "video": ("src", "poster"),
+    "audio": ("src",),
+    "iframe": ("src",),
+    "embed": ("src",),
+    "object": ("data",),
+    "input": ("src",),
+    "track": ("src",),
+}
 ABSOLUTE = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.I)
 ANY_URL = re.compile(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.I)
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)|@import\s+['"]([^'"]+)""", re.I)
@@ -112,8 +124,12 @@ def test_no_page_loads_anything_from_another_host():
 
 
 def test_the_books_stylesheets_load_nothing_from_another_host():
-    sheets = {local_file(path, address) for path in pages()
-              for tag, _, address in parse(path).loads if tag == "link" and address.split("?")[0].endswith(".css")}
+    sheets = {
+        local_file(path, address)
+        for path in pages()
+        for tag, _, address in parse(path).loads
+        if tag == "link" and address.split("?")[0].endswith(".css")
+    }
     assert sheets, "no page links a stylesheet"
     outside = []
     for sheet in sorted(sheets):
@@ -146,14 +162,32 @@ def _chromium():
 @pytest.mark.skipif(_chromium() is None, reason="Chromium is not installed (apt-get install chromium)")
 def test_maths_is_typeset_offline_in_headless_chromium():
     page = next((p for p in pages() if parse(p).has_math and "payne1998_vdm" in p.parts), None) or next(
-        p for p in pages() if parse(p).has_math)
+        p for p in pages() if parse(p).has_math
+    )
     with tempfile.TemporaryDirectory() as profile:
         dom = subprocess.run(
-            [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             f"--user-data-dir={profile}", "--host-resolver-rules=MAP * ~NOTFOUND",
-             "--allow-file-access-from-files", "--virtual-time-budget=15000", "--dump-dom", page.as_uri()],
-            capture_output=True, text=True, timeout=120, check=True).stdout
+            [
+                _chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                f"--user-data-dir={profile}",
+                "--host-resolver-rules=MAP * ~NOTFOUND",
+                "--allow-file-access-from-files",
+                "--virtual-time-budget=15000",
+                "--dump-dom",
+                page.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
     typeset = dom.count("<mjx-container")
     assert typeset > 0, f"MathJax typeset nothing on {page.relative_to(HTML)}"
     assert "\\(" not in re.sub(r"<script.*?</script>", "", dom, flags=re.S), "raw TeX left on the page"
@@ -161,6 +195,7 @@ def test_maths_is_typeset_offline_in_headless_chromium():
 
 def test_no_figure_carries_a_whole_book_number():
     # A caption says which paper figure it reproduces; a Sphinx number ("Fig. 7") would contradict it.
-    numbered = [str(path.relative_to(HTML)) for path in pages()
-                if 'class="caption-number"' in path.read_text(encoding="utf-8")]
+    numbered = [
+        str(path.relative_to(HTML)) for path in pages() if 'class="caption-number"' in path.read_text(encoding="utf-8")
+    ]
     assert not numbered, f"figures numbered through the book on {numbered}"

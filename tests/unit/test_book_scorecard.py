@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lazylib import scorecard
+from lazylib.report import scorecard
 
 FRONT = "---\nkernelspec:\n  name: python3\n---\n"
 
@@ -12,15 +12,18 @@ FRONT = "---\nkernelspec:\n  name: python3\n---\n"
 @pytest.fixture
 def book(tmp_path, monkeypatch):
     """A book with two chapters that use the scorecard and an index page, working directory inside it."""
-    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: book/intro\nparts:\n  - caption: I\n    chapters:\n"
-                                       "      - file: book/p/index\n      - file: book/p/02_b\n"
-                                       "      - file: book/p/01_a\n")
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/intro\nparts:\n  - caption: I\n    chapters:\n"
+        "      - file: book/p/index\n      - file: book/p/02_b\n"
+        "      - file: book/p/01_a\n"
+    )
     (tmp_path / "book" / "p").mkdir(parents=True)
     (tmp_path / "book" / "intro.md").write_text("# Intro\n")
     (tmp_path / "book" / "p" / "index.md").write_text("# Part\n")
     for name in ("01_a", "02_b"):
-        (tmp_path / "book" / "p" / f"{name}.md").write_text(f"{FRONT}# {name}\n\n```{{code-cell}}\n"
-                                                            "from lazylib import scorecard\n```\n")
+        (tmp_path / "book" / "p" / f"{name}.md").write_text(
+            f"{FRONT}# {name}\n\n```{{code-cell}}\nfrom lazylib import scorecard\n```\n"
+        )
     monkeypatch.delenv("LAZYLIB_SCORECARD_DIR", raising=False)
     monkeypatch.chdir(tmp_path / "book" / "p")
     return tmp_path

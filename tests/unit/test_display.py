@@ -1,4 +1,4 @@
-"""lazylib.display in a notebook: every DataFrame a chapter shows goes through the book's table style."""
+"""lazylib.report.display in a notebook: every DataFrame a chapter shows goes through the book's table style."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ def test_frames_as_tables_styles_what_a_notebook_displays(monkeypatch):
     import IPython
     from IPython.core.interactiveshell import InteractiveShell
 
-    from lazylib.display import frames_as_tables
+    from lazylib.report.display import frames_as_tables
 
     shell = InteractiveShell.instance()
     monkeypatch.setattr(IPython, "get_ipython", lambda: shell)
     frames_as_tables()
-    frame = pd.DataFrame({"accuracy": [96.08, float("nan")], "inside": [True, False],
-                          "evidence": ["a long sentence " * 8, "short"]})
+    frame = pd.DataFrame(
+        {"accuracy": [96.08, float("nan")], "inside": [True, False], "evidence": ["a long sentence " * 8, "short"]}
+    )
     html = shell.display_formatter.format(frame)[0]["text/html"]
     assert "96.08" in html and "yes" in html and "no" in html and "nan" not in html.lower()
     assert "a long sentence " * 7 in html  # nothing cut

@@ -42,7 +42,7 @@ def test_leave_one_out_and_fixed_split():
     folds = evaluation.leave_one_out(4)
     assert [t.tolist() for _, t in folds] == [[0], [1], [2], [3]]
     ds = load("monks-1")
-    (train, test), = evaluation.fixed_split(ds.split)
+    ((train, test),) = evaluation.fixed_split(ds.split)
     assert len(train) == 124 and len(test) == 432
 
 
@@ -75,17 +75,22 @@ def test_cross_validate_and_band():
 
     def run(seed):
         folds = evaluation.stratified_kfold(ds.y, 5, random_state=seed)
-        acc = {m: evaluation.cross_validate(lambda m=m: KNeighborsClassifier(1, m), ds.X, ds.y, folds).mean()
-               for m in ("overlap", "mvdm")}
+        acc = {
+            m: evaluation.cross_validate(lambda m=m: KNeighborsClassifier(1, m), ds.X, ds.y, folds).mean()
+            for m in ("overlap", "mvdm")
+        }
         return pd.Series(acc)
 
     band = evaluation.reproduction_band(run, seeds=[0, 1, 2])
     assert list(band.columns) == ["mean", "std", "min", "max", "runs"]
     assert (band["min"] <= band["mean"]).all() and (band["mean"] <= band["max"]).all()
     assert (band["mean"] > 0.85).all()
-    table = evaluation.compare_with_published(pd.Series({"overlap": 96.09 / 100, "mvdm": 0.10}), band,
-                                              published_marks=pd.Series({"mvdm": "bold"}),
-                                              reproduced_marks=pd.Series({"overlap": "italic"}))
+    table = evaluation.compare_with_published(
+        pd.Series({"overlap": 96.09 / 100, "mvdm": 0.10}),
+        band,
+        published_marks=pd.Series({"mvdm": "bold"}),
+        reproduced_marks=pd.Series({"overlap": "italic"}),
+    )
     assert table["paper mark"].tolist() == ["", "bold"] and table["our mark"].tolist() == ["italic", ""]
     assert table.loc["mvdm", "inside band"] == False  # noqa: E712
     assert table["difference"].notna().all()
@@ -142,13 +147,15 @@ def test_encoded_rows_are_checked_against_the_fit():
 def test_learning_curve_uses_fractions_of_each_training_fold():
     ds = load("iris")
     folds = evaluation.stratified_kfold(ds.y, 5, random_state=0)
-    curve = evaluation.learning_curve(lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds,
-                                      [0.05, 0.5, 1.0], random_state=0)
+    curve = evaluation.learning_curve(
+        lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds, [0.05, 0.5, 1.0], random_state=0
+    )
     assert curve["n_train"].tolist() == [6.0, 60.0, 120.0]
     full = evaluation.cross_validate(lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds).mean()
     assert curve.loc[1.0, "mean"] == pytest.approx(full)
-    again = evaluation.learning_curve(lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds,
-                                      [0.05, 0.5, 1.0], random_state=0)
+    again = evaluation.learning_curve(
+        lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds, [0.05, 0.5, 1.0], random_state=0
+    )
     pd.testing.assert_frame_equal(curve, again)
 
 

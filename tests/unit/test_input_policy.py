@@ -19,14 +19,17 @@ NUMERIC = ["continuous"] * 2
 
 
 # ---------------------------------------------------------------- declared parameter checks
-@pytest.mark.parametrize("value, spec, message", [
-    (True, Integer(low=1), "n must be an integer >= 1, got True"),
-    (2.0, Integer(), "n must be an integer, got 2.0"),
-    (0, Integer(low=1, high=5), "n must be an integer >= 1 and <= 5, got 0"),
-    (float("inf"), Real(low=0), "n must be a finite number >= 0, got inf"),
-    (0.0, Real(low=0, open_low=True), "n must be a finite number > 0, got 0.0"),
-    ("bogus", Choice(("a", "b")), "n must be one of 'a', 'b', got 'bogus'"),
-])
+@pytest.mark.parametrize(
+    "value, spec, message",
+    [
+        (True, Integer(low=1), "n must be an integer >= 1, got True"),
+        (2.0, Integer(), "n must be an integer, got 2.0"),
+        (0, Integer(low=1, high=5), "n must be an integer >= 1 and <= 5, got 0"),
+        (float("inf"), Real(low=0), "n must be a finite number >= 0, got inf"),
+        (0.0, Real(low=0, open_low=True), "n must be a finite number > 0, got 0.0"),
+        ("bogus", Choice(("a", "b")), "n must be one of 'a', 'b', got 'bogus'"),
+    ],
+)
 def test_check_names_the_parameter_and_what_was_expected(value, spec, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         check("n", value, spec)
@@ -38,21 +41,24 @@ def test_check_converts_numpy_scalars_and_lets_optional_none_through():
     assert check("s", None, Integer(low=1), optional=True) is None
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: evaluation.kfold(100, 10.5), "n_splits must be an integer"),
-    (lambda: evaluation.kfold(10, 11), "n_splits must be an integer >= 2 and <= 10"),
-    (lambda: evaluation.stratified_kfold([0, 1] * 5, True), "n_splits must be an integer"),
-    (lambda: evaluation.paired_ttest([1, 2, 3], [1, 2, 4], alternative="bogus"), "alternative must be one of"),
-    (lambda: evaluation.paired_ttest([1, 2], [1, np.nan]), "finite fold scores"),
-    (lambda: evaluation.significance_mark([1, 2], [1, 2], style="bold"), "style must be one of"),
-    (lambda: evaluation.significance_mark([1, 2], [1, 2], alpha=5), "alpha must be a finite number > 0"),
-    (lambda: synthetic.led(2.5), "n must be an integer >= 1"),
-    (lambda: synthetic.led(10, noise=1.5), "noise must be a finite number >= 0 and <= 1"),
-    (lambda: synthetic.waveform(10, n_noise=-1), "n_noise must be an integer >= 0"),
-    (lambda: synthetic.r_n(0), "n_relevant must be an integer >= 1"),
-    (lambda: synthetic.add_irrelevant(synthetic.led(5)[0], 2, kind="gaussian"), "kind must be one of"),
-    (lambda: synthetic.payne_inseparable(n=3), "n must be an integer >= 4"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: evaluation.kfold(100, 10.5), "n_splits must be an integer"),
+        (lambda: evaluation.kfold(10, 11), "n_splits must be an integer >= 2 and <= 10"),
+        (lambda: evaluation.stratified_kfold([0, 1] * 5, True), "n_splits must be an integer"),
+        (lambda: evaluation.paired_ttest([1, 2, 3], [1, 2, 4], alternative="bogus"), "alternative must be one of"),
+        (lambda: evaluation.paired_ttest([1, 2], [1, np.nan]), "finite fold scores"),
+        (lambda: evaluation.significance_mark([1, 2], [1, 2], style="bold"), "style must be one of"),
+        (lambda: evaluation.significance_mark([1, 2], [1, 2], alpha=5), "alpha must be a finite number > 0"),
+        (lambda: synthetic.led(2.5), "n must be an integer >= 1"),
+        (lambda: synthetic.led(10, noise=1.5), "noise must be a finite number >= 0 and <= 1"),
+        (lambda: synthetic.waveform(10, n_noise=-1), "n_noise must be an integer >= 0"),
+        (lambda: synthetic.r_n(0), "n_relevant must be an integer >= 1"),
+        (lambda: synthetic.add_irrelevant(synthetic.led(5)[0], 2, kind="gaussian"), "kind must be one of"),
+        (lambda: synthetic.payne_inseparable(n=3), "n must be an integer >= 4"),
+    ],
+)
 def test_protocol_and_generator_parameters_are_checked(call, message):
     with pytest.raises(ValueError, match=message):
         call()
@@ -145,8 +151,9 @@ def test_an_all_missing_training_column_is_unknown_everywhere_without_warnings(n
         without_b = make_metric(name).fit(X[["a"]], y).pairwise(X[["a"]])
     assert np.isfinite(with_b).all()
     # the column adds the same amount to every pair, so the order of neighbours is that of the other columns
-    np.testing.assert_array_equal(np.argsort(with_b, axis=1, kind="stable")[:, :1],
-                                  np.argsort(without_b, axis=1, kind="stable")[:, :1])
+    np.testing.assert_array_equal(
+        np.argsort(with_b, axis=1, kind="stable")[:, :1], np.argsort(without_b, axis=1, kind="stable")[:, :1]
+    )
 
 
 def test_an_array_query_against_a_metric_fitted_on_categories_is_refused():
@@ -195,8 +202,9 @@ def test_a_non_numeric_cell_names_file_column_and_row(copy_of):
     (folder / schema["file"]).write_text(text)
     assert len(frame) == 150
     with pytest.raises(ValueError, match=rf"{schema['file']}: column '{column}' is numeric but row 5 holds '5,1'"):
-        _loader._typed(_loader.pd.read_csv(folder / schema["file"], dtype=str, keep_default_na=False,
-                                           na_filter=False), schema)
+        _loader._typed(
+            _loader.pd.read_csv(folder / schema["file"], dtype=str, keep_default_na=False, na_filter=False), schema
+        )
 
 
 def test_every_registered_metric_refuses_an_unfitted_call():

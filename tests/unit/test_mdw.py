@@ -24,9 +24,14 @@ def mixed():
     rng = np.random.default_rng(0)
     n = 60
     y = rng.integers(0, 3, n)
-    X = pd.DataFrame({"good": rng.normal(2.0 * y, 1.0), "noise": rng.normal(0, 5, n),
-                      "sym": pd.Categorical((y + (rng.random(n) < 0.3)) % 3),
-                      "junk": pd.Categorical(rng.integers(0, 2, n))})
+    X = pd.DataFrame(
+        {
+            "good": rng.normal(2.0 * y, 1.0),
+            "noise": rng.normal(0, 5, n),
+            "sym": pd.Categorical((y + (rng.random(n) < 0.3)) % 3),
+            "junk": pd.Categorical(rng.integers(0, 2, n)),
+        }
+    )
     return X, y
 
 
@@ -139,8 +144,9 @@ def test_precomputed_set_differences_change_nothing():
     assert set(diffs) == {"s"}
     w = mdw_weights(X, y)
     assert np.allclose(mdw_components(X, y, differences=diffs).weights, w)
-    assert np.allclose(combined_distance(X, weights=w, y_B=y, differences=diffs),
-                       combined_distance(X, weights=w, y_B=y))
+    assert np.allclose(
+        combined_distance(X, weights=w, y_B=y, differences=diffs), combined_distance(X, weights=w, y_B=y)
+    )
     with pytest.raises(ValueError, match="leave B out"):
         combined_distance(X, X.copy(), differences=diffs)
 
@@ -152,9 +158,11 @@ def test_difference_knn_predicts_like_loo_path():
     y = np.repeat(["p", "q"], 15)
     X = pd.DataFrame({"x": rng.normal(0, 1, 30), "s": [rng.normal(c == "q", 0.5, size=(3, 2)) for c in y]})
     clf = DifferenceKNN(3, weighting="mdw").fit(X.iloc[:20], y[:20])
-    D = combined_distance(X.iloc[20:].reset_index(drop=True), X.iloc[:20], weights=mdw_weights(X.iloc[:20], y[:20]),
-                          y_B=y[:20])
+    D = combined_distance(
+        X.iloc[20:].reset_index(drop=True), X.iloc[:20], weights=mdw_weights(X.iloc[:20], y[:20]), y_B=y[:20]
+    )
     from lazylib.neighbors import vote, vote_priority
+
     codes = (y[:20] == "q").astype(int)
     expected = np.array(["p", "q"])[vote(D, codes, 3, vote_priority(np.bincount(codes)))]
     assert (clf.predict(X.iloc[20:].reset_index(drop=True)) == expected).all()

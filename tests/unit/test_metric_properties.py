@@ -72,11 +72,10 @@ def test_mixed_metric_properties(name, data, order):
 
 @pytest.mark.parametrize("name", sorted(NUMERIC_ONLY | {"euclidean", "manhattan", "minkowski"}))
 @SETTINGS
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 20), m=st.integers(2, 4),
-       log_scale=st.integers(-8, 8))
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 20), m=st.integers(2, 4), log_scale=st.integers(-8, 8))
 def test_numeric_metric_properties(name, seed, n, m, log_scale):
     rng = np.random.default_rng(seed)
-    X = rng.random((n, m)) * 10.0 ** log_scale
+    X = rng.random((n, m)) * 10.0**log_scale
     params = {"Q": np.diag(rng.random(m) + 0.5)} if name == "quadratic" else {}
     metric = make_metric(name, **params).fit(X, types=["continuous"] * m)
     D = metric.pairwise(X)
@@ -95,7 +94,7 @@ def test_minkowski_large_r_neither_overflows_nor_underflows(r, seed, log_scale):
     """|d|^r for large r is computed in a unit near the data's spread: distances scale with the data."""
     rng = np.random.default_rng(seed)
     X = rng.random((8, 3)) + np.arange(8)[:, None]  # distinct rows
-    scale = 10.0 ** log_scale
+    scale = 10.0**log_scale
     D1 = make_metric("minkowski", r=r).fit(X, types=["continuous"] * 3).pairwise(X)
     Ds = make_metric("minkowski", r=r).fit(X * scale, types=["continuous"] * 3).pairwise(X * scale)
     assert np.isfinite(Ds).all() and np.all(np.diag(Ds) == 0.0)

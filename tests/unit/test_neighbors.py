@@ -24,7 +24,7 @@ def test_euclidean_knn_agrees_with_scikit_learn(k):
     np.testing.assert_array_equal(i_ours, i_theirs)
     np.testing.assert_allclose(d_ours, d_theirs, rtol=1e-12)
     votes = np.apply_along_axis(np.bincount, 1, y[i_ours], minlength=3)
-    clear = (np.sort(votes, axis=1)[:, -1] > np.sort(votes, axis=1)[:, -2])  # no vote tie
+    clear = np.sort(votes, axis=1)[:, -1] > np.sort(votes, axis=1)[:, -2]  # no vote tie
     np.testing.assert_array_equal(ours.predict(Xq)[clear], theirs.predict(Xq)[clear])
 
 

@@ -13,8 +13,14 @@ from lazylib.neighbors import KNeighborsClassifier, clone
 def test_get_params_round_trip_and_set_params():
     knn = KNeighborsClassifier(3, "vdm", ties="random", tie_tolerance=1e-8, random_state=4)
     params = knn.get_params()
-    assert params == {"n_neighbors": 3, "metric": "vdm", "metric_params": None, "ties": "random",
-                      "tie_tolerance": 1e-8, "random_state": 4}
+    assert params == {
+        "n_neighbors": 3,
+        "metric": "vdm",
+        "metric_params": None,
+        "ties": "random",
+        "tie_tolerance": 1e-8,
+        "random_state": 4,
+    }
     assert KNeighborsClassifier(**params).get_params() == params
     assert knn.set_params(n_neighbors=5, ties="all") is knn and knn.n_neighbors == 5 and knn.ties == "all"
     with pytest.raises(ValueError, match=r"no parameter\(s\) \['k'\]"):
@@ -60,8 +66,12 @@ def _public_estimators():
         names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
         for name in names:
             obj = getattr(module, name)
-            if (inspect.isclass(obj) and obj.__module__.startswith("lazylib") and callable(getattr(obj, "fit", None))
-                    and not inspect.isabstract(obj)):
+            if (
+                inspect.isclass(obj)
+                and obj.__module__.startswith("lazylib")
+                and callable(getattr(obj, "fit", None))
+                and not inspect.isabstract(obj)
+            ):
                 found[f"{obj.__module__}.{obj.__qualname__}"] = obj
     return sorted(found.items())
 

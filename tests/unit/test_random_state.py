@@ -10,8 +10,21 @@ import pytest
 import lazylib
 from lazylib._validation import check_random_state
 
-SEEDS = [0, 1, 42, 1997, 2**31 - 2, 2**32 + 5, 2**63 + 1, np.int64(7), np.uint32(2**32 - 1), [1, 2, 3], (4, 5),
-         [0], [2**40, 0, 17]]
+SEEDS = [
+    0,
+    1,
+    42,
+    1997,
+    2**31 - 2,
+    2**32 + 5,
+    2**63 + 1,
+    np.int64(7),
+    np.uint32(2**32 - 1),
+    [1, 2, 3],
+    (4, 5),
+    [0],
+    [2**40, 0, 17],
+]
 
 
 def _state(generator: np.random.Generator) -> dict:
@@ -33,8 +46,9 @@ def test_a_generator_is_used_as_it_is():
 
 
 def test_seed_sequences_and_bit_generators_give_the_stream_of_default_rng():
-    assert _state(check_random_state(np.random.SeedSequence(11))) == _state(np.random.default_rng(
-        np.random.SeedSequence(11)))
+    assert _state(check_random_state(np.random.SeedSequence(11))) == _state(
+        np.random.default_rng(np.random.SeedSequence(11))
+    )
     bits = np.random.PCG64(12)
     assert check_random_state(bits).bit_generator is bits
 
@@ -47,19 +61,22 @@ def test_what_is_not_a_seed_is_refused(bad):
 
 def test_every_user_facing_random_state_goes_through_the_helper():
     """Outside the helper, ``default_rng`` only seeds streams from seeds the library derives itself (an int
-    already validated, as in :mod:`lazylib.experiments`), or in examples."""
+    already validated, as in :mod:`lazylib.protocols.wilson1997`), or in examples."""
     allowed = {
         "_validation.py",  # the helper
-        "metrics/_search.py",  # a fixed internal stream, not user-facing
-        "experiments.py",  # seeds derived from dataset_seed (random_state validated as an int there)
-        "irrelevance.py",  # one stream per repetition, from seeds drawn with check_random_state
+        "search.py",  # a fixed internal stream, not user-facing
+        "protocols/wilson1997.py",  # seeds derived from dataset_seed (random_state validated as an int there)
+        "protocols/guvenir1998.py",  # one stream per repetition, from seeds drawn with check_random_state
     }
     root = Path(lazylib.__file__).parent
     offending = []
     for path in sorted(root.rglob("*.py")):
         name = path.relative_to(root).as_posix()
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if re.search(r"default_rng\(|RandomState\(", line) and not line.strip().startswith(">>>") \
-                    and name not in allowed:
+            if (
+                re.search(r"default_rng\(|RandomState\(", line)
+                and not line.strip().startswith(">>>")
+                and name not in allowed
+            ):
                 offending.append(f"{name}:{number}: {line.strip()}")
     assert not offending, "\n".join(offending)

@@ -3,7 +3,7 @@ import json
 import pandas as pd
 import pytest
 
-from lazylib import scorecard
+from lazylib.report import scorecard
 
 
 def test_inside_means_published_within_band_widened_by_rounding():
@@ -17,8 +17,18 @@ def test_inside_means_published_within_band_widened_by_rounding():
 
 def test_save_and_load_round_trip_one_file_per_chapter(tmp_path):
     card = scorecard.Chapter(part="IV", paper="wilson1997", chapter="wilson1997_hdf/05_table8")
-    card.cells(pd.DataFrame({"source": ["Table 8"], "cell": ["average / IVDM"], "published": [83.8],
-                             "reproduced": [83.1], "low": [82.5], "high": [83.6]}))
+    card.cells(
+        pd.DataFrame(
+            {
+                "source": ["Table 8"],
+                "cell": ["average / IVDM"],
+                "published": [83.8],
+                "reproduced": [83.1],
+                "low": [82.5],
+                "high": [83.6],
+            }
+        )
+    )
     card.claim(claim="IVDM has the highest average", verdict="supported", evidence="83.1 vs 82.0")
     path = card.save(tmp_path)
     assert path.name == "wilson1997_hdf__05_table8.json"
@@ -50,12 +60,15 @@ def test_empty_directory_loads_empty_frames(tmp_path):
     assert cells.empty and claims.empty and list(cells.columns) == scorecard.CELL_COLUMNS
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"published": "n/a"}, "published value"),
-    ({"published": float("nan")}, "NaN"),
-    ({"low": 3.0, "high": 2.0}, "empty"),
-    ({"tolerance": -1}, "non-negative"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"published": "n/a"}, "published value"),
+        ({"published": float("nan")}, "NaN"),
+        ({"low": 3.0, "high": 2.0}, "empty"),
+        ({"tolerance": -1}, "non-negative"),
+    ],
+)
 def test_bad_cells_are_refused_with_a_message(kwargs, message):
     card = scorecard.Chapter(part="I", paper="p", chapter="c")
     args = {"source": "T", "cell": "x", "published": 1.0, "reproduced": 1.0, **kwargs}

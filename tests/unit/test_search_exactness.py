@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lazylib import search as _search
 from lazylib.datasets import load
-from lazylib.metrics import _search, make_metric
+from lazylib.metrics import make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 
 
@@ -22,7 +23,8 @@ def test_accuracy_does_not_depend_on_the_scale_of_the_data(factor):
     X = iris.X * factor
     assert KNeighborsClassifier(1, "euclidean").fit(X, iris.y).score(X, iris.y) == 1.0
     assert loo_accuracy_by_k(X, iris.y, [1, 3, 5], "euclidean").equals(
-        loo_accuracy_by_k(iris.X, iris.y, [1, 3, 5], "euclidean"))
+        loo_accuracy_by_k(iris.X, iris.y, [1, 3, 5], "euclidean")
+    )
 
 
 def test_near_zero_sums_are_recomputed_in_the_search():
@@ -90,11 +92,19 @@ scales = st.lists(st.floats(-8, 8), min_size=3, max_size=3)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**16), factor=st.floats(-8, 8), columns=scales, k=st.integers(1, 4),
-       name=st.sampled_from(["euclidean", "hvdm", "heom", "ivdm"]), tiles=st.booleans())
+@given(
+    seed=st.integers(0, 2**16),
+    factor=st.floats(-8, 8),
+    columns=scales,
+    k=st.integers(1, 4),
+    name=st.sampled_from(["euclidean", "hvdm", "heom", "ivdm"]),
+    tiles=st.booleans(),
+)
 def test_neighbours_and_distances_are_those_of_pairwise_at_any_scale(seed, factor, columns, k, name, tiles):
-    with mock.patch.object(_search, "STORED_BLOCK", 17 if tiles else _search.STORED_BLOCK), \
-            mock.patch.object(_search, "QUERY_BLOCK", 8 if tiles else _search.QUERY_BLOCK):
+    with (
+        mock.patch.object(_search, "STORED_BLOCK", 17 if tiles else _search.STORED_BLOCK),
+        mock.patch.object(_search, "QUERY_BLOCK", 8 if tiles else _search.QUERY_BLOCK),
+    ):
         check_against_pairwise(seed, factor, columns, k, name)
 
 
@@ -115,4 +125,4 @@ def check_against_pairwise(seed, factor, columns, k, name):
         kth = row[order[k - 1]]
         closer = {j for j in order if row[j] < kth * (1 - 1e-9)}
         tied = sorted(j for j in order if abs(row[j] - kth) <= 1e-9 * kth)
-        assert set(near) == closer | set(tied[:k - len(closer)])
+        assert set(near) == closer | set(tied[: k - len(closer)])

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from lazylib import evaluation
-from lazylib.selection import MonteCarloSelector, c45_attributes, cv_selection, loo_subset_accuracy, random_subsets
+from lazylib.protocols.payne2000 import cv_selection
+from lazylib.selection import MonteCarloSelector, c45_attributes, loo_subset_accuracy, random_subsets
 
 
 def _loo_loop(X, y, mask, ties="all"):

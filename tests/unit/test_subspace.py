@@ -8,7 +8,8 @@ import pytest
 
 from lazylib import datasets, evaluation
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.subspace import SubspaceMapping, accuracy_by_width, cv_nn, cv_sweep, nn_accuracy, paper_rule, scale_fold
+from lazylib.protocols.payne2000 import cv_nn, cv_sweep, paper_rule, scale_fold
+from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy
 
 
 def _data(seed=0, n=60, J=5, C=3):
@@ -43,11 +44,11 @@ def test_cacp_rank_is_at_most_c_minus_one(C):
     X, y = _data(2, J=6, C=C)
     m = SubspaceMapping("cacp").fit(X, y)
     assert m.rank_ == C - 1
-    assert np.all(m.singular_values_[C - 1:] == 0)
+    assert np.all(m.singular_values_[C - 1 :] == 0)
     # the leading directions span the class prototypes of the centred data
     Xc = X - X.mean(axis=0)
     P = np.stack([Xc[y == c].mean(axis=0) for c in range(C)])
-    B = m.basis_[:, :C - 1]
+    B = m.basis_[:, : C - 1]
     np.testing.assert_allclose(P @ B @ B.T, P, atol=1e-10)
 
 

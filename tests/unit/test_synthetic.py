@@ -67,7 +67,10 @@ def test_r_n_splits_halve_the_cube_and_label_by_region(split):
     # the three readings differ from n = 2 on, and agree for n = 1 (the cut at 0.5)
     pts = np.array([[0.6, 0.6], [0.9, 0.2], [0.2, 0.2]])
     assert {s: synthetic.r_n_region(pts, s).tolist() for s in synthetic.R_N_SPLITS}[split] == {
-        "oblique": [1, 1, 0], "corner": [1, 0, 0], "parity": [0, 1, 0]}[split]
+        "oblique": [1, 1, 0],
+        "corner": [1, 0, 0],
+        "parity": [0, 1, 0],
+    }[split]
     np.testing.assert_array_equal(synthetic.r_n_region(big[:, :1], split), big[:, 0] >= 0.5)
 
 

@@ -1,4 +1,4 @@
-"""lazylib.tie_rules: every rule from one search equals the classifier's own score under that rule."""
+"""lazylib.neighbors: every rule from one search equals the classifier's own score under that rule."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib.neighbors import KNeighborsClassifier
-from lazylib.tie_rules import accuracy_by_rule
+from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
 
 
 def symbolic(n, m, values, classes, seed):
@@ -22,8 +21,9 @@ def symbolic(n, m, values, classes, seed):
 def test_equals_score_of_each_rule(metric, k):
     X, y = symbolic(120, 4, 3, 3, seed=k)  # few values: many ties
     train, test = np.arange(80), np.arange(80, 120)
-    ours = accuracy_by_rule(KNeighborsClassifier(k, metric).fit(X.iloc[train], y.iloc[train]),
-                            X.iloc[test], y.iloc[test])
+    ours = accuracy_by_rule(
+        KNeighborsClassifier(k, metric).fit(X.iloc[train], y.iloc[train]), X.iloc[test], y.iloc[test]
+    )
     for rule in ("all", "first", "random"):
         clf = KNeighborsClassifier(k, metric, ties=rule).fit(X.iloc[train], y.iloc[train])
         assert ours[rule] == pytest.approx(clf.score(X.iloc[test], y.iloc[test], expected=True), abs=1e-12)

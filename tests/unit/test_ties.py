@@ -39,9 +39,17 @@ def enumerated_probabilities(a, t, k):
 
 
 CASES = [  # (strictly nearer counts a, tied counts t, k)
-    ([0, 0], [2, 3], 1), ([0, 0, 0], [1, 1, 1], 1), ([1, 0, 0], [0, 2, 3], 3), ([0, 1, 1], [2, 2, 1], 4),
-    ([2, 0, 1], [1, 3, 2], 5), ([0, 0, 0, 0], [2, 2, 2, 3], 4), ([1, 1, 0, 0, 0], [0, 1, 2, 2, 1], 5),
-    ([0, 0, 0], [4, 0, 4], 3), ([0, 0], [3, 3], 2), ([3, 0, 0], [0, 4, 4], 7), ([1, 1, 1], [1, 1, 1], 4),
+    ([0, 0], [2, 3], 1),
+    ([0, 0, 0], [1, 1, 1], 1),
+    ([1, 0, 0], [0, 2, 3], 3),
+    ([0, 1, 1], [2, 2, 1], 4),
+    ([2, 0, 1], [1, 3, 2], 5),
+    ([0, 0, 0, 0], [2, 2, 2, 3], 4),
+    ([1, 1, 0, 0, 0], [0, 1, 2, 2, 1], 5),
+    ([0, 0, 0], [4, 0, 4], 3),
+    ([0, 0], [3, 3], 2),
+    ([3, 0, 0], [0, 4, 4], 7),
+    ([1, 1, 1], [1, 1, 1], 4),
 ]
 
 
@@ -59,8 +67,8 @@ def test_draws_follow_the_expected_probabilities():
     ks = [c[2] for c in CASES]
     n = 40_000
     for i, k in enumerate(ks):
-        nb = Neighbourhood(np.repeat(a[i:i + 1], n, 0), np.repeat(t[i:i + 1], n, 0))
-        P = class_probabilities(Neighbourhood(a[i:i + 1], t[i:i + 1]), k, np.zeros(5), "random")[0]
+        nb = Neighbourhood(np.repeat(a[i : i + 1], n, 0), np.repeat(t[i : i + 1], n, 0))
+        P = class_probabilities(Neighbourhood(a[i : i + 1], t[i : i + 1]), k, np.zeros(5), "random")[0]
         freq = np.bincount(decide(nb, k, np.zeros(5), "random", np.random.default_rng(i)), minlength=5) / n
         assert np.all(np.abs(freq - P) <= 5 * np.sqrt(P * (1 - P) / n) + 1e-12), (CASES[i], freq, P)
 
@@ -76,8 +84,9 @@ def test_expected_accuracy_is_the_mean_of_seeded_runs(k):
     X, y, Xq, yq = tic_tac_toe_fold()
     clf = KNeighborsClassifier(k, "overlap", ties="random").fit(X, y)
     expected = clf.score(Xq, yq, expected=True)
-    runs = np.array([KNeighborsClassifier(k, "overlap", ties="random", random_state=s).fit(X, y).score(Xq, yq)
-                     for s in range(200)])
+    runs = np.array(
+        [KNeighborsClassifier(k, "overlap", ties="random", random_state=s).fit(X, y).score(Xq, yq) for s in range(200)]
+    )
     # the per-query probabilities give the exact standard deviation of one run's accuracy
     P = clf.predict_distribution(Xq)
     hit = P[np.arange(len(yq)), [list(clf.classes_).index(c) for c in yq]]
@@ -122,8 +131,10 @@ def test_expected_accuracy_does_not_depend_on_class_or_file_order():
 def test_evaluation_reports_the_expected_accuracy():
     ds = load("tic-tac-toe")
     folds = evaluation.kfold(len(ds.y), 5, random_state=2)
-    make = {"random": lambda: KNeighborsClassifier(1, "overlap", ties="random"),
-            "all": lambda: KNeighborsClassifier(1, "overlap")}
+    make = {
+        "random": lambda: KNeighborsClassifier(1, "overlap", ties="random"),
+        "all": lambda: KNeighborsClassifier(1, "overlap"),
+    }
     table = evaluation.compare(make, ds.X, ds.y, folds, expected=True)
     for f, (train, test) in enumerate(folds):
         clf = make["random"]().fit(ds.X.iloc[train], ds.y.iloc[train])

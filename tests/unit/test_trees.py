@@ -16,11 +16,20 @@ from lazylib.trees import C45Classifier, candidate_splits, entropy, extra_errors
 
 # Quinlan (1993), Table 1-1: outlook, temperature, humidity, windy -> play
 GOLF = [
-    ("sunny", 85, 85, "false", "no"), ("sunny", 80, 90, "true", "no"), ("overcast", 83, 78, "false", "play"),
-    ("rain", 70, 96, "false", "play"), ("rain", 68, 80, "false", "play"), ("rain", 65, 70, "true", "no"),
-    ("overcast", 64, 65, "true", "play"), ("sunny", 72, 95, "false", "no"), ("sunny", 69, 70, "false", "play"),
-    ("rain", 75, 80, "false", "play"), ("sunny", 75, 70, "true", "play"), ("overcast", 72, 90, "true", "play"),
-    ("overcast", 81, 75, "false", "play"), ("rain", 71, 80, "true", "no"),
+    ("sunny", 85, 85, "false", "no"),
+    ("sunny", 80, 90, "true", "no"),
+    ("overcast", 83, 78, "false", "play"),
+    ("rain", 70, 96, "false", "play"),
+    ("rain", 68, 80, "false", "play"),
+    ("rain", 65, 70, "true", "no"),
+    ("overcast", 64, 65, "true", "play"),
+    ("sunny", 72, 95, "false", "no"),
+    ("sunny", 69, 70, "false", "play"),
+    ("rain", 75, 80, "false", "play"),
+    ("sunny", 75, 70, "true", "play"),
+    ("overcast", 72, 90, "true", "play"),
+    ("overcast", 81, 75, "false", "play"),
+    ("rain", 71, 80, "true", "no"),
 ]
 TEXTBOOK_TREE = """\
 outlook = sunny:
@@ -34,12 +43,14 @@ outlook = rain:
 
 def golf():
     frame = pd.DataFrame(GOLF, columns=["outlook", "temperature", "humidity", "windy", "play"])
-    X = pd.DataFrame({
-        "outlook": pd.Categorical(frame.outlook, categories=["sunny", "overcast", "rain"]),
-        "temperature": frame.temperature.astype(float),
-        "humidity": frame.humidity.astype(float),
-        "windy": pd.Categorical(frame.windy, categories=["false", "true"]),
-    })
+    X = pd.DataFrame(
+        {
+            "outlook": pd.Categorical(frame.outlook, categories=["sunny", "overcast", "rain"]),
+            "temperature": frame.temperature.astype(float),
+            "humidity": frame.humidity.astype(float),
+            "windy": pd.Categorical(frame.windy, categories=["false", "true"]),
+        }
+    )
     return X, frame.play
 
 
@@ -128,8 +139,7 @@ def test_release8_minimum_split_size():
 def test_threshold_is_the_largest_training_value_below_the_midpoint_anywhere_in_the_training_set():
     # the node below g = p sees x in {1, 2, 3 | 10, 11, 12}: midpoint 6.5; the training set also holds 6
     # (under g = q), so the stored threshold is 6, not 3 and not 6.5
-    X = pd.DataFrame({"g": pd.Categorical(list("pppppp") + list("qqqqq")),
-                      "x": [1.0, 2, 3, 10, 11, 12, 6, 4, 5, 7, 8]})
+    X = pd.DataFrame({"g": pd.Categorical(list("pppppp") + list("qqqqq")), "x": [1.0, 2, 3, 10, 11, 12, 6, 4, 5, 7, 8]})
     y = list("aaabbb") + list("ccccc")
     tree = C45Classifier(pruning=False).fit(X, y)
     assert tree.export_text() == "g = p:\n|   x <= 6: a (3.0)\n|   x > 6: b (3.0)\ng = q: c (5.0)"
@@ -180,7 +190,9 @@ def test_golf_with_an_unknown_outlook_gives_quinlans_fractional_tree():
     # the case goes down sunny, overcast, rain with weights 5/13, 3/13, 5/13
     sizes = [child.n for child in tree.tree_.children]
     np.testing.assert_allclose(sizes, [5 + 5 / 13, 3 + 3 / 13, 5 + 5 / 13])
-    assert tree.export_text() == """\
+    assert (
+        tree.export_text()
+        == """\
 outlook = sunny:
 |   humidity <= 75: play (2.0)
 |   humidity > 75: no (3.4/0.4)
@@ -188,11 +200,17 @@ outlook = overcast: play (3.2)
 outlook = rain:
 |   windy = false: play (3.0)
 |   windy = true: no (2.4/0.4)"""
+    )
     # classifying a sunny day of unknown humidity: 2/5.4 of the weight reaches "play (2.0)", 3.4/5.4 reaches
     # the leaf holding 3 "no" and 0.4 "play": P(play) = 2/5.4 + 3.4/5.4 * 0.4/3.4 = 0.44 (the book's 44 %)
-    query = pd.DataFrame({"outlook": pd.Categorical(["sunny"], categories=["sunny", "overcast", "rain"]),
-                          "temperature": [75.0], "humidity": [np.nan],
-                          "windy": pd.Categorical(["false"], categories=["false", "true"])})
+    query = pd.DataFrame(
+        {
+            "outlook": pd.Categorical(["sunny"], categories=["sunny", "overcast", "rain"]),
+            "temperature": [75.0],
+            "humidity": [np.nan],
+            "windy": pd.Categorical(["false"], categories=["false", "true"]),
+        }
+    )
     proba = tree.predict_proba(query)[0]
     assert tree.classes_ == ("no", "play")
     assert proba[1] == pytest.approx(2 / (5 + 5 / 13) + (5 / 13) / (5 + 5 / 13), abs=1e-12)
@@ -202,17 +220,18 @@ outlook = rain:
 
 def test_missing_value_weights_follow_the_branch_sizes_with_four_five_five():
     # outlook sunny : overcast : rain = 4 : 5 : 5 known cases, one unknown -> weights 4/14, 5/14, 5/14
-    X = pd.DataFrame({"o": pd.Categorical(["s"] * 4 + ["o"] * 5 + ["r"] * 5 + [None],
-                                          categories=["s", "o", "r"])})
+    X = pd.DataFrame({"o": pd.Categorical(["s"] * 4 + ["o"] * 5 + ["r"] * 5 + [None], categories=["s", "o", "r"])})
     y = ["no"] * 4 + ["yes"] * 5 + ["maybe"] * 4 + ["no"] + ["yes"]
     tree = C45Classifier(pruning=False).fit(X, y)
     np.testing.assert_allclose([c.n for c in tree.tree_.children], [4 + 4 / 14, 5 + 5 / 14, 5 + 5 / 14])
     np.testing.assert_allclose(tree.tree_.children[1].distribution, [0, 0, 5 + 5 / 14])  # maybe, no, yes
     # a query of unknown o: the three leaves' distributions weighted 4.29 : 5.36 : 5.36 (training weights)
     proba = tree.predict_proba(X.iloc[[14]])[0]
-    expected = (np.array([0, 4, 4 / 14]) / (4 + 4 / 14) * (4 + 4 / 14)
-                + np.array([0, 0, 5 + 5 / 14]) / (5 + 5 / 14) * (5 + 5 / 14)
-                + np.array([4, 1, 5 / 14]) / (5 + 5 / 14) * (5 + 5 / 14)) / 15
+    expected = (
+        np.array([0, 4, 4 / 14]) / (4 + 4 / 14) * (4 + 4 / 14)
+        + np.array([0, 0, 5 + 5 / 14]) / (5 + 5 / 14) * (5 + 5 / 14)
+        + np.array([4, 1, 5 / 14]) / (5 + 5 / 14) * (5 + 5 / 14)
+    ) / 15
     np.testing.assert_allclose(proba, expected)
     np.testing.assert_allclose(proba.sum(), 1.0)
 
@@ -237,6 +256,7 @@ def test_upper_limit_formulas_by_hand():
     assert extra_errors(n, e) == pytest.approx(n * upper - e)
     # exact: the binomial probability of at most e errors at the upper limit is CF
     from scipy import stats
+
     u = (extra_errors(n, e, method="exact") + e) / n
     assert stats.binom.cdf(e, int(n), u) == pytest.approx(0.25)
     # interpolation for 0 < e < 1 and the near-total case
@@ -358,8 +378,13 @@ def test_validation_and_not_fitted():
     X, y = golf()
     with pytest.raises(NotFittedError):
         C45Classifier().predict(X)
-    for bad in [dict(min_cases=0), dict(confidence=1.0), dict(confidence=0), dict(upper_limit="binomial"),
-                dict(value_tolerance=-1)]:
+    for bad in [
+        dict(min_cases=0),
+        dict(confidence=1.0),
+        dict(confidence=0),
+        dict(upper_limit="binomial"),
+        dict(value_tolerance=-1),
+    ]:
         with pytest.raises(ValueError):
             C45Classifier(**bad).fit(X, y)
     tree = C45Classifier().fit(X, y)

@@ -39,7 +39,7 @@ def test_every_training_value_counted_once():
         assert counts.sum() == np.isfinite(X[:, f]).sum()
 
 
-@pytest.mark.parametrize("transform", [np.exp, lambda x: x ** 3, lambda x: 5 * x - 2, np.arctan])
+@pytest.mark.parametrize("transform", [np.exp, lambda x: x**3, lambda x: 5 * x - 2, np.arctan])
 def test_predictions_invariant_under_increasing_rescaling(transform):
     X, y = _data(seed=3)
     Xq = _data(50, seed=4)[0]
@@ -66,14 +66,16 @@ def test_missing_value_abstains_at_classification_and_is_skipped_in_training():
 
 
 def test_unseen_nominal_value_abstains():
-    X = pd.DataFrame({"colour": pd.Categorical(["r", "g", "r", "b"], categories=["r", "g", "b", "w"]),
-                      "size": [1.0, 2.0, 3.0, 4.0]})
+    X = pd.DataFrame(
+        {"colour": pd.Categorical(["r", "g", "r", "b"], categories=["r", "g", "b", "w"]), "size": [1.0, 2.0, 3.0, 4.0]}
+    )
     y = ["x", "y", "x", "y"]
     clf = VFI5Classifier().fit(X.iloc[:3], y[:3])  # "b" and "w" unseen in training
     table = clf.intervals_["colour"]
     assert table["value"].tolist() == ["r", "g"] and (table["closed"] == "both").all()
-    q = pd.DataFrame({"colour": pd.Categorical(["b", "w", "g"], categories=["r", "g", "b", "w"]),
-                      "size": [10.0, 10.0, 10.0]})
+    q = pd.DataFrame(
+        {"colour": pd.Categorical(["b", "w", "g"], categories=["r", "g", "b", "w"]), "size": [10.0, 10.0, 10.0]}
+    )
     fv = clf.feature_votes(q)
     assert (fv[:2, 0] == 0).all() and fv[2, 0].tolist() == [0.0, 1.0]
 
@@ -168,8 +170,9 @@ def test_decision_function_columns_follow_classes():
     clear = np.sort(scores, axis=1)[:, -1] - np.sort(scores, axis=1)[:, -2] > 1e-6
     np.testing.assert_array_equal(clf.predict(X)[clear], picked[clear])
     # relabelling the classes permutes the columns, nothing else
-    other = VFI5Classifier().fit(X, pd.Series(names).map({"zeta": "z", "alpha": "a", "mid": "m"}),
-                                 types=["continuous"] * 4)
+    other = VFI5Classifier().fit(
+        X, pd.Series(names).map({"zeta": "z", "alpha": "a", "mid": "m"}), types=["continuous"] * 4
+    )
     order = [other.classes_.index({"zeta": "z", "alpha": "a", "mid": "m"}[c]) for c in clf.classes_]
     np.testing.assert_allclose(other.decision_function(X)[:, order], scores)
 

@@ -43,16 +43,26 @@ def range_euclidean_terms(train: np.ndarray, test: np.ndarray) -> np.ndarray:
     out = np.empty((len(test), len(train), m))
     step = max(1, CHUNK_ELEMENTS // max(1, len(train) * m))
     for start in range(0, len(test), step):
-        diff = (test[start:start + step, None, :] - train[None, :, :]) * inv
+        diff = (test[start : start + step, None, :] - train[None, :, :]) * inv
         term = diff * diff
         term[np.isnan(term)] = 1.0
-        np.cumsum(term, axis=2, out=out[start:start + step])
+        np.cumsum(term, axis=2, out=out[start : start + step])
     return out
 
 
-def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: np.ndarray, widths, *,
-                    kinds, ks=(1, 3, 5), ties: str = "all", tie_tolerance: float = 1e-9,
-                    vfi_params: dict | None = None) -> dict:
+def fold_accuracies(
+    Z: np.ndarray,
+    y_idx: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
+    widths,
+    *,
+    kinds,
+    ks=(1, 3, 5),
+    ties: str = "all",
+    tie_tolerance: float = 1e-9,
+    vfi_params: dict | None = None,
+) -> dict:
     """Accuracy of VFI5 and of k-NN for every ``k`` in ``ks`` on one fold, for every width.
 
     Parameters
@@ -110,8 +120,9 @@ def fold_accuracies(Z: np.ndarray, y_idx: np.ndarray, train: np.ndarray, test: n
     return out
 
 
-def prefix_accuracy(X, y, folds, widths, *, types=None, ks=(1, 3, 5), ties: str = "all",
-                    vfi_params: dict | None = None) -> pd.DataFrame:
+def prefix_accuracy(
+    X, y, folds, widths, *, types=None, ks=(1, 3, 5), ties: str = "all", vfi_params: dict | None = None
+) -> pd.DataFrame:
     """Accuracy of VFI5 and k-NN (range-normalised Euclidean) on every fold, using the first ``w`` features of
     ``X`` for every ``w`` in ``widths`` (``ks`` and ``vfi_params`` as in :func:`fold_accuracies`).
 
@@ -138,16 +149,37 @@ def prefix_accuracy(X, y, folds, widths, *, types=None, ks=(1, 3, 5), ties: str 
     y_idx, _ = encode_labels(y, len(data))
     rows = []
     for f, (train, test) in enumerate(folds):
-        acc = fold_accuracies(data.values, y_idx, np.asarray(train), np.asarray(test), widths, kinds=data.kinds,
-                              ks=ks, ties=ties, vfi_params=vfi_params)
-        rows += [{"fold": f, "width": w, "classifier": name, "accuracy": float(a[i])}
-                 for name, a in acc.items() for i, w in enumerate(widths)]
+        acc = fold_accuracies(
+            data.values,
+            y_idx,
+            np.asarray(train),
+            np.asarray(test),
+            widths,
+            kinds=data.kinds,
+            ks=ks,
+            ties=ties,
+            vfi_params=vfi_params,
+        )
+        rows += [
+            {"fold": f, "width": w, "classifier": name, "accuracy": float(a[i])}
+            for name, a in acc.items()
+            for i, w in enumerate(widths)
+        ]
     return pd.DataFrame(rows)
 
 
-def repeated_prefix_accuracy(make_data, n_repeats: int, widths, *, n_splits: int = 5, ks=(1, 3, 5),
-                             ties: str = "all", vfi_params: dict | None = None, random_state=None,
-                             n_jobs: int = 1) -> pd.DataFrame:
+def repeated_prefix_accuracy(
+    make_data,
+    n_repeats: int,
+    widths,
+    *,
+    n_splits: int = 5,
+    ks=(1, 3, 5),
+    ties: str = "all",
+    vfi_params: dict | None = None,
+    random_state=None,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
     """:func:`prefix_accuracy` repeated ``n_repeats`` times, each repetition with its own data and folds.
 
     Parameters

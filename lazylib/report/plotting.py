@@ -55,8 +55,10 @@ def class_distribution_bars(probabilities: pd.DataFrame, *, title: str = "", axe
 def difference_bars(p: pd.Series, q: pd.Series, *, ax, label: str = "") -> None:
     """Per-class differences ``p - q`` of two class distributions (bottom of Payne & Edwards' Figure 1)."""
     if not (isinstance(p, pd.Series) and isinstance(q, pd.Series)) or not p.index.equals(q.index):
-        raise ValueError("p and q must be Series over the same classes in the same order, got "
-                         f"{list(getattr(p, 'index', []))} and {list(getattr(q, 'index', []))}")
+        raise ValueError(
+            "p and q must be Series over the same classes in the same order, got "
+            f"{list(getattr(p, 'index', []))} and {list(getattr(q, 'index', []))}"
+        )
     diff = (p - q).to_numpy()
     ax.bar(range(len(diff)), diff, color=PALETTE[: len(diff)])
     ax.axhline(0, color="black", lw=0.8)

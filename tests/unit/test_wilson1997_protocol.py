@@ -1,4 +1,4 @@
-"""lazylib.experiments: the many-data-sets runner and the marking rules of Wilson & Martinez (1997)."""
+"""lazylib.protocols.wilson1997: the many-data-sets runner and the marking rules of Wilson & Martinez (1997)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from lazylib import experiments as ex
 from lazylib.datasets import load
 from lazylib.evaluation import stratified_kfold
 from lazylib.metrics import HVDM
 from lazylib.neighbors import KNeighborsClassifier
+from lazylib.protocols import wilson1997 as ex
 
 METRICS = {"HVDM": "hvdm", "HEOM": "heom", "HVDM-N1": ("hvdm", {"normalization": "N1"})}
 
@@ -64,8 +64,9 @@ def test_run_accepts_arrays_and_callables():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 2))
     y = (X[:, 0] > 0).astype(int)
-    res = ex.run({"toy": (X, y, ["continuous", "continuous"])}, {"H": HVDM, "E": ("euclidean", {})},
-                 n_splits=3, random_state=0)
+    res = ex.run(
+        {"toy": (X, y, ["continuous", "continuous"])}, {"H": HVDM, "E": ("euclidean", {})}, n_splits=3, random_state=0
+    )
     assert set(res["metric"]) == {"H", "E"}
     assert res["accuracy"].mean() > 0.8
 
@@ -84,12 +85,15 @@ def test_rows_without_class_are_dropped():
     assert n == len(X) == int(ds.y.notna().sum()) < len(ds.y)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({}, "non-empty"),
-    ({"x": "no-such-metric"}, "unknown metric"),
-    ({"x": 3}, "metric 'x'"),
-    ({"x": ("hvdm", {"normalization": "N1", "nope": 1})}, "does not take"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({}, "non-empty"),
+        ({"x": "no-such-metric"}, "unknown metric"),
+        ({"x": 3}, "metric 'x'"),
+        ({"x": ("hvdm", {"normalization": "N1", "nope": 1})}, "does not take"),
+    ],
+)
 def test_bad_metric_specs_are_named(bad, message):
     with pytest.raises(ValueError, match=message):
         ex.run(["iris"], bad, n_splits=3)
@@ -105,16 +109,22 @@ def test_bad_data_spec_is_named():
 # ---------------------------------------------------------------- marking rules on hand-made results
 def _results(table: dict) -> pd.DataFrame:
     """{dataset: {metric: [fold accuracies]}} -> tidy table."""
-    rows = [{"dataset": d, "metric": m, "fold": f, "accuracy": a}
-            for d, by_metric in table.items() for m, accs in by_metric.items() for f, a in enumerate(accs)]
+    rows = [
+        {"dataset": d, "metric": m, "fold": f, "accuracy": a}
+        for d, by_metric in table.items()
+        for m, accs in by_metric.items()
+        for f, a in enumerate(accs)
+    ]
     return pd.DataFrame(rows)
 
 
-HAND = _results({
-    "x": {"A": [0.9, 0.8, 0.9, 0.85], "B": [0.7, 0.6, 0.75, 0.7], "C": [0.9, 0.8, 0.9, 0.85]},
-    "y": {"A": [0.5, 0.6, 0.55, 0.5], "B": [0.6, 0.58, 0.7, 0.66], "C": [0.52, 0.61, 0.5, 0.55]},
-    "z": {"A": [0.8, 0.7, 0.9, 0.6], "B": [0.7, 0.8, 0.6, 0.9], "C": [0.1, 0.2, 0.3, 0.4]},
-})
+HAND = _results(
+    {
+        "x": {"A": [0.9, 0.8, 0.9, 0.85], "B": [0.7, 0.6, 0.75, 0.7], "C": [0.9, 0.8, 0.9, 0.85]},
+        "y": {"A": [0.5, 0.6, 0.55, 0.5], "B": [0.6, 0.58, 0.7, 0.66], "C": [0.52, 0.61, 0.5, 0.55]},
+        "z": {"A": [0.8, 0.7, 0.9, 0.6], "B": [0.7, 0.8, 0.6, 0.9], "C": [0.1, 0.2, 0.3, 0.4]},
+    }
+)
 
 
 def test_mean_table_and_wins_count_ties_for_each():
@@ -151,8 +161,9 @@ def test_head_to_head_counts():
 
 
 def test_over_next_marks_leads_over_one_percent():
-    means = pd.DataFrame({"N1": [0.80, 0.90, 0.70], "N2": [0.82, 0.90, 0.705], "N3": [0.805, 0.85, 0.60]},
-                         index=["a", "b", "c"])
+    means = pd.DataFrame(
+        {"N1": [0.80, 0.90, 0.70], "N2": [0.82, 0.90, 0.705], "N3": [0.805, 0.85, 0.60]}, index=["a", "b", "c"]
+    )
     out = ex.over_next(means)
     assert out["best"].tolist() == ["N2", "N1", "N2"]
     assert out["lead"].tolist() == pytest.approx([0.015, 0.0, 0.005])
@@ -194,16 +205,18 @@ def test_average_attribute_distance_matches_a_per_pair_loop(norm):
         num = X["num"].to_numpy()
         sigma = np.nanstd(num[train], ddof=1)
         nom = X["nom"].astype(str).to_numpy()
-        P = {v: np.bincount(y[train][nom[train] == v], minlength=3) / max((nom[train] == v).sum(), 1)
-             for v in "abc"}
+        P = {v: np.bincount(y[train][nom[train] == v], minlength=3) / max((nom[train] == v).sum(), 1) for v in "abc"}
         for i in test:
             for j in train:
                 pairs += 1
                 a, b = num[i], num[j]
                 total[0] += 1.0 if np.isnan(a) or np.isnan(b) else abs(a - b) / (4 * sigma)
                 diff = P[nom[i]] - P[nom[j]]
-                total[1] += {"N1": np.abs(diff).sum(), "N2": np.sqrt((diff ** 2).sum()),
-                             "N3": np.sqrt(3 * (diff ** 2).sum())}[norm]
+                total[1] += {
+                    "N1": np.abs(diff).sum(),
+                    "N2": np.sqrt((diff**2).sum()),
+                    "N3": np.sqrt(3 * (diff**2).sum()),
+                }[norm]
     np.testing.assert_allclose(got["average"].to_numpy(), total / pairs, rtol=1e-10)
     assert got["kind"].tolist() == ["linear", "nominal"]
 
@@ -241,8 +254,7 @@ def test_train_fractions_train_on_seeded_subsets_of_two_classes_at_least():
     assert list(n_train[0.01]) == [2] and list(n_train[0.5]) == [60] and list(n_train[1.0]) == [120]
     full = ex.run(["iris"], {"HOEM": "heom"}, n_splits=5, random_state=0)
     np.testing.assert_array_equal(res.query("fraction == 1.0")["accuracy"].to_numpy(), full["accuracy"].to_numpy())
-    again = ex.run(["iris"], {"HOEM": "heom"}, n_splits=5, random_state=0, train_fractions=[0.01, 0.5, 1.0],
-                   n_jobs=2)
+    again = ex.run(["iris"], {"HOEM": "heom"}, n_splits=5, random_state=0, train_fractions=[0.01, 0.5, 1.0], n_jobs=2)
     pd.testing.assert_frame_equal(res, again)
     with pytest.raises(ValueError):
         ex.run(["iris"], {"HOEM": "heom"}, train_fractions=[0.0])

@@ -94,8 +94,9 @@ def _names(names) -> list[str]:
         raise ValueError("no metric names given: pass None for every registered metric")
     for name in names:
         if name not in REGISTRY:
-            raise ValueError(f"unknown metric {name!r}{suggest(name, available())} (available: "
-                             f"{', '.join(available())})")
+            raise ValueError(
+                f"unknown metric {name!r}{suggest(name, available())} (available: {', '.join(available())})"
+            )
     return names
 
 

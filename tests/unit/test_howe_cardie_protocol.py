@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from lazylib.neighbors import loo_accuracy_by_k
+from lazylib.protocols import howe_cardie as P
 from lazylib.synthetic import waveform
 from lazylib.weighting import MDW, FeatureDifference
-from lazylib.weighting import protocol as P
 
 
 def test_mcnemar_is_binomial_on_discordant_pairs():
@@ -29,8 +29,7 @@ def test_run_marks_and_significance():
     X, y = waveform(120, n_noise=10, random_state=1)
     reps = [[(np.arange(80), np.arange(80, 120))]]
     cv = [[(np.setdiff1d(np.arange(120), np.arange(i, 120, 4)), np.arange(i, 120, 4)) for i in range(4)]]
-    res = P.run({"split": (X, y, reps), "cv": (X, y, cv)}, {"k-NN": FeatureDifference, "MDW": MDW},
-                ks=[1, 3], n_jobs=1)
+    res = P.run({"split": (X, y, reps), "cv": (X, y, cv)}, {"k-NN": FeatureDifference, "MDW": MDW}, ks=[1, 3], n_jobs=1)
     assert len(res) == 2 * (1 + 4)
     tests = P.pairwise_tests(res)
     assert set(tests.test) == {"McNemar", "paired t"}
@@ -42,8 +41,16 @@ def test_run_marks_and_significance():
 
 def test_tasks_shapes():
     t = P.tasks(3, n_reps=1, n_train=20, n_test=10)
-    assert set(t) == {"LED-7", "LED-24", "Waveform-21", "Waveform-40", "Soybean", "Lymphography", "Promoters",
-                      "Ionosphere"}
+    assert set(t) == {
+        "LED-7",
+        "LED-24",
+        "Waveform-21",
+        "Waveform-40",
+        "Soybean",
+        "Lymphography",
+        "Promoters",
+        "Ionosphere",
+    }
     X, y, reps = t["Ionosphere"]
     assert len(reps[0][0][0]) == 200 and len(reps[0][0][1]) == 151
     assert t["LED-24"][0].shape == (30, 24) and t["Waveform-40"][0].shape == (30, 40)
@@ -53,7 +60,7 @@ def test_tasks_shapes():
 def test_tasks_size_readings():
     t = P.tasks(3, n_reps=2, n_train={"LED": 20, "Waveform": 30}, n_test=10, which="generated")
     assert list(t) == ["LED-7", "LED-24", "Waveform-21", "Waveform-40"]
-    (tr, te), = t["LED-7"][2][1]
+    ((tr, te),) = t["LED-7"][2][1]
     assert len(tr) == 20 and len(te) == 10 and tr[0] == 30  # the second repetition indexes its own rows
     assert len(t["Waveform-21"][2][0][0][0]) == 30
     cv = P.tasks(3, n_reps=1, cv_size=40, which="generated")
@@ -69,11 +76,17 @@ def test_tasks_size_readings():
 
 
 def test_reading_distances_and_verdict_helpers():
-    rows = [{"reading": r, "task": t, "method": "k-NN", "accuracy": a}
-            for r, acc in {"x": (60.0, 50.0), "y": (70.0, 58.0)}.items() for t, a in zip(["LED-7", "LED-24"], acc)]
+    rows = [
+        {"reading": r, "task": t, "method": "k-NN", "accuracy": a}
+        for r, acc in {"x": (60.0, 50.0), "y": (70.0, 58.0)}.items()
+        for t, a in zip(["LED-7", "LED-24"], acc)
+    ]
     published = pd.Series({("LED-7", "k-NN"): 66.8, ("LED-24", "k-NN"): 57.2})
     published.index.names = ["dataset", "method"]
     d = P.reading_distances(pd.DataFrame(rows), published, "k-NN")
     assert d.loc["x", "LED-7"] == pytest.approx(-6.8) and d.loc["y", "mean |difference|"] == pytest.approx(2.0)
     assert [P.grade(c) for c in ([True, True], [True, False], [False, False])] == [
-        "supported", "partly supported", "not supported"]
+        "supported",
+        "partly supported",
+        "not supported",
+    ]

@@ -12,7 +12,7 @@ folds, spread over worker processes, and returns one tidy table (``dataset``, ``
 - :func:`attribute_kinds`: the data sets grouped by their attribute kinds (nominal, continuous, integer);
 - :func:`average_attribute_distance`: the per-attribute average distance of Table 1.
 
->>> from lazylib.experiments import run, mean_table
+>>> from lazylib.protocols.wilson1997 import run, mean_table
 >>> res = run(["iris"], {"HVDM": "hvdm", "HEOM": "heom"}, n_splits=5, random_state=0)
 >>> list(res.columns)
 ['dataset', 'metric', 'fold', 'accuracy', 'n_train', 'n_test']
@@ -85,8 +85,9 @@ def prepare(name: str, data=None, *, max_instances: int | None = None, random_st
         X, y = data[0], data[1]
         types = data[2] if len(data) == 3 else None
     else:
-        raise ValueError(f"data set {name!r}: expected None, a Dataset or a tuple (X, y[, types]), "
-                         f"got {type(data).__name__}")
+        raise ValueError(
+            f"data set {name!r}: expected None, a Dataset or a tuple (X, y[, types]), got {type(data).__name__}"
+        )
     y = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y, dtype=object))
     keep = np.flatnonzero(y.notna().to_numpy())
     n_total = len(keep)
@@ -119,13 +120,26 @@ def _factory(name: str, spec):
         return lambda: make_metric(spec[0], **spec[1])
     if callable(spec) and not isinstance(spec, Metric):
         return spec
-    raise ValueError(f"metric {name!r}: expected a metric name, a (name, params) pair or a callable returning a "
-                     f"fresh metric, got {spec!r}")
+    raise ValueError(
+        f"metric {name!r}: expected a metric name, a (name, params) pair or a callable returning a "
+        f"fresh metric, got {spec!r}"
+    )
 
 
-def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ties: str = "all",
-        also_ties=(), train_fractions=None, random_state: int = 0, n_jobs: int = 1,
-        max_instances: int | dict | None = None, label: str = "experiments") -> pd.DataFrame:
+def run(
+    datasets,
+    metrics: dict,
+    *,
+    n_splits: int = 10,
+    n_neighbors: int = 1,
+    ties: str = "all",
+    also_ties=(),
+    train_fractions=None,
+    random_state: int = 0,
+    n_jobs: int = 1,
+    max_instances: int | dict | None = None,
+    label: str = "experiments",
+) -> pd.DataFrame:
     """Cross-validated k-NN accuracy of every metric on every data set, all metrics on the same folds.
 
     Parameters
@@ -176,8 +190,11 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
     for rule in rules:
         if rule not in TIE_RULES:
             raise ValueError(f"tie rules must be among {TIE_RULES}, got {rule!r}")
-    fractions = [None] if train_fractions is None else \
-        [check("train_fractions", f, Real(low=0, high=1, open_low=True)) for f in train_fractions]
+    fractions = (
+        [None]
+        if train_fractions is None
+        else [check("train_fractions", f, Real(low=0, high=1, open_low=True)) for f in train_fractions]
+    )
     if not fractions:
         raise ValueError("train_fractions is empty")
     if not isinstance(metrics, dict) or not metrics:
@@ -194,8 +211,7 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
             subsampled[name] = (len(y), n_total)
         prepared[name] = (encode(X, types), y)
         folds[name] = stratified_kfold(y, n_splits, random_state=dataset_seed(name, random_state))
-    jobs = [(name, metric, f, fr) for name in specs for fr in fractions for metric in makers
-            for f in range(n_splits)]
+    jobs = [(name, metric, f, fr) for name in specs for fr in fractions for metric in makers for f in range(n_splits)]
     cost = [len(folds[n][f][0]) * (fr or 1.0) * len(folds[n][f][1]) for n, _, f, fr in jobs]
     order = np.argsort(cost, kind="stable")[::-1]
 
@@ -229,8 +245,7 @@ def run(datasets, metrics: dict, *, n_splits: int = 10, n_neighbors: int = 1, ti
         accuracy[i], used[i] = hits, n_used
     rows = []
     for (n, m, f, fr), a, u in zip(jobs, accuracy, used):
-        row = {"dataset": n, "metric": m, "fold": f, "accuracy": a[0], "n_train": u,
-               "n_test": len(folds[n][f][1])}
+        row = {"dataset": n, "metric": m, "fold": f, "accuracy": a[0], "n_train": u, "n_test": len(folds[n][f][1])}
         row.update({f"accuracy_{rule}": value for rule, value in zip(rules[1:], a[1:])})
         if train_fractions is not None:
             row["fraction"] = fr
@@ -250,8 +265,18 @@ def _tie_scores(clf: KNeighborsClassifier, Z, truth: np.ndarray, rules) -> np.nd
     index = np.array([lookup.get(t, -1) for t in truth])
     hits = np.zeros(len(rules))
     for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(Z, k, clf.tie_tolerance):
-        nb = neighbourhood(rows - start, cols, sums, stop - start, clf.y_, len(clf.classes_), k,
-                           clf.tie_tolerance, first="first" in rules, groups=groups)
+        nb = neighbourhood(
+            rows - start,
+            cols,
+            sums,
+            stop - start,
+            clf.y_,
+            len(clf.classes_),
+            k,
+            clf.tie_tolerance,
+            first="first" in rules,
+            groups=groups,
+        )
         mine = index[start:stop]
         for r, rule in enumerate(rules):
             P = class_probabilities(nb, k, clf.priority_, rule)
@@ -273,7 +298,7 @@ def under_ties(results: pd.DataFrame, rule: str) -> pd.DataFrame:
 def _check_results(results: pd.DataFrame) -> None:
     missing = {"dataset", "metric", "fold", "accuracy"} - set(results.columns)
     if missing:
-        raise ValueError(f"results need the columns {sorted(missing)} (the table lazylib.experiments.run returns)")
+        raise ValueError(f"results need the columns {sorted(missing)} (the table wilson1997.run returns)")
 
 
 def fold_table(results: pd.DataFrame) -> pd.DataFrame:
@@ -319,8 +344,9 @@ def pvalues(results: pd.DataFrame, baseline: str) -> pd.DataFrame:
         raise ValueError(f"baseline {baseline!r} is not among the metrics {list(folds.columns)}")
     rows = {}
     for name, block in folds.groupby(level="dataset", sort=False):
-        rows[name] = {m: paired_ttest(block[m].to_numpy(), block[baseline].to_numpy(), "two-sided")
-                      for m in folds.columns}
+        rows[name] = {
+            m: paired_ttest(block[m].to_numpy(), block[baseline].to_numpy(), "two-sided") for m in folds.columns
+        }
     return pd.DataFrame.from_dict(rows, orient="index")[list(folds.columns)]
 
 
@@ -338,8 +364,9 @@ def marks(results: pd.DataFrame, baseline: str, *, alpha: float = 0.10) -> pd.Da
     return out
 
 
-def head_to_head(results: pd.DataFrame, a: str, b: str, *, alpha: float = 0.10,
-                 tolerance: float = TIE_TOLERANCE) -> pd.Series:
+def head_to_head(
+    results: pd.DataFrame, a: str, b: str, *, alpha: float = 0.10, tolerance: float = TIE_TOLERANCE
+) -> pd.Series:
     """The counts of Tables 6 and 7 for metric ``a`` against ``b``: on how many data sets each has the higher
     mean accuracy, how many of those differences are significant (two-tailed paired t-test at ``alpha``), how
     many are tied, and the average accuracy of each.
@@ -358,13 +385,19 @@ def head_to_head(results: pd.DataFrame, a: str, b: str, *, alpha: float = 0.10,
     p = pvalues(results, b)[a]
     diff = means[a] - means[b]
     higher_a, higher_b = diff > tolerance, diff < -tolerance
-    return pd.Series({
-        "datasets": len(diff),
-        f"{a} higher": int(higher_a.sum()), f"{a} significant": int((higher_a & (p < alpha)).sum()),
-        f"{b} higher": int(higher_b.sum()), f"{b} significant": int((higher_b & (p < alpha)).sum()),
-        "ties": int((~higher_a & ~higher_b).sum()),
-        f"{a} average": float(means[a].mean()), f"{b} average": float(means[b].mean()),
-    }, dtype=object)
+    return pd.Series(
+        {
+            "datasets": len(diff),
+            f"{a} higher": int(higher_a.sum()),
+            f"{a} significant": int((higher_a & (p < alpha)).sum()),
+            f"{b} higher": int(higher_b.sum()),
+            f"{b} significant": int((higher_b & (p < alpha)).sum()),
+            "ties": int((~higher_a & ~higher_b).sum()),
+            f"{a} average": float(means[a].mean()),
+            f"{b} average": float(means[b].mean()),
+        },
+        dtype=object,
+    )
 
 
 def over_next(means: pd.DataFrame, margin: float = 0.01, tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
@@ -388,8 +421,9 @@ def over_next(means: pd.DataFrame, margin: float = 0.01, tolerance: float = TIE_
     lead = top[:, 0] - top[:, 1]
     lead[lead <= tolerance] = 0.0
     first = np.argmax(values >= values.max(axis=1, keepdims=True) - tolerance, axis=1)
-    return pd.DataFrame({"best": means.columns[first], "lead": lead.round(12), "marked": lead > margin + tolerance},
-                        index=means.index)
+    return pd.DataFrame(
+        {"best": means.columns[first], "lead": lead.round(12), "marked": lead > margin + tolerance}, index=means.index
+    )
 
 
 def attribute_kinds(names, data: dict | None = None) -> pd.DataFrame:
@@ -401,9 +435,10 @@ def attribute_kinds(names, data: dict | None = None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> attribute_kinds(["iris", "zoo"])[["continuous", "integer", "nominal", "classes"]]
+    >>> kinds = attribute_kinds(["iris", "zoo"])
+    >>> kinds[["continuous", "integer", "nominal", "classes"]]  # doctest: +NORMALIZE_WHITESPACE
              continuous  integer  nominal  classes
-    dataset                                       
+    dataset
     iris              4        0        0        3
     zoo               0        1       15        7
     """
@@ -412,10 +447,17 @@ def attribute_kinds(names, data: dict | None = None) -> pd.DataFrame:
         spec = (data or {}).get(name)
         X, y, types, n = prepare(name, spec)
         kinds = list(encode(X, types).kinds)
-        rows.append({"dataset": name, "instances": n, "continuous": kinds.count("continuous"),
-                     "integer": kinds.count("integer"), "nominal": kinds.count("nominal"),
-                     "linear": kinds.count("continuous") + kinds.count("integer"),
-                     "classes": len(set(_labels(y)))})
+        rows.append(
+            {
+                "dataset": name,
+                "instances": n,
+                "continuous": kinds.count("continuous"),
+                "integer": kinds.count("integer"),
+                "nominal": kinds.count("nominal"),
+                "linear": kinds.count("continuous") + kinds.count("integer"),
+                "classes": len(set(_labels(y))),
+            }
+        )
     return pd.DataFrame(rows).set_index("dataset")
 
 
@@ -444,17 +486,18 @@ def average_attribute_distance(metric, X, y, folds, *, types=None) -> pd.DataFra
     >>> from lazylib.evaluation import kfold
     >>> X = pd.DataFrame({"size": [1.0, 2.0, 3.0, 4.0], "colour": pd.Categorical(list("rbrb"))})
     >>> folds = kfold(4, 2, shuffle=False)
-    >>> average_attribute_distance(HVDM(), X, [0, 1, 0, 1], folds).round(4)
+    >>> average_attribute_distance(HVDM(), X, [0, 1, 0, 1], folds).round(4)  # doctest: +NORMALIZE_WHITESPACE
                   kind  average
-    attribute                  
+    attribute
     size        linear   0.7071
     colour     nominal   0.7071
 
     (With training rows 3, 4 the linear scale is 4 sigma = 2.828 and the four test differences average 2; the
     colours' class distributions are (1, 0) and (0, 1), N2 distance sqrt(2), on half of the pairs.)
     """
-    make = metric if callable(metric) and not isinstance(metric, Metric) else \
-        (lambda: type(metric)(**metric.get_params()))
+    make = (
+        metric if callable(metric) and not isinstance(metric, Metric) else (lambda: type(metric)(**metric.get_params()))
+    )
     enc = encode(X, types)
     labels = _labels(y if isinstance(y, pd.Series) else pd.Series(np.asarray(y, dtype=object)))
     totals = np.zeros(len(enc.columns))
@@ -468,8 +511,7 @@ def average_attribute_distance(metric, X, y, folds, *, types=None) -> pd.DataFra
             for _, _, block in m.pairwise_chunks(one.take(test)):
                 totals[a] += block.sum()
     kinds = ["nominal" if k == "nominal" else "linear" for k in enc.kinds]
-    return pd.DataFrame({"kind": kinds, "average": totals / pairs},
-                        index=pd.Index(enc.columns, name="attribute"))
+    return pd.DataFrame({"kind": kinds, "average": totals / pairs}, index=pd.Index(enc.columns, name="attribute"))
 
 
 def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
@@ -479,13 +521,32 @@ def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
     k = kinds.reindex(means.index)
     if k.isna().any().any():
         raise ValueError(f"kinds lack the data sets {list(k.index[k.isna().any(axis=1)])}")
-    groups = {"all": np.ones(len(k), bool), "no continuous": k["continuous"].to_numpy() == 0,
-              "no nominal": k["nominal"].to_numpy() == 0, "nominal": k["nominal"].to_numpy() > 0,
-              "continuous": k["continuous"].to_numpy() > 0}
+    groups = {
+        "all": np.ones(len(k), bool),
+        "no continuous": k["continuous"].to_numpy() == 0,
+        "no nominal": k["nominal"].to_numpy() == 0,
+        "nominal": k["nominal"].to_numpy() > 0,
+        "continuous": k["continuous"].to_numpy() > 0,
+    }
     rows = {g: {"datasets": int(sel.sum()), **means[sel].mean().to_dict()} for g, sel in groups.items()}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-__all__ = ["COLUMNS", "attribute_kinds", "average_attribute_distance", "best", "dataset_seed", "fold_table",
-           "group_means", "head_to_head", "marks", "mean_table", "over_next", "prepare", "pvalues", "run",
-           "under_ties", "wins"]
+__all__ = [
+    "COLUMNS",
+    "attribute_kinds",
+    "average_attribute_distance",
+    "best",
+    "dataset_seed",
+    "fold_table",
+    "group_means",
+    "head_to_head",
+    "marks",
+    "mean_table",
+    "over_next",
+    "prepare",
+    "pvalues",
+    "run",
+    "under_ties",
+    "wins",
+]

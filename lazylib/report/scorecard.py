@@ -45,8 +45,20 @@ import pandas as pd
 #: The verdicts a claim can get, strongest first.
 VERDICTS = ("supported", "partly supported", "not supported")
 
-CELL_COLUMNS = ["part", "paper", "chapter", "source", "cell", "published", "reproduced", "low", "high", "tolerance",
-                "inside", "deviation"]
+CELL_COLUMNS = [
+    "part",
+    "paper",
+    "chapter",
+    "source",
+    "cell",
+    "published",
+    "reproduced",
+    "low",
+    "high",
+    "tolerance",
+    "inside",
+    "deviation",
+]
 CLAIM_COLUMNS = ["part", "paper", "chapter", "claim", "verdict", "evidence"]
 
 
@@ -88,8 +100,11 @@ def inputs_fingerprint(root: str | os.PathLike | None = None) -> str:
 
     digest = hashlib.sha256()
     package = Path(lazylib.__file__).resolve().parent
-    _hash_files(digest, package.parent, (p for p in package.rglob("*")
-                                         if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"))
+    _hash_files(
+        digest,
+        package.parent,
+        (p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"),
+    )
     if root is not None:
         published = Path(root) / "book" / "published"
         _hash_files(digest, Path(root), (p for p in published.rglob("*") if p.is_file()))
@@ -155,8 +170,18 @@ class Chapter:
         if not self.chapter or not self.paper:
             raise ValueError("paper and chapter must be non-empty")
 
-    def cell(self, *, source: str, cell: str, published, reproduced, low=None, high=None, tolerance: float = 0.0,
-             deviation: str = "") -> None:
+    def cell(
+        self,
+        *,
+        source: str,
+        cell: str,
+        published,
+        reproduced,
+        low=None,
+        high=None,
+        tolerance: float = 0.0,
+        deviation: str = "",
+    ) -> None:
         """Register one published number and ours (``low``/``high``: the band of our runs; ``deviation``: why
         they differ, for a cell outside the band)."""
         published = _number(published, f"published value of {source} / {cell}")
@@ -169,9 +194,19 @@ class Chapter:
         if tolerance < 0:
             raise ValueError(f"tolerance must be non-negative, got {tolerance}")
         inside = low - tolerance <= published <= high + tolerance
-        self._cells.append({"source": str(source), "cell": str(cell), "published": published,
-                            "reproduced": reproduced, "low": low, "high": high, "tolerance": tolerance,
-                            "inside": bool(inside), "deviation": str(deviation or "")})
+        self._cells.append(
+            {
+                "source": str(source),
+                "cell": str(cell),
+                "published": published,
+                "reproduced": reproduced,
+                "low": low,
+                "high": high,
+                "tolerance": tolerance,
+                "inside": bool(inside),
+                "deviation": str(deviation or ""),
+            }
+        )
 
     def cells(self, frame: pd.DataFrame) -> None:
         """Register many cells: a DataFrame with columns ``source``, ``cell``, ``published``, ``reproduced`` and
@@ -180,10 +215,18 @@ class Chapter:
         if missing:
             raise ValueError(f"cells() needs the columns {sorted(missing)}")
         for row in frame.to_dict("records"):
-            optional = {k: row[k] for k in ("low", "high", "tolerance", "deviation")
-                        if k in row and not (isinstance(row[k], float) and math.isnan(row[k]))}
-            self.cell(source=row["source"], cell=row["cell"], published=row["published"],
-                      reproduced=row["reproduced"], **optional)
+            optional = {
+                k: row[k]
+                for k in ("low", "high", "tolerance", "deviation")
+                if k in row and not (isinstance(row[k], float) and math.isnan(row[k]))
+            }
+            self.cell(
+                source=row["source"],
+                cell=row["cell"],
+                published=row["published"],
+                reproduced=row["reproduced"],
+                **optional,
+            )
 
     def claim(self, *, claim: str, verdict: str, evidence: str = "") -> None:
         """Register a claim of the paper with the verdict our numbers give it (one of :data:`VERDICTS`)."""
@@ -206,16 +249,22 @@ class Chapter:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / (self.chapter.replace("/", "__") + ".json")
         root = book_root()
-        record = {"part": self.part, "paper": self.paper, "chapter": self.chapter,
-                  "inputs": inputs_fingerprint(root),
-                  "source": _sha256(_chapter_file(root, self.chapter)) if root is not None else None,
-                  "cells": self._cells, "claims": self._claims}
+        record = {
+            "part": self.part,
+            "paper": self.paper,
+            "chapter": self.chapter,
+            "inputs": inputs_fingerprint(root),
+            "source": _sha256(_chapter_file(root, self.chapter)) if root is not None else None,
+            "cells": self._cells,
+            "claims": self._claims,
+        }
         path.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
         return path
 
 
-def load(directory: str | os.PathLike | None = None, *, book: str | os.PathLike | bool | None = None
-         ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def load(
+    directory: str | os.PathLike | None = None, *, book: str | os.PathLike | bool | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every recorded cell and claim: two DataFrames (columns :data:`CELL_COLUMNS`, :data:`CLAIM_COLUMNS`),
     empty when nothing has been recorded, in the book's ``_toc.yml`` order.
 
@@ -232,7 +281,7 @@ def load(directory: str | os.PathLike | None = None, *, book: str | os.PathLike 
     StaleRecords
         Inside a book: a record of a chapter listed in ``_toc.yml`` was written by other sources than the
         current ones (chapter, lazylib, data, published numbers, library versions), or a listed chapter that
-        uses ``lazylib.scorecard`` has left no record. Records of chapters not in ``_toc.yml`` are ignored.
+        uses ``lazylib.report.scorecard`` has left no record. Records of chapters not in ``_toc.yml`` are ignored.
     """
     folder = Path(directory) if directory is not None else records_dir()
     root = (book_root() if directory is None else None) if book is None or book is True else book or None
@@ -252,8 +301,11 @@ def _current(records: list[dict], root: Path) -> list[dict]:
     order = {chapter: i for i, chapter in enumerate(toc_chapters(root))}
     records = sorted((r for r in records if r["chapter"] in order), key=lambda r: order[r["chapter"]])
     inputs = inputs_fingerprint(root)
-    stale = [r["chapter"] for r in records
-             if r.get("inputs") != inputs or r.get("source") != _sha256(_chapter_file(root, r["chapter"]))]
+    stale = [
+        r["chapter"]
+        for r in records
+        if r.get("inputs") != inputs or r.get("source") != _sha256(_chapter_file(root, r["chapter"]))
+    ]
     recorded = {r["chapter"] for r in records}
     missing = [c for c in order if c not in recorded and _uses_scorecard(_chapter_file(root, c))]
     if stale or missing:
@@ -261,7 +313,8 @@ def _current(records: list[dict], root: Path) -> list[dict]:
             "The scorecard needs a current record of every chapter: "
             + (f"these records come from older sources: {', '.join(stale)}; " if stale else "")
             + (f"these chapters left no record: {', '.join(missing)}; " if missing else "")
-            + "execute them first (make book executes every chapter in _toc.yml order before this page).")
+            + "execute them first (make book executes every chapter in _toc.yml order before this page)."
+        )
     return records
 
 
@@ -269,8 +322,11 @@ def _uses_scorecard(path: Path) -> bool:
     """A chapter (not an appendix page) that imports this module, so should leave a record when executed."""
     if not path.is_file() or "appendix" in path.parts or path.stem in ("intro", "index"):
         return False
-    return re.search(r"^\s*(from lazylib(\.scorecard)? import .*\bscorecard\b|from lazylib\.scorecard import|"
-                     r"import lazylib\.scorecard)", path.read_text(encoding="utf-8"), flags=re.M) is not None
+    pattern = (
+        r"^\s*(from lazylib(\.report)?(\.scorecard)? import .*\bscorecard\b"
+        r"|from lazylib\.report\.scorecard import|import lazylib\.report\.scorecard)"
+    )
+    return re.search(pattern, path.read_text(encoding="utf-8"), flags=re.M) is not None
 
 
 def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
@@ -279,8 +335,14 @@ def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for part in parts:
         c, v = cells[cells["part"] == part], claims[claims["part"] == part]
-        rows.append({"part": part, "cells": len(c), "inside band": int(c["inside"].sum()),
-                     **{verdict: int((v["verdict"] == verdict).sum()) for verdict in VERDICTS}})
+        rows.append(
+            {
+                "part": part,
+                "cells": len(c),
+                "inside band": int(c["inside"].sum()),
+                **{verdict: int((v["verdict"] == verdict).sum()) for verdict in VERDICTS},
+            }
+        )
     return pd.DataFrame(rows, columns=["part", "cells", "inside band", *VERDICTS]).set_index("part")
 
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from lazylib.metrics import MVDM
+from lazylib.protocols import howe_cardie as P
 from lazylib.weighting import MDW, MDWMVDM, FeatureDifference
-from lazylib.weighting import protocol as P
 
 
 @pytest.fixture(scope="module")
@@ -16,8 +16,7 @@ def tasks():
 def _accuracy(tasks, name, make, n_bins=None):
     X, y, reps = tasks[name]
     train, test = reps[0][0]
-    out = P.fit_predict(make, P._rows(X, train), P._rows(y, train), P._rows(X, test), P._rows(y, test),
-                        n_bins=n_bins)
+    out = P.fit_predict(make, P._rows(X, train), P._rows(y, train), P._rows(X, test), P._rows(y, test), n_bins=n_bins)
     return round(100 * out["accuracy"], 1)
 
 

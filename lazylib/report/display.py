@@ -30,12 +30,19 @@ _TABLE_IDS = itertools.count()
 
 #: The book's table style: compact, wrapping text, no horizontal overflow of the text column.
 TABLE_STYLES = [
-    {"selector": "", "props": "font-size: 0.82em; border-collapse: collapse; margin: 0.5em 0 1em 0; "
-                              "max-width: 100%; width: auto;"},
-    {"selector": "th, td", "props": "padding: 0.2em 0.55em; white-space: normal; vertical-align: top; "
-                                    "border-bottom: 1px solid rgba(128, 128, 128, 0.25);"},
-    {"selector": "thead th", "props": "text-align: left; font-weight: 600; "
-                                      "border-bottom: 1px solid rgba(128, 128, 128, 0.6);"},
+    {
+        "selector": "",
+        "props": "font-size: 0.82em; border-collapse: collapse; margin: 0.5em 0 1em 0; max-width: 100%; width: auto;",
+    },
+    {
+        "selector": "th, td",
+        "props": "padding: 0.2em 0.55em; white-space: normal; vertical-align: top; "
+        "border-bottom: 1px solid rgba(128, 128, 128, 0.25);",
+    },
+    {
+        "selector": "thead th",
+        "props": "text-align: left; font-weight: 600; border-bottom: 1px solid rgba(128, 128, 128, 0.6);",
+    },
     {"selector": "caption", "props": "caption-side: top; text-align: left; font-style: italic; padding: 0.3em 0;"},
 ]
 
@@ -65,9 +72,18 @@ def formatter(precision: int | None = 2, *, yes: str = "yes", no: str = "no", mi
     return show
 
 
-def table(frame: pd.DataFrame | pd.Series, *, precision: int | None = 2, formats: dict | None = None,
-          index: bool = True, caption: str | None = None, nowrap=(), yes: str = "yes", no: str = "no",
-          missing: str = MISSING):
+def table(
+    frame: pd.DataFrame | pd.Series,
+    *,
+    precision: int | None = 2,
+    formats: dict | None = None,
+    index: bool = True,
+    caption: str | None = None,
+    nowrap=(),
+    yes: str = "yes",
+    no: str = "no",
+    missing: str = MISSING,
+):
     """Style ``frame`` for the book: a compact table that wraps its text instead of overflowing the page.
 
     Parameters
@@ -97,6 +113,7 @@ def table(frame: pd.DataFrame | pd.Series, *, precision: int | None = 2, formats
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
     show = formatter(precision, yes=yes, no=no, missing=missing)
+
     def guarded(fmt):
         render = fmt.format if isinstance(fmt, str) else fmt
         return lambda value: missing if _is_missing(value) else render(value)
@@ -105,8 +122,9 @@ def table(frame: pd.DataFrame | pd.Series, *, precision: int | None = 2, formats
     styler = frame.style.format({column: per_column.get(column, show) for column in frame.columns})
     styler = styler.format_index(show, axis=0).set_table_styles(TABLE_STYLES, overwrite=True)
     styler = styler.set_uuid(f"lazylib{next(_TABLE_IDS)}")
-    numeric = [c for c in frame.columns
-               if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
+    numeric = [
+        c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+    ]
     text = [c for c in frame.columns if c not in numeric]
     if numeric:
         styler = styler.set_properties(subset=numeric, **{"text-align": "right", "white-space": "nowrap"})
@@ -114,8 +132,12 @@ def table(frame: pd.DataFrame | pd.Series, *, precision: int | None = 2, formats
         styler = styler.set_properties(subset=text, **{"text-align": "left"})
     # Long tokens (file names, identifiers) may break anywhere, so the table never outgrows the text column; in
     # other columns words stay whole.
-    long_tokens = [c for c in text if max((len(token) for value in frame[c] if not _is_missing(value)
-                                           for token in str(value).split()), default=0) > LONG_TOKEN]
+    long_tokens = [
+        c
+        for c in text
+        if max((len(token) for value in frame[c] if not _is_missing(value) for token in str(value).split()), default=0)
+        > LONG_TOKEN
+    ]
     if long_tokens:
         styler = styler.set_properties(subset=long_tokens, **{"overflow-wrap": "anywhere"})
     if len(nowrap):
@@ -161,10 +183,15 @@ def module_table(package: str = "lazylib"):
     import pkgutil
 
     root = importlib.import_module(package)
-    names = [package] + [info.name for info in pkgutil.walk_packages(root.__path__, f"{package}.")
-                         if not any(part.startswith("_") for part in info.name.split(".")[1:])]
-    rows = [(f"<code>{name}</code>", rest_to_html(docstring_summary(importlib.import_module(name).__doc__)))
-            for name in sorted(names)]
+    names = [package] + [
+        info.name
+        for info in pkgutil.walk_packages(root.__path__, f"{package}.")
+        if not any(part.startswith("_") for part in info.name.split(".")[1:])
+    ]
+    rows = [
+        (f"<code>{name}</code>", rest_to_html(docstring_summary(importlib.import_module(name).__doc__)))
+        for name in sorted(names)
+    ]
     frame = pd.DataFrame(rows, columns=["module", "what it holds"])
     return table(frame, index=False).set_properties(subset=["module"], **{"white-space": "nowrap"})
 
@@ -182,6 +209,7 @@ def frames_as_tables() -> None:
     shell = get_ipython()
     if shell is None:
         return
+
     def as_table(frame: pd.DataFrame) -> str:
         if not (frame.index.is_unique and frame.columns.is_unique):  # a Styler needs unique labels
             return frame._repr_html_()

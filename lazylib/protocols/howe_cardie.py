@@ -48,8 +48,15 @@ def _family(name: str) -> str:
     return name.split("-")[0]
 
 
-def tasks(random_state=None, *, n_reps: int = 5, n_train=500, n_test: int = 250, cv_size: int | None = None,
-          which: str = "all") -> dict:
+def tasks(
+    random_state=None,
+    *,
+    n_reps: int = 5,
+    n_train=500,
+    n_test: int = 250,
+    cv_size: int | None = None,
+    which: str = "all",
+) -> dict:
     """The eight tasks of Howe & Cardie's Tables 1 and 2 as ``name -> (X, y, repetitions)`` for :func:`run`.
 
     - LED-7, LED-24, Waveform-21, Waveform-40: ``n_reps`` generated data sets (one generator seed each), the
@@ -93,12 +100,16 @@ def tasks(random_state=None, *, n_reps: int = 5, n_train=500, n_test: int = 250,
         raise ValueError(f"which must be 'all', 'generated' or 'natural', got {which!r}")
     rng = check_random_state(random_state)
     seeds = [int(s) for s in rng.integers(0, 2**31 - 1, size=n_reps)]
-    generators = {} if which == "natural" else {
-        "LED-7": lambda n, s: synthetic.led(n, random_state=s),
-        "LED-24": lambda n, s: synthetic.led(n, n_irrelevant=17, random_state=s),
-        "Waveform-21": lambda n, s: synthetic.waveform(n, random_state=s),
-        "Waveform-40": lambda n, s: synthetic.waveform(n, n_noise=19, random_state=s),
-    }
+    generators = (
+        {}
+        if which == "natural"
+        else {
+            "LED-7": lambda n, s: synthetic.led(n, random_state=s),
+            "LED-24": lambda n, s: synthetic.led(n, n_irrelevant=17, random_state=s),
+            "Waveform-21": lambda n, s: synthetic.waveform(n, random_state=s),
+            "Waveform-40": lambda n, s: synthetic.waveform(n, n_noise=19, random_state=s),
+        }
+    )
     out = {}
     for name, make in generators.items():
         n_tr = n_train[_family(name)] if isinstance(n_train, dict) else int(n_train)
@@ -107,8 +118,10 @@ def tasks(random_state=None, *, n_reps: int = 5, n_train=500, n_test: int = 250,
         X = pd.concat([f[0] for f in frames], ignore_index=True)
         y = pd.concat([f[1] for f in frames], ignore_index=True)
         if cv_size is not None:
-            reps = [[(r * n + tr, r * n + te) for tr, te in stratified_kfold(frames[r][1], 10, random_state=s)]
-                    for r, s in enumerate(seeds)]
+            reps = [
+                [(r * n + tr, r * n + te) for tr, te in stratified_kfold(frames[r][1], 10, random_state=s)]
+                for r, s in enumerate(seeds)
+            ]
         else:
             reps = [[(r * n + np.arange(n_tr), r * n + np.arange(n_tr, n))] for r in range(n_reps)]
         out[name] = (X, y, reps)
@@ -124,8 +137,15 @@ def tasks(random_state=None, *, n_reps: int = 5, n_train=500, n_test: int = 250,
     return out
 
 
-def run_readings(random_state, methods: dict, *, readings: dict | None = None, n_reps: int = 5,
-                 n_bins: int | None = None, n_jobs: int = 2) -> pd.DataFrame:
+def run_readings(
+    random_state,
+    methods: dict,
+    *,
+    readings: dict | None = None,
+    n_reps: int = 5,
+    n_bins: int | None = None,
+    n_jobs: int = 2,
+) -> pd.DataFrame:
     """:func:`run` on the four generated tasks under each reading of their sizes (default :data:`SIZE_READINGS`),
     with a ``reading`` column. The generator seeds are those :func:`tasks` draws from ``random_state``, so the
     rows of :data:`GENERATED_SIZES` equal the generated part of ``run(tasks(random_state, **reading), ...)``.
@@ -136,8 +156,12 @@ def run_readings(random_state, methods: dict, *, readings: dict | None = None, n
         As for :func:`tasks`: an int seeds a fresh generator (the same draws at every call), a Generator is used as it
         is (its stream continues), None draws fresh entropy.
     """
-    frames = [run(tasks(random_state, n_reps=n_reps, which="generated", **kw), methods, n_bins=n_bins,
-                  n_jobs=n_jobs).assign(reading=name) for name, kw in (readings or SIZE_READINGS).items()]
+    frames = [
+        run(tasks(random_state, n_reps=n_reps, which="generated", **kw), methods, n_bins=n_bins, n_jobs=n_jobs).assign(
+            reading=name
+        )
+        for name, kw in (readings or SIZE_READINGS).items()
+    ]
     return pd.concat(frames, ignore_index=True)
 
 
@@ -147,14 +171,14 @@ def reading_distances(results: pd.DataFrame, published: pd.Series, method: str) 
 
     ``results`` comes from :func:`run_readings`; ``published`` is indexed by ``(dataset, method)``."""
     mean = results[results.method == method].groupby(["reading", "task"], sort=False)["accuracy"].mean()
-    diff = (mean - published.xs(method, level="method").reindex(mean.index.get_level_values("task")).to_numpy())
+    diff = mean - published.xs(method, level="method").reindex(mean.index.get_level_values("task")).to_numpy()
     out = diff.unstack("task")
     out["mean |difference|"] = out.abs().mean(axis=1)
     return out
 
 
 def grade(conditions) -> str:
-    """"supported" when every condition holds, "partly supported" when some do, "not supported" otherwise."""
+    """ "supported" when every condition holds, "partly supported" when some do, "not supported" otherwise."""
     return "supported" if all(conditions) else "partly supported" if any(conditions) else "not supported"
 
 
@@ -179,25 +203,39 @@ def table1_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     c1 = "supported" if n_as_ig >= 7 else "partly supported" if n_as_ig >= 5 else "not supported"
     knn_keeps_up = all(knn_vs[m][w] >= 0 for m in knn_vs for w in waves)
     c5_a, c5_b = bool((mdw_ig[natural] == 0).all()), int((mdw_knn[natural] > 0).sum()) >= 2
-    claims = pd.DataFrame({
-        "claim": ["C1: MDW as good as IG on 7 of 8", "C2: MDW outperforms k-NN",
-                  "C3: weighting selects LED features", "C4: k-NN compensates on Waveform with large k",
-                  "C5: natural tasks: MDW ~ IG, > k-NN on a majority", "C6: MDW poor on ionosphere"],
-        "verdict": [c1, grade([n_higher >= 5, wins > losses]),
-                    grade([ig_knn["LED-24"] > 0, mdw_knn["LED-24"] > 0]),
-                    grade([knn_keeps_up, k_wide.loc["Waveform-40", "k-NN"] >= 9]), grade([c5_a, c5_b]),
-                    grade([mdw_knn["Ionosphere"] < 0, mdw_ig["Ionosphere"] < 0])],
-        "evidence": [
-            f"MDW not significantly below IG on {n_as_ig} of 8 tasks",
-            f"MDW mean above k-NN on {n_higher} of 8; {wins} significant wins, {losses} losses",
-            f"LED-24: IG vs k-NN {int(ig_knn['LED-24']):+d}, MDW vs k-NN {int(mdw_knn['LED-24']):+d} "
-            "(+1 = significantly better)",
-            f"k-NN not significantly below IG or MDW on either Waveform task: {knn_keeps_up}; "
-            f"its median k on Waveform-40 = {int(k_wide.loc['Waveform-40', 'k-NN'])}",
-            f"MDW ~ IG on all three: {c5_a}; MDW significantly above k-NN on {int((mdw_knn[natural] > 0).sum())} of 3",
-            f"MDW vs k-NN {int(mdw_knn['Ionosphere']):+d}, vs IG {int(mdw_ig['Ionosphere']):+d} "
-            "(-1 = significantly worse)",
-        ]}, index=["C1", "C2", "C3", "C4", "C5", "C6"])
+    claims = pd.DataFrame(
+        {
+            "claim": [
+                "C1: MDW as good as IG on 7 of 8",
+                "C2: MDW outperforms k-NN",
+                "C3: weighting selects LED features",
+                "C4: k-NN compensates on Waveform with large k",
+                "C5: natural tasks: MDW ~ IG, > k-NN on a majority",
+                "C6: MDW poor on ionosphere",
+            ],
+            "verdict": [
+                c1,
+                grade([n_higher >= 5, wins > losses]),
+                grade([ig_knn["LED-24"] > 0, mdw_knn["LED-24"] > 0]),
+                grade([knn_keeps_up, k_wide.loc["Waveform-40", "k-NN"] >= 9]),
+                grade([c5_a, c5_b]),
+                grade([mdw_knn["Ionosphere"] < 0, mdw_ig["Ionosphere"] < 0]),
+            ],
+            "evidence": [
+                f"MDW not significantly below IG on {n_as_ig} of 8 tasks",
+                f"MDW mean above k-NN on {n_higher} of 8; {wins} significant wins, {losses} losses",
+                f"LED-24: IG vs k-NN {int(ig_knn['LED-24']):+d}, MDW vs k-NN {int(mdw_knn['LED-24']):+d} "
+                "(+1 = significantly better)",
+                f"k-NN not significantly below IG or MDW on either Waveform task: {knn_keeps_up}; "
+                f"its median k on Waveform-40 = {int(k_wide.loc['Waveform-40', 'k-NN'])}",
+                f"MDW ~ IG on all three: {c5_a}; "
+                f"MDW significantly above k-NN on {int((mdw_knn[natural] > 0).sum())} of 3",
+                f"MDW vs k-NN {int(mdw_knn['Ionosphere']):+d}, vs IG {int(mdw_ig['Ionosphere']):+d} "
+                "(-1 = significantly worse)",
+            ],
+        },
+        index=["C1", "C2", "C3", "C4", "C5", "C6"],
+    )
     return claims, pd.DataFrame({"MDW vs IG": mdw_ig, "MDW vs k-NN": mdw_knn, "IG vs k-NN": ig_knn})
 
 
@@ -216,18 +254,32 @@ def table2_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     vdm_wins = int((significant(tests, "VDM", "MVDM").reindex(order) > 0).sum())
     n_lost = sum(mdw_loses.values())
     lost_on = ", ".join(t for t, lost in mdw_loses.items() if lost) or "no task"
-    claims = pd.DataFrame({
-        "claim": ["T1: indistinguishable on 6 of 8", "T2: MDW+MVDM loses where they differ",
-                  "T3: VDM's weights do not help over MVDM"],
-        "verdict": ["supported" if n_indist >= 6 else "partly supported" if n_indist >= 4 else "not supported",
-                    "supported" if mdw_loses and n_lost == len(mdw_loses) else
-                    "partly supported" if n_lost else "not supported",
-                    "supported" if vdm_wins == 0 else "partly supported" if vdm_wins <= 2 else "not supported"],
-        "evidence": [f"no significant pair on {n_indist} of 8 tasks",
-                     f"MDW+MVDM significantly below the best on {n_lost} of {len(mdw_loses)} distinguishable "
-                     f"tasks ({lost_on})",
-                     f"VDM significantly above MVDM on {vdm_wins} of 8 tasks"],
-        "lost_on": [lost_on] * 3}, index=["T1", "T2", "T3"])
+    claims = pd.DataFrame(
+        {
+            "claim": [
+                "T1: indistinguishable on 6 of 8",
+                "T2: MDW+MVDM loses where they differ",
+                "T3: VDM's weights do not help over MVDM",
+            ],
+            "verdict": [
+                "supported" if n_indist >= 6 else "partly supported" if n_indist >= 4 else "not supported",
+                "supported"
+                if mdw_loses and n_lost == len(mdw_loses)
+                else "partly supported"
+                if n_lost
+                else "not supported",
+                "supported" if vdm_wins == 0 else "partly supported" if vdm_wins <= 2 else "not supported",
+            ],
+            "evidence": [
+                f"no significant pair on {n_indist} of 8 tasks",
+                f"MDW+MVDM significantly below the best on {n_lost} of {len(mdw_loses)} distinguishable "
+                f"tasks ({lost_on})",
+                f"VDM significantly above MVDM on {vdm_wins} of 8 tasks",
+            ],
+            "lost_on": [lost_on] * 3,
+        },
+        index=["T1", "T2", "T3"],
+    )
     return claims, sig
 
 
@@ -288,17 +340,31 @@ def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins: int | None = None, n_
     DataFrame with one row per (task, repetition, fold, method): ``accuracy`` (percent), ``k``, ``n_test``
     and ``correct`` (the per-instance array, for McNemar's test).
     """
-    jobs = [(task, r, f, method) for task, (_, _, reps) in tasks.items() for r, folds in enumerate(reps)
-            for f in range(len(folds)) for method in methods]
+    jobs = [
+        (task, r, f, method)
+        for task, (_, _, reps) in tasks.items()
+        for r, folds in enumerate(reps)
+        for f in range(len(folds))
+        for method in methods
+    ]
 
     def one(job):
         task, r, f, method = job
         X, y, reps = tasks[task]
         train, test = reps[r][f]
-        out = fit_predict(methods[method], _rows(X, train), _rows(y, train), _rows(X, test), _rows(y, test), ks,
-                          n_bins=n_bins)
-        return {"task": task, "rep": r, "fold": f, "method": method, "accuracy": 100 * out["accuracy"],
-                "k": out["k"], "n_test": len(test), "correct": out["correct"]}
+        out = fit_predict(
+            methods[method], _rows(X, train), _rows(y, train), _rows(X, test), _rows(y, test), ks, n_bins=n_bins
+        )
+        return {
+            "task": task,
+            "rep": r,
+            "fold": f,
+            "method": method,
+            "accuracy": 100 * out["accuracy"],
+            "k": out["k"],
+            "n_test": len(test),
+            "correct": out["correct"],
+        }
 
     return pd.DataFrame(parallel_map(one, jobs, n_jobs=n_jobs, label="folds"))
 
@@ -321,7 +387,7 @@ def pairwise_tests(results: pd.DataFrame) -> pd.DataFrame:
         by_method = {m: g.sort_values("fold") for m, g in group.groupby("method", sort=False)}
         names = list(by_method)
         for i, a in enumerate(names):
-            for b in names[i + 1:]:
+            for b in names[i + 1 :]:
                 ga, gb = by_method[a], by_method[b]
                 if len(ga) == 1:
                     p, test = mcnemar_p(ga["correct"].iloc[0], gb["correct"].iloc[0]), "McNemar"
@@ -362,11 +428,29 @@ def marks(results: pd.DataFrame, tests: pd.DataFrame, *, alpha: float = 0.05) ->
     for task in mean.index:
         best = mean.loc[task].idxmax()
         for m in mean.columns:
-            out.loc[task, m] = m == best or significant(tests[tests.task == task], best, m, alpha=alpha).get(
-                task, 0) <= 0
+            out.loc[task, m] = (
+                m == best or significant(tests[tests.task == task], best, m, alpha=alpha).get(task, 0) <= 0
+            )
     return out
 
 
-__all__ = ["GENERATED_SIZES", "IONOSPHERE_TRAIN", "K_RANGE", "SIZE_READINGS", "fit_predict", "grade", "marks",
-           "mcnemar_p", "pairwise_tests", "reading_distances", "run", "run_readings", "significant", "summary",
-           "table1_claims", "table2_claims", "tasks", "verdicts_by_reading"]
+__all__ = [
+    "GENERATED_SIZES",
+    "IONOSPHERE_TRAIN",
+    "K_RANGE",
+    "SIZE_READINGS",
+    "fit_predict",
+    "grade",
+    "marks",
+    "mcnemar_p",
+    "pairwise_tests",
+    "reading_distances",
+    "run",
+    "run_readings",
+    "significant",
+    "summary",
+    "table1_claims",
+    "table2_claims",
+    "tasks",
+    "verdicts_by_reading",
+]

@@ -1,0 +1,18 @@
+"""What only one Part of the book runs: each paper's experiment protocol, one module per paper.
+
+The estimators, metrics and weightings these protocols use are reusable and live in the rest of :mod:`lazylib`;
+a protocol module holds the paper-specific part: how folds, sweeps and repetitions are run, how the paper chooses
+its parameters, and how its tables are marked.
+
+=================  =====================================================  ==============================
+module             paper                                                  Part (book folder)
+=================  =====================================================  ==============================
+``payne2000``      Payne & Edwards (2000), sub-space mapping              II (``book/payne2000_subspace``)
+``guvenir1998``    Guvenir (1998), VFI5 and irrelevant features           III (``book/guvenir1998_vfi5``)
+``wilson1997``     Wilson & Martinez (1997), heterogeneous distances      IV (``book/wilson1997_hdf``)
+``howe_cardie``    Howe & Cardie, mean difference weighting               V (``book/howe_cardie_mdw``)
+=================  =====================================================  ==============================
+
+Part I (Payne & Edwards 1998) runs through the library's public API alone (:mod:`lazylib.evaluation`,
+:func:`lazylib.neighbors.accuracy_by_rule`), so it has no protocol module.
+"""

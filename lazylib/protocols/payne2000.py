@@ -1,0 +1,247 @@
+"""The experiment protocol of Payne & Edwards (2000), Part II of the book: cross-validated sweeps of CA and CACP
+over the number of components :math:`K`, the paper's rule for choosing :math:`K`, 1-NN on chosen attributes, and
+the MC and FNN selections run fold by fold.
+
+The estimators themselves are reusable and live elsewhere (:class:`lazylib.subspace.SubspaceMapping`,
+:class:`lazylib.selection.MonteCarloSelector`, :class:`lazylib.trees.C45Classifier`); this module holds what only
+Part II runs: the per-fold normalisation readings (:func:`scale_fold`), the sweep over every :math:`K` in one
+nearest-neighbour pass per fold (:func:`cv_sweep`), the paper's choice of :math:`K` (:func:`paper_rule`) and the
+selections' cross-validation (:func:`cv_selection`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from lazylib._validation import Choice, check, check_random_state
+from lazylib.evaluation import parallel_map
+from lazylib.selection import MonteCarloSelector, c45_attributes
+from lazylib.subspace import SubspaceMapping, _labels, accuracy_by_width, nn_accuracy, numeric_matrix
+
+#: Readings of the attribute normalisation the paper does not state (see :func:`scale_fold`).
+SCALINGS = ("none", "range", "sd")
+
+
+def scale_fold(train, test=None, scaling: str = "none"):
+    """Impute and normalise a fold with statistics of its training part only.
+
+    Missing values (NaN) are replaced by the training mean of their attribute. Then ``"range"`` maps each
+    attribute to ``(x - min) / (max - min)`` and ``"sd"`` to ``(x - mean) / sd`` (training min, max, mean,
+    population sd); an attribute constant in training becomes 0. ``"none"`` leaves the values as they are.
+
+    Returns
+    -------
+    (train, test) as float arrays (``test`` is None when not given).
+
+    Examples
+    --------
+    >>> tr, te = scale_fold([[0.0, 1.0], [2.0, np.nan]], [[1.0, 3.0]], "range")
+    >>> tr.tolist(), te.tolist()
+    ([[0.0, 0.0], [1.0, 0.0]], [[0.5, 0.0]])
+    """
+    check("scaling", scaling, Choice(SCALINGS))
+    train = numeric_matrix(train).copy()
+    test = None if test is None else numeric_matrix(test).copy()
+    with np.errstate(all="ignore"):
+        mean = np.nanmean(train, axis=0) if np.isnan(train).any() else train.mean(axis=0)
+    mean = np.where(np.isnan(mean), 0.0, mean)  # an all-missing column
+    for M in (train, test):
+        if M is not None and np.isnan(M).any():
+            rows, cols = np.nonzero(np.isnan(M))
+            M[rows, cols] = mean[cols]
+    if scaling == "none":
+        return train, test
+    if scaling == "range":
+        shift, spread = train.min(axis=0), np.ptp(train, axis=0)
+    else:
+        shift, spread = train.mean(axis=0), train.std(axis=0)
+    inv = np.divide(1.0, spread, out=np.zeros_like(spread), where=spread > 0)
+    return (train - shift) * inv, None if test is None else (test - shift) * inv
+
+
+def paper_rule(accuracy_by_k: pd.Series) -> tuple[int, float]:
+    """The paper's choice of K (section 5): the highest accuracy, then the fewest dimensions.
+
+    Examples
+    --------
+    >>> paper_rule(pd.Series([0.8, 0.9, 0.9], index=[1, 2, 3]))
+    (2, 0.9)
+    """
+    acc = accuracy_by_k.dropna()
+    best = acc.max()
+    k = int(acc.index[acc.to_numpy() >= best][0])
+    return k, float(acc.loc[k])
+
+
+def fold_sweep(
+    train,
+    y_train,
+    test,
+    y_test,
+    *,
+    method: str = "ca",
+    null_space: str = "svd",
+    n_classes: int | None = None,
+    nested: bool = True,
+    ties: str = "all",
+) -> dict:
+    """One fold of the K sweep on prepared (imputed, scaled) matrices with class-index labels.
+
+    Returns
+    -------
+    dict with ``test`` (test accuracy for K = 1..J_avail), and when ``nested`` also ``loo`` (leave-one-out
+    accuracy of the same K on the training part, from the same mapping).
+    """
+    mapping = SubspaceMapping(method, null_space=null_space).fit(train, y_train)
+    Z_train, Z_test = mapping.transform(train), mapping.transform(test)
+    out = {
+        "test": accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, ties=ties),
+        "rank": mapping.rank_,
+    }
+    if nested:
+        out["loo"] = accuracy_by_width(Z_train, y_train, n_classes=n_classes, ties=ties)
+    return out
+
+
+def cv_sweep(
+    X,
+    y,
+    folds,
+    *,
+    method: str = "ca",
+    scaling: str = "none",
+    null_space: str = "svd",
+    nested: bool = True,
+    ties: str = "all",
+    n_jobs: int = 1,
+) -> dict:
+    """Cross-validated 1-NN accuracy of CA or CACP for every K, the paper's choice of K, and a nested choice.
+
+    Parameters
+    ----------
+    X : DataFrame or array of numeric attributes (NaN = missing)
+    y : labels
+    folds : list of (train, test) index arrays
+    method, null_space : see :class:`SubspaceMapping`
+    scaling : see :func:`scale_fold` (imputation and normalisation from each training part)
+    ties : see :func:`correct_by_width`
+    nested : bool
+        Also choose K inside each training part by leave-one-out 1-NN accuracy (highest, then fewest), and
+        score the test part with that K: an honest estimate, free of the optimism of choosing K on the test
+        folds as the paper does.
+
+    Returns
+    -------
+    dict with ``by_k`` (DataFrame fold x K of test accuracies, fractions), ``k`` and ``accuracy`` (the
+    paper's rule applied to the mean over folds), ``fold_accuracy`` (the folds' accuracies at that K), and when
+    ``nested``: ``nested_k`` and ``nested_accuracy`` (Series over folds).
+
+    Examples
+    --------
+    >>> from lazylib import datasets, evaluation
+    >>> iris = datasets.load("iris")
+    >>> folds = evaluation.stratified_kfold(iris.y, 5, random_state=0)
+    >>> res = cv_sweep(iris.X, iris.y, folds, method="ca")
+    >>> res["by_k"].shape, res["k"]
+    ((5, 4), 3)
+    """
+    X = numeric_matrix(X)
+    codes, classes = _labels(y)
+    C = len(classes)
+
+    def one(f):
+        train, test = folds[f]
+        tr, te = scale_fold(X[train], X[test], scaling)
+        return fold_sweep(
+            tr,
+            codes[train],
+            te,
+            codes[test],
+            method=method,
+            null_space=null_space,
+            n_classes=C,
+            nested=nested,
+            ties=ties,
+        )
+
+    results = parallel_map(one, range(len(folds)), n_jobs=n_jobs, label=method)
+    width = max(len(r["test"]) for r in results)
+    by_k = pd.DataFrame(
+        [np.pad(r["test"], (0, width - len(r["test"])), constant_values=np.nan) for r in results],
+        columns=pd.RangeIndex(1, width + 1, name="K"),
+    )
+    by_k.index.name = "fold"
+    k, acc = paper_rule(by_k.mean(axis=0))
+    out = {
+        "by_k": by_k,
+        "k": k,
+        "accuracy": acc,
+        "fold_accuracy": by_k[k],
+        "rank": pd.Series([r["rank"] for r in results]),
+    }
+    if nested:
+        ks = [paper_rule(pd.Series(r["loo"], index=range(1, len(r["loo"]) + 1)))[0] for r in results]
+        out["nested_k"] = pd.Series(ks, name="K")
+        out["nested_accuracy"] = pd.Series([by_k.loc[f, k_f] for f, k_f in enumerate(ks)], name="accuracy")
+    return out
+
+
+def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "all") -> pd.Series:
+    """Cross-validated Euclidean 1-NN accuracy per fold (the paper's NN), optionally on a subset of attributes
+    per fold (``attributes[f]`` a boolean mask or index list, as MC and FNN produce)."""
+    X = numeric_matrix(X)
+    codes, classes = _labels(y)
+    acc = []
+    for f, (train, test) in enumerate(folds):
+        tr, te = scale_fold(X[train], X[test], scaling)
+        if attributes is not None:
+            cols = np.asarray(attributes[f])
+            cols = np.flatnonzero(cols) if cols.dtype == bool else cols.astype(np.intp)
+            tr, te = tr[:, cols], te[:, cols]
+            if not len(cols):  # nothing selected: every stored instance is tied, the vote rule decides
+                tr, te = np.zeros((len(tr), 1)), np.zeros((len(te), 1))
+        acc.append(nn_accuracy(tr, codes[train], te, codes[test], n_classes=len(classes), ties=ties))
+    return pd.Series(acc, name="accuracy")
+
+
+def cv_selection(
+    X: pd.DataFrame,
+    y,
+    folds,
+    *,
+    method: str = "mc",
+    scaling: str = "none",
+    types=None,
+    n_subsets: int = 100,
+    random_state=None,
+    ties: str = "all",
+) -> dict:
+    """Cross-validated 1-NN accuracy after MC or FNN attribute selection on each training part.
+
+    Parameters
+    ----------
+    random_state : int, Generator or None
+        Seed or generator of each fold's MC seed: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
+    Returns
+    -------
+    dict with ``fold_accuracy`` (Series over folds, fractions), ``n_attributes`` (Series over folds) and
+    ``masks`` (list of boolean masks, one per fold).
+    """
+    if method not in ("mc", "fnn"):
+        raise ValueError(f"method must be 'mc' or 'fnn', got {method!r}")
+    Xn = numeric_matrix(X)
+    codes, _ = _labels(y)
+    seeds = check_random_state(random_state).integers(0, 2**32 - 1, len(folds))
+    masks = []
+    for f, (train, _) in enumerate(folds):
+        if method == "mc":
+            tr, _ = scale_fold(Xn[train], None, scaling)
+            masks.append(MonteCarloSelector(n_subsets, int(seeds[f]), ties).fit(tr, codes[train]).support_)
+        else:
+            y_train = y.iloc[train] if isinstance(y, pd.Series) else np.asarray(y)[train]
+            masks.append(c45_attributes(X.iloc[train], y_train, types=types))
+    acc = cv_nn(Xn, codes, folds, scaling=scaling, attributes=masks, ties=ties)
+    return {"fold_accuracy": acc, "n_attributes": pd.Series([int(m.sum()) for m in masks]), "masks": masks}

@@ -1,0 +1,10 @@
+"""Reader tools for the book: what turns the library's numbers into the pages a reader sees.
+
+- :mod:`~lazylib.report.scorecard`: every chapter's published numbers beside ours and its judged claims, read
+  back by the scorecard appendix;
+- :mod:`~lazylib.report.display`: tables that fit the page;
+- :mod:`~lazylib.report.plotting`: the book's figure style;
+- :mod:`~lazylib.report.robustness`: the input policy of every metric, found by probing it.
+
+Nothing in :mod:`lazylib` outside this package imports it.
+"""
