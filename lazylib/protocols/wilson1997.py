@@ -611,8 +611,8 @@ def average_attribute_distance(metric, X, y, folds, *, types=None) -> pd.DataFra
 
 def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
     """Average accuracy of every metric over the paper's groups of data sets: ``all``, ``no continuous``
-    (no continuous attribute), ``no nominal``, ``nominal`` (at least one nominal) and ``continuous`` (at least
-    one continuous), with the number of data sets in each."""
+    (no continuous attribute), ``no nominal``, ``nominal`` (at least one nominal), ``continuous`` (at least
+    one continuous) and ``both`` (at least one of each), with the number of data sets in each."""
     k = kinds.reindex(means.index)
     if k.isna().any().any():
         raise ValueError(f"kinds lack the data sets {list(k.index[k.isna().any(axis=1)])}")
@@ -622,6 +622,7 @@ def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
         "no nominal": k["nominal"].to_numpy() == 0,
         "nominal": k["nominal"].to_numpy() > 0,
         "continuous": k["continuous"].to_numpy() > 0,
+        "both": (k["continuous"].to_numpy() > 0) & (k["nominal"].to_numpy() > 0),
     }
     rows = {g: {"datasets": int(sel.sum()), **means[sel].mean().to_dict()} for g, sel in groups.items()}
     return pd.DataFrame.from_dict(rows, orient="index")

@@ -185,6 +185,7 @@ def test_attribute_kinds_and_groups():
     assert g.loc["no continuous", "datasets"] == 1 and g.loc["no continuous", "A"] == pytest.approx(0.8)
     assert g.loc["no nominal", "A"] == pytest.approx(0.9)
     assert g.loc["all", "B"] == pytest.approx(0.6)
+    assert g.loc["both", "datasets"] == 1 and g.loc["both", "A"] == pytest.approx(0.7)  # crx
     with pytest.raises(ValueError, match="wine"):
         ex.group_means(pd.DataFrame({"A": [1.0]}, index=["wine"]), kinds)
 
