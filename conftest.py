@@ -13,6 +13,7 @@ executed notebooks go into the book's execution cache, so ``make book`` does not
 from __future__ import annotations
 
 import io
+import os
 import tokenize
 from collections import defaultdict
 from pathlib import Path
@@ -22,6 +23,10 @@ import nbformat
 import nbval.plugin
 
 from lazylib._book import execute_once
+
+# No progress bar under pytest, in the tests or in the kernels nbval starts (they inherit the environment):
+# tqdm's own switch, which lazylib.evaluation.parallel_map honours.
+os.environ["TQDM_DISABLE"] = "1"
 
 ROOT = Path(__file__).parent
 BOOK = ROOT / "book"
