@@ -169,7 +169,7 @@ def run(
     also_ties=(),
     train_fractions=None,
     random_state=0,
-    n_jobs: int = 1,
+    n_jobs: int | None = None,
     max_instances: int | dict | None = None,
     reuse: dict | None = None,
     label: str = "experiments",
@@ -204,8 +204,10 @@ def run(
         by :func:`dataset_seed`, so it cannot be a Generator). A sequence of seeds repeats the whole
         experiment once per seed (other folds, other training subsets) in one pool of workers and adds a
         column ``seed``.
-    n_jobs : int
-        Worker processes (forked; -1 = every core). Results are identical to ``n_jobs=1``.
+    n_jobs : int or None
+        Worker processes (:func:`lazylib.evaluation.parallel_map`: -1 = every core, None = joblib's setting, so
+        ``joblib.parallel_config(backend="dask")`` sends the jobs to a Dask cluster). Results are identical to
+        ``n_jobs=1``.
     max_instances : int or dict, optional
         Cut larger data sets to a stratified subset of this size (one number for all, or per name); the
         returned table's ``attrs["subsampled"]`` lists every data set that was cut, as ``{name: (used, total)}``.
@@ -216,7 +218,7 @@ def run(
         for metrics that rank neighbours identically there (``tests/unit`` checks each predicate of this
         module against a full run).
     label : str
-        Progress-bar text (drawn on an interactive terminal only).
+        Progress-bar text (:func:`lazylib.evaluation.parallel_map`).
 
     Returns
     -------
