@@ -17,6 +17,7 @@ from lazylib import datasets, synthetic
 from lazylib._validation import check_random_state
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
+from lazylib.report.verdicts import all_of, judge, share_rule, threshold_rule
 from lazylib.weighting.mdw import equal_width_bins
 
 #: Odd k from 1 to 75: wide enough for the large k that Waveform's noise attributes call for.
@@ -193,11 +194,6 @@ def reading_distances(results: pd.DataFrame, published: pd.Series, method: str) 
     return out
 
 
-def grade(conditions) -> str:
-    """ "supported" when every condition holds, "partly supported" when some do, "not supported" otherwise."""
-    return "supported" if all(conditions) else "partly supported" if any(conditions) else "not supported"
-
-
 def table1_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The verdicts of Table 1's claims C1-C6 (rules stated in the Table 1 chapter) from the results of the
     methods ``k-NN``, ``IG`` and ``MDW`` on the eight tasks. Returns the claims (``claim``, ``verdict``,
@@ -216,8 +212,8 @@ def table1_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     n_as_ig = int((mdw_ig >= 0).sum())
     n_higher = int((wide["MDW"] > wide["k-NN"]).sum())
     wins, losses = int((mdw_knn > 0).sum()), int((mdw_knn < 0).sum())
-    c1 = "supported" if n_as_ig >= 7 else "partly supported" if n_as_ig >= 5 else "not supported"
-    knn_keeps_up = all(knn_vs[m][w] >= 0 for m in knn_vs for w in waves)
+    c1 = share_rule((mdw_ig >= 0).to_dict(), supported=7 / 8, partly=5 / 8, what="tasks")
+    knn_keeps_up = bool(all(knn_vs[m][w] >= 0 for m in knn_vs for w in waves))
     knn_rows = results[results.method == "k-NN"]
     gain = (knn_rows["loo_best"] - knn_rows["loo_k1"]).groupby(knn_rows["task"]).mean()
     c5_a, c5_b = bool((mdw_ig[natural] == 0).all()), int((mdw_knn[natural] > 0).sum()) >= 2
@@ -233,11 +229,11 @@ def table1_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
             ],
             "verdict": [
                 c1,
-                grade([n_higher >= 5, wins > losses]),
-                grade([ig_knn["LED-24"] > 0, mdw_knn["LED-24"] > 0]),
-                grade([knn_keeps_up, gain["Waveform-40"] > gain["Waveform-21"]]),
-                grade([c5_a, c5_b]),
-                grade([mdw_knn["Ionosphere"] < 0, mdw_ig["Ionosphere"] < 0]),
+                all_of(n_higher >= 5, wins > losses),
+                all_of(bool(ig_knn["LED-24"] > 0), bool(mdw_knn["LED-24"] > 0)),
+                all_of(knn_keeps_up, bool(gain["Waveform-40"] > gain["Waveform-21"])),
+                all_of(c5_a, c5_b),
+                all_of(bool(mdw_knn["Ionosphere"] < 0), bool(mdw_ig["Ionosphere"] < 0)),
             ],
             "evidence": [
                 f"MDW not significantly below IG on {n_as_ig} of 8 tasks",
@@ -282,13 +278,9 @@ def table2_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
                 "T3: VDM's weights do not help over MVDM",
             ],
             "verdict": [
-                "supported" if n_indist >= 6 else "partly supported" if n_indist >= 4 else "not supported",
-                "supported"
-                if mdw_loses and n_lost == len(mdw_loses)
-                else "partly supported"
-                if n_lost
-                else "not supported",
-                "supported" if vdm_wins == 0 else "partly supported" if vdm_wins <= 2 else "not supported",
+                share_rule((~distinguishable).to_dict(), supported=6 / 8, partly=4 / 8, what="tasks"),
+                share_rule(mdw_loses, supported=1.0, partly=1e-9, what="distinguishable tasks"),
+                threshold_rule(vdm_wins, supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"),
             ],
             "evidence": [
                 f"no significant pair on {n_indist} of 8 tasks",
@@ -311,6 +303,42 @@ def verdicts_by_reading(by_reading: pd.DataFrame, natural: pd.DataFrame, claims)
     for name, group in by_reading.groupby("reading", sort=False):
         cols[name] = claims(pd.concat([group.drop(columns="reading"), natural], ignore_index=True))[0]["verdict"]
     return pd.DataFrame(cols)
+
+
+def per_seed(results: pd.DataFrame) -> dict:
+    """Repetition ``r`` -> the results of that repetition alone on every task (a task with one repetition, a
+    fixed split, contributes it to each), for every ``r`` that all multi-repetition tasks share: the conditions
+    under which each claim is judged once per seed, with one run per task as the paper made."""
+    n_reps = results.groupby("task", sort=False)["rep"].nunique()
+    shared = int(n_reps[n_reps > 1].min()) if (n_reps > 1).any() else 1
+    single = results[results.task.isin(n_reps.index[n_reps == 1])]
+    return {
+        r: pd.concat([results[results.task.isin(n_reps.index[n_reps > 1]) & (results.rep == r)], single])
+        for r in range(shared)
+    }
+
+
+def judge_claims(claims, conditions, *, primary) -> dict:
+    """Each claim of ``claims`` (:func:`table1_claims` or :func:`table2_claims`) judged under every condition.
+
+    Parameters
+    ----------
+    claims : callable
+        ``claims(results) -> (claims DataFrame, ...)`` with a ``verdict`` column of verdict rules' outputs.
+    conditions : iterable of (dict, DataFrame)
+        A condition's label (e.g. ``{"IG": "IB1-IG", "sizes": "CART", "seed": "all"}``) and the results the
+        claims read under it.
+    primary : dict
+        The label of the primary condition.
+
+    Returns
+    -------
+    dict
+        Claim key (``"C1"``...) -> :class:`lazylib.report.verdicts.Judgement`.
+    """
+    evaluated = [(dict(label), claims(res)[0]) for label, res in conditions]
+    keys = list(evaluated[0][1].index)
+    return {key: judge(lambda c, key=key: c.loc[key, "verdict"], evaluated, primary=primary) for key in keys}
 
 
 def _rows(X, idx):
@@ -542,7 +570,8 @@ __all__ = [
     "K_RANGE",
     "SIZE_READINGS",
     "fit_predict",
-    "grade",
+    "judge_claims",
+    "per_seed",
     "marks",
     "mcnemar_p",
     "pairwise_tests",

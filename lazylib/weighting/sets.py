@@ -135,7 +135,14 @@ def combined_distance(
 
 
 def mdw_loo_distances(
-    X: pd.DataFrame, y, *, types=None, differences=None, self_pairs: bool = True, fallback: str = "uniform"
+    X: pd.DataFrame,
+    y,
+    *,
+    types=None,
+    differences=None,
+    self_pairs: bool = True,
+    fallback: str = "uniform",
+    stages: str = "both",
 ) -> np.ndarray:
     """``D[i, j] = sum_f w^(i)_{c(j)}(f) delta_f(x_i, x_j)`` with ``w^(i)`` the mean difference weights learnt
     *without* instance ``i``: the distance matrix of an honest leave-one-out test of MDW, in which the held-out
@@ -155,6 +162,8 @@ def mdw_loo_distances(
         As for :func:`lazylib.weighting.mdw_weights`.
     fallback : {"uniform", "zero"}
         As for :func:`lazylib.weighting.mdw_weights`.
+    stages : {"both", "scaling"}
+        MDW's weights, or its scaling weights alone (one vector for every class), learnt without instance ``i``.
 
     Returns
     -------
@@ -185,6 +194,8 @@ def mdw_loo_distances(
     """
     if fallback not in ("uniform", "zero"):
         raise ValueError(f"fallback must be 'uniform' or 'zero', got {fallback!r}")
+    if stages not in ("both", "scaling"):
+        raise ValueError(f"stages must be 'both' or 'scaling', got {stages!r}")
     columns, kinds = feature_kinds(X, types)
     for f, (c, k) in enumerate(zip(columns, kinds)):
         values = _column_values(X.iloc[:, f], k)
@@ -227,7 +238,7 @@ def mdw_loo_distances(
     backup = usable / np.maximum(usable.sum(-1, keepdims=True), 1.0) if fallback == "uniform" else 0 * usable
     with np.errstate(invalid="ignore", divide="ignore"):
         sig = np.where(sums > 0, weights / np.where(sums > 0, sums, 1.0), backup[:, None, :])
-    W = sig * scales[:, None, :]
+    W = sig * scales[:, None, :] if stages == "both" else np.broadcast_to(scales[:, None, :], sig.shape)
     out = np.zeros((n, n))
     for f, D in enumerate(matrices):
         out += W[:, codes, f] * np.asarray(D, dtype=np.float64)

@@ -164,8 +164,11 @@ def test_mdw_loo_distances_equal_refitting_without_each_instance(self_pairs):
     )
     y = list(rng.choice(list("abc"), n))
     D = mdw_loo_distances(X, y, self_pairs=self_pairs)
+    S = mdw_loo_distances(X, y, self_pairs=self_pairs, stages="scaling")
     for i in range(n):
         keep = [j for j in range(n) if j != i]
-        w = mdw_components(X.iloc[keep].reset_index(drop=True), [y[j] for j in keep], self_pairs=self_pairs).weights
-        ref = combined_distance(X.iloc[[i]].reset_index(drop=True), X, weights=w, y_B=y)[0]
+        res = mdw_components(X.iloc[keep].reset_index(drop=True), [y[j] for j in keep], self_pairs=self_pairs)
+        ref = combined_distance(X.iloc[[i]].reset_index(drop=True), X, weights=res.weights, y_B=y)[0]
         assert np.allclose(D[i], ref, rtol=1e-12, atol=1e-12), i
+        ref = combined_distance(X.iloc[[i]].reset_index(drop=True), X, weights=res.scaling)[0]
+        assert np.allclose(S[i], ref, rtol=1e-12, atol=1e-12), i
