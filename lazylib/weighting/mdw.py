@@ -201,6 +201,11 @@ def sampled_mean_difference(a, b, n_pairs: int, kind: str = "numeric", *, n_esti
     ----------
     Howe, N. and Cardie, C., section 2 (scaling algorithm).
 
+    Notes
+    -----
+    The draws are made block by block (about a million pairs at a time), so memory stays bounded whatever
+    ``n_estimates``.
+
     Examples
     --------
     >>> est = sampled_mean_difference([0.0, 1.0], [0.0, 1.0], 10_000, random_state=0)
@@ -216,10 +221,15 @@ def sampled_mean_difference(a, b, n_pairs: int, kind: str = "numeric", *, n_esti
     if len(a) == 0 or len(b) == 0:
         raise ValueError("both samples need a known value")
     rng = check_random_state(random_state)
-    i = rng.integers(0, len(a), (n_estimates, n_pairs))
-    j = rng.integers(0, len(b), (n_estimates, n_pairs))
-    d = np.abs(a[i] - b[j]) if kind == "numeric" else (a[i] != b[j]).astype(np.float64)
-    return d.mean(axis=1)
+    out = np.empty(n_estimates)
+    block = max(1, 2**20 // n_pairs)  # estimates per block: about 8 MiB of draws at a time
+    for start in range(0, n_estimates, block):
+        rows = min(block, n_estimates - start)
+        i = rng.integers(0, len(a), (rows, n_pairs))
+        j = rng.integers(0, len(b), (rows, n_pairs))
+        d = np.abs(a[i] - b[j]) if kind == "numeric" else (a[i] != b[j]).astype(np.float64)
+        out[start : start + rows] = d.mean(axis=1)
+    return out
 
 
 def set_difference(A, B=None, *, block: int = 256) -> np.ndarray:
