@@ -197,14 +197,14 @@ def sampled_mean_difference(a, b, n_pairs: int, kind: str = "numeric", *, n_esti
     -------
     ndarray of shape (n_estimates,)
 
-    References
-    ----------
-    Howe, N. and Cardie, C., section 2 (scaling algorithm).
-
     Notes
     -----
     The draws are made block by block (about a million pairs at a time), so memory stays bounded whatever
     ``n_estimates``.
+
+    References
+    ----------
+    Howe, N. and Cardie, C., section 2 (scaling algorithm).
 
     Examples
     --------
