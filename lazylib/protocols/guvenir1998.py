@@ -185,7 +185,7 @@ def repeated_prefix_accuracy(
     ties: str = "all",
     vfi_params: dict | None = None,
     random_state=None,
-    n_jobs: int = 1,
+    n_jobs: int | None = None,
 ) -> pd.DataFrame:
     """:func:`prefix_accuracy` repeated ``n_repeats`` times, each repetition with its own data and folds.
 

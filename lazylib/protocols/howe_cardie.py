@@ -157,7 +157,7 @@ def run_readings(
     readings: dict | None = None,
     n_reps: int = 5,
     n_bins=None,
-    n_jobs: int = 2,
+    n_jobs: int | None = None,
     noise: float = 0.10,
 ) -> pd.DataFrame:
     """:func:`run` on the four generated tasks under each reading of their sizes (default :data:`SIZE_READINGS`),
@@ -444,7 +444,7 @@ def _bins_of(n_bins, method: str):
     return n_bins.get(method) if isinstance(n_bins, dict) else n_bins
 
 
-def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins=None, n_jobs: int = 2) -> pd.DataFrame:
+def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins=None, n_jobs: int | None = None) -> pd.DataFrame:
     """Every method on every fold of every repetition of every task.
 
     Parameters
@@ -456,6 +456,9 @@ def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins=None, n_jobs: int = 2)
     n_bins : int or dict, optional
         See :func:`fit_predict`; a dict maps a method's name to its ``n_bins`` (absent: None), e.g. IB1-IG's 8
         beside unbinned methods.
+    n_jobs : int or None
+        Worker processes (:func:`lazylib.evaluation.parallel_map`; None = joblib's setting, which
+        ``joblib.parallel_config(backend="dask")`` points at a Dask cluster). Results do not depend on it.
 
     Returns
     -------
