@@ -13,10 +13,12 @@ from lazylib.weighting.mdw import (
     IGWeighted,
     MDWResult,
     equal_width_bins,
+    hoeffding_pairs,
     information_gain,
     mdw_components,
     mdw_weights,
     mean_difference,
+    sampled_mean_difference,
     set_difference,
 )
 from lazylib.weighting.wom import LearnedWOM, WOMWeights, wom_weights
@@ -30,10 +32,12 @@ __all__ = [
     "MDWResult",
     "WOMWeights",
     "equal_width_bins",
+    "hoeffding_pairs",
     "information_gain",
     "mdw_components",
     "mdw_weights",
     "mean_difference",
+    "sampled_mean_difference",
     "set_difference",
     "wom_weights",
 ]

@@ -146,3 +146,29 @@ def test_information_gain_equals_counting_loop():
     got = information_gain(X, y)
     assert got["num"] == pytest.approx(expected["num"])
     assert got["sym"] == pytest.approx(expected["sym"])
+
+
+@pytest.mark.parametrize("self_pairs", [True, False])
+def test_mdw_loo_distances_equal_refitting_without_each_instance(self_pairs):
+    from lazylib.weighting.sets import combined_distance, mdw_loo_distances
+
+    rng = np.random.default_rng(3)
+    n = 25
+    sets = [rng.normal(size=(int(rng.integers(1, 4)), 2)) for _ in range(n)]
+    X = pd.DataFrame(
+        {
+            "x": rng.normal(size=n),
+            "c": pd.Categorical(rng.choice(list("pqr"), n)),
+            "s": pd.Series(sets, dtype=object),
+        }
+    )
+    y = list(rng.choice(list("abc"), n))
+    D = mdw_loo_distances(X, y, self_pairs=self_pairs)
+    S = mdw_loo_distances(X, y, self_pairs=self_pairs, stages="scaling")
+    for i in range(n):
+        keep = [j for j in range(n) if j != i]
+        res = mdw_components(X.iloc[keep].reset_index(drop=True), [y[j] for j in keep], self_pairs=self_pairs)
+        ref = combined_distance(X.iloc[[i]].reset_index(drop=True), X, weights=res.weights, y_B=y)[0]
+        assert np.allclose(D[i], ref, rtol=1e-12, atol=1e-12), i
+        ref = combined_distance(X.iloc[[i]].reset_index(drop=True), X, weights=res.scaling)[0]
+        assert np.allclose(S[i], ref, rtol=1e-12, atol=1e-12), i

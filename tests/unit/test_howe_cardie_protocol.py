@@ -85,8 +85,8 @@ def test_reading_distances_and_verdict_helpers():
     published.index.names = ["dataset", "method"]
     d = P.reading_distances(pd.DataFrame(rows), published, "k-NN")
     assert d.loc["x", "LED-7"] == pytest.approx(-6.8) and d.loc["y", "mean |difference|"] == pytest.approx(2.0)
-    assert [P.grade(c) for c in ([True, True], [True, False], [False, False])] == [
-        "supported",
-        "partly supported",
-        "not supported",
-    ]
+    results = pd.DataFrame(
+        [{"task": t, "rep": r, "method": "m", "accuracy": 1.0} for t, n in [("A", 3), ("B", 1)] for r in range(n)]
+    )
+    seeds = P.per_seed(results)
+    assert list(seeds) == [0, 1, 2] and all(sorted(g.task) == ["A", "B"] for g in seeds.values())

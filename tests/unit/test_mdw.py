@@ -168,3 +168,55 @@ def test_difference_knn_predicts_like_loo_path():
     assert (clf.predict(X.iloc[20:].reset_index(drop=True)) == expected).all()
     with pytest.raises(ValueError, match="weighting"):
         DifferenceKNN(weighting="ig").fit(X, y)
+
+
+def test_mdw_stages_ablation(mixed):
+    X, y = mixed
+    full = MDW().fit(X, y)
+    comp = full.components_
+    scaling = MDW(stages="scaling").fit(X, y).weights_
+    assert np.allclose(scaling, np.broadcast_to(comp.scaling.to_numpy(), scaling.shape))
+    sig = MDW(stages="significance", calibrated=False).fit(X, y)
+    assert np.allclose(sig.weights_, sig.components_.significance.to_numpy())
+    assert np.allclose(sig.weights_.sum(axis=1), 1.0)
+    with pytest.raises(ValueError, match="stages must be one of"):
+        MDW(stages="neither").fit(X, y)
+
+
+def test_hoeffding_pairs_and_the_sampled_estimate_honour_the_bound():
+    from lazylib.weighting import hoeffding_pairs, sampled_mean_difference
+
+    assert hoeffding_pairs(0.1, 0.05) == int(np.ceil(np.log(40) / 0.02))
+    x = np.random.default_rng(1).random(500)
+    n = hoeffding_pairs(0.05, 0.1)
+    est = sampled_mean_difference(x, x, n, n_estimates=400, random_state=2)
+    assert np.mean(np.abs(est - mean_difference(x, x)) > 0.05) <= 0.1
+    s = np.array([0.0, 1.0, 1.0, 2.0])
+    assert abs(float(sampled_mean_difference(s, s, 20_000, "symbolic", random_state=0)[0]) - 0.625) < 0.02
+    for bad in [dict(epsilon=0), dict(delta=1.5), dict(bound=-1)]:
+        with pytest.raises(ValueError, match="out of range"):
+            hoeffding_pairs(**{"epsilon": 0.1, "delta": 0.1, **bad})
+    with pytest.raises(ValueError, match="sets have no sampled form"):
+        sampled_mean_difference(x, x, 10, "set")
+    with pytest.raises(ValueError, match="n_pairs must be a positive integer"):
+        sampled_mean_difference(x, x, 0)
+
+
+def test_mdw_loo_distances_refuse_unknown_values():
+    from lazylib.weighting.sets import mdw_loo_distances
+
+    X = pd.DataFrame({"a": [0.0, np.nan, 1.0, 2.0]})
+    with pytest.raises(ValueError, match="unknown values"):
+        mdw_loo_distances(X, list("xxyy"))
+
+
+def test_unknown_as_value_and_zero_weight_shares():
+    from lazylib.protocols.howe_cardie import unknown_as_value, zero_weight_shares
+
+    X = pd.DataFrame({"a": pd.Categorical(["x", None, "y", "x"]), "b": [0.0, 1.0, 0.0, 1.0]})
+    assert unknown_as_value(X)["a"].tolist() == ["x", "?", "y", "x"]
+    with pytest.raises(ValueError, match="already has a value"):
+        unknown_as_value(X.assign(a=pd.Categorical(["?", None, "y", "x"])))
+    y = pd.Series(list("ppqq"))
+    shares = zero_weight_shares({"t": (X, y, [[(np.arange(4), np.arange(4))]])})
+    assert list(shares["class"]) == ["p", "q"] and (shares["varying features"] == 2).all()
