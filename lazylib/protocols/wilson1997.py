@@ -136,7 +136,7 @@ def run(
     also_ties=(),
     train_fractions=None,
     random_state: int = 0,
-    n_jobs: int = 1,
+    n_jobs: int | None = None,
     max_instances: int | dict | None = None,
     label: str = "experiments",
 ) -> pd.DataFrame:
@@ -168,13 +168,15 @@ def run(
     random_state : int
         The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
         by :func:`dataset_seed`, so it cannot be a Generator).
-    n_jobs : int
-        Worker processes (forked; -1 = every core). Results are identical to ``n_jobs=1``.
+    n_jobs : int or None
+        Worker processes (:func:`lazylib.evaluation.parallel_map`: -1 = every core, None = joblib's setting, so
+        ``joblib.parallel_config(backend="dask")`` sends the jobs to a Dask cluster). Results are identical to
+        ``n_jobs=1``.
     max_instances : int or dict, optional
         Cut larger data sets to a stratified subset of this size (one number for all, or per name); the
         returned table's ``attrs["subsampled"]`` lists every data set that was cut, as ``{name: (used, total)}``.
     label : str
-        Progress-bar text (drawn on an interactive terminal only).
+        Progress-bar text (:func:`lazylib.evaluation.parallel_map`).
 
     Returns
     -------
