@@ -199,3 +199,18 @@ def test_no_figure_carries_a_whole_book_number():
         str(path.relative_to(HTML)) for path in pages() if 'class="caption-number"' in path.read_text(encoding="utf-8")
     ]
     assert not numbered, f"figures numbered through the book on {numbered}"
+
+
+def test_the_readme_scorecard_table_is_the_one_the_records_give():
+    """After the book is built (``make book`` runs this file), the chapters' records are current, and the README's
+    scorecard block must be what they give: `python -m lazylib.report.scorecard --readme README.md` writes it."""
+    import os
+
+    from lazylib.report import scorecard
+
+    os.environ.pop("LAZYLIB_SCORECARD_DIR", None)
+    try:
+        cells, claims = scorecard.load(ROOT / ".scorecard", book=ROOT)
+    except scorecard.StaleRecords as stale:
+        pytest.skip(f"the records are not current (execute the book first): {stale}")
+    scorecard.check_readme(ROOT / "README.md", cells, claims)
