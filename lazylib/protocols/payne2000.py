@@ -252,6 +252,7 @@ def cv_selection(
             masks.append(MonteCarloSelector(n_subsets, int(seeds[f]), ties).fit(tr, codes[train]).support_)
         else:
             y_train = y.iloc[train] if isinstance(y, pd.Series) else np.asarray(y)[train]
-            masks.append(c45_attributes(X.iloc[train], y_train, types=types))
+            # the program's absolute value tolerance, as the paper's C4.5
+            masks.append(c45_attributes(X.iloc[train], y_train, types=types, relative_tolerance=False))
     acc = cv_nn(Xn, codes, folds, scaling=scaling, attributes=masks, ties=ties)
     return {"fold_accuracy": acc, "n_attributes": pd.Series([int(m.sum()) for m in masks]), "masks": masks}
