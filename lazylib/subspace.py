@@ -188,7 +188,12 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
         else:
             if y is None:
                 raise ValueError("CACP needs the class labels y")
-            codes, _ = encode_labels(y, len(Y), column=True)
+            codes, classes = encode_labels(y, len(Y), column=True)
+            # prototypes stacked in the order of the labels' text (as this reproduction always has): the basis
+            # beyond the rank of the prototypes (null_space="svd") is any orthonormal completion, and LAPACK's
+            # depends on the row order, so another order changes the projections for K > rank
+            text_order = np.argsort([str(c) for c in classes.tolist()], kind="stable")
+            codes = np.argsort(text_order)[codes]
             M = np.stack([Xc[codes == c].mean(axis=0) for c in range(codes.max() + 1)])
         _, d, Vt = np.linalg.svd(M, full_matrices=len(M) < J)
         rank = int((d > tol * d[0]).sum()) if d.size and d[0] > 0 else 0

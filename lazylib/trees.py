@@ -204,9 +204,11 @@ class _Builder:
         mdl_correction,
         release8_min_split,
         value_tolerance,
+        relative_tolerance=True,
     ):
         self.Z, self.y, self.C = Z, y, C
         self.value_tolerance = value_tolerance
+        self.relative_tolerance = relative_tolerance
         self.nominal = nominal
         self.n_values = n_values
         self.train_values = train_values
@@ -218,7 +220,8 @@ class _Builder:
         # the tolerance is relative to each attribute's training range below 1 (J48's absolute 1e-5 at or above
         # it), so rescaling an attribute of small range rescales its cuts instead of merging its values
         spans = [np.ptp(train_values[a]) if len(train_values[a]) else 0.0 for a in self.continuous_columns]
-        self.value_tolerances = value_tolerance * np.minimum(1.0, np.asarray(spans, dtype=float))
+        scale = np.minimum(1.0, np.asarray(spans, dtype=float)) if relative_tolerance else np.ones(len(spans))
+        self.value_tolerances = value_tolerance * scale
 
     # -------------------------------------------------------------- evaluating the tests of one node
     def evaluate(self, rows, w, tested=frozenset()) -> dict:
@@ -469,6 +472,10 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         Two values of a continuous attribute closer than this times ``min(1, range)`` (its training range) are
         not separated by a cut (1e-5 as in Weka's J48, a port of release 8, which applies it absolutely; 0
         separates any two distinct values).
+    relative_tolerance : bool
+        True: the tolerance is scaled by ``min(1, range)``, so rescaled data grow the same tree. False: the
+        program's absolute tolerance (release 8 and J48), which merges values of attributes of small range
+        (wdbc, wpbc and glass hold such values 1e-5 apart); Part II's FNN filter uses it, as the paper's C4.5 did.
 
     Attributes
     ----------
@@ -597,6 +604,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         mdl_correction: bool = True,
         release8_min_split: bool = True,
         value_tolerance: float = 1e-5,
+        relative_tolerance: bool = True,
     ):
         self.min_cases = min_cases
         self.confidence = confidence
@@ -606,6 +614,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.mdl_correction = mdl_correction
         self.release8_min_split = release8_min_split
         self.value_tolerance = value_tolerance
+        self.relative_tolerance = relative_tolerance
 
     # -------------------------------------------------------------- fitting
     def _validate(self):
@@ -613,7 +622,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         check("value_tolerance", self.value_tolerance, Real(low=0))
         check("confidence", self.confidence, Real(low=0, high=1, open_low=True, open_high=True))
         check("upper_limit", self.upper_limit, Choice(UPPER_LIMITS))
-        for name in ("pruning", "subtree_raising", "mdl_correction", "release8_min_split"):
+        for name in ("pruning", "subtree_raising", "mdl_correction", "release8_min_split", "relative_tolerance"):
             check(name, getattr(self, name), Boolean())
 
     def fit(self, X, y, types=None):
@@ -671,6 +680,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             mdl_correction=self.mdl_correction,
             release8_min_split=self.release8_min_split,
             value_tolerance=self.value_tolerance,
+            relative_tolerance=self.relative_tolerance,
         )
 
     def _codes(self, values, categories, nominal, fit=False):

@@ -24,6 +24,15 @@ from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy, nu
 SCALINGS = ("none", "range", "sd")
 
 
+def text_ordered_labels(y, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Class codes in the order of the labels' text (:func:`lazylib.encoding.encode_labels`, then reordered): the
+    class order this chapter's numbers were computed with. It decides the vote's last resort between equally
+    frequent classes and the row order of CACP's prototypes, whose completion beyond their rank depends on it."""
+    codes, classes = encode_labels(y, n)
+    order = np.argsort([str(c) for c in classes.tolist()], kind="stable")
+    return np.argsort(order)[codes], classes[order]
+
+
 def scale_fold(train, test=None, scaling: str = "none"):
     """Impute and normalise a fold with statistics of its training part only.
 
@@ -148,7 +157,7 @@ def cv_sweep(
     ((5, 4), 3)
     """
     X = numeric_matrix(X)
-    codes, classes = encode_labels(y, len(X))
+    codes, classes = text_ordered_labels(y, len(X))
     C = len(classes)
 
     def one(f):
@@ -192,7 +201,7 @@ def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "a
     """Cross-validated Euclidean 1-NN accuracy per fold (the paper's NN), optionally on a subset of attributes
     per fold (``attributes[f]`` a boolean mask or index list, as MC and FNN produce)."""
     X = numeric_matrix(X)
-    codes, classes = encode_labels(y, len(X))
+    codes, classes = text_ordered_labels(y, len(X))
     acc = []
     for f, (train, test) in enumerate(folds):
         tr, te = scale_fold(X[train], X[test], scaling)
@@ -234,7 +243,7 @@ def cv_selection(
     if method not in ("mc", "fnn"):
         raise ValueError(f"method must be 'mc' or 'fnn', got {method!r}")
     Xn = numeric_matrix(X)
-    codes, _ = encode_labels(y, len(Xn))
+    codes, _ = text_ordered_labels(y, len(Xn))
     seeds = check_random_state(random_state).integers(0, 2**32 - 1, len(folds))
     masks = []
     for f, (train, _) in enumerate(folds):
@@ -243,6 +252,7 @@ def cv_selection(
             masks.append(MonteCarloSelector(n_subsets, int(seeds[f]), ties).fit(tr, codes[train]).support_)
         else:
             y_train = y.iloc[train] if isinstance(y, pd.Series) else np.asarray(y)[train]
-            masks.append(c45_attributes(X.iloc[train], y_train, types=types))
+            # the program's absolute value tolerance, as the paper's C4.5
+            masks.append(c45_attributes(X.iloc[train], y_train, types=types, relative_tolerance=False))
     acc = cv_nn(Xn, codes, folds, scaling=scaling, attributes=masks, ties=ties)
     return {"fold_accuracy": acc, "n_attributes": pd.Series([int(m.sum()) for m in masks]), "masks": masks}
