@@ -1,0 +1,578 @@
+"""Part VI of the book, beyond the papers: every classifier of the five papers on one bench, ranked with the
+field's statistics.
+
+Each paper compares its own method with two or three rivals, on its own data sets, under its own protocol. The
+bench runs all of them on the same stratified folds of every data set of the catalogue that a method accepts, and
+records the test accuracy and the processor time of every fold:
+
+- **1-NN and k-NN** (k by leave-one-out on the training part, among Howe & Cardie's odd k from 1 to 75, the one
+  Part whose protocol chooses k) under the distances of Part I (OM, WOM with learnt weights, VDM, MVDM, OMVW),
+  Part IV (HEOM, HVDM with N2, DVDM, IVDM, WVDM) and the normalised Euclidean distance Part IV compares them with;
+- **MDW and IG** weighting (Part V), k by leave-one-out as in their paper;
+- **NN, CA and CACP** with the number of components chosen inside each training part (nested), **MC** and
+  **FNN** (Part II), through Part II's own per-fold functions;
+- **VFI5** (Part III) and **C4.5** (:class:`lazylib.trees.C45Classifier`) as the eager reference.
+
+Every method is built by the code its Part uses (:func:`methods`); a method refuses a data set when fitting it
+raises the library's :class:`ValueError` (for instance the sub-space mapping on nominal attributes), and the
+refusal and its message are part of the results (:func:`refusals`). The statistics follow Demsar (2006) and
+Benavoli et al. (2017): average ranks, the Friedman test, Nemenyi's post-hoc comparison and its critical
+difference diagram (:mod:`scikit_posthocs`), and the Bayesian signed-rank test with a region of practical
+equivalence (:mod:`baycomp`).
+
+Run the whole bench from the command line (every data set, every seed; ``--help`` for the options)::
+
+    python -m lazylib.protocols.bench --full
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import pickle
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from lazylib import datasets as _datasets
+from lazylib._validation import Choice, Integer, check
+from lazylib.encoding import encode
+from lazylib.evaluation import parallel_map, stratified_kfold
+from lazylib.metrics import make_metric
+from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
+from lazylib.params import Params
+from lazylib.protocols import payne2000
+from lazylib.protocols.howe_cardie import K_RANGE
+from lazylib.protocols.wilson1997 import dataset_seed, prepare
+from lazylib.trees import C45Classifier
+from lazylib.vfi import VFI5Classifier
+from lazylib.weighting import MDW, IGWeighted, LearnedWOM
+from lazylib.weighting.mdw import equal_width_bins
+
+#: The distances of Parts I and IV (and the normalised Euclidean distance of Part IV), as the Parts build them.
+DISTANCES = {
+    "OM": "overlap",
+    "WOM": LearnedWOM,
+    "VDM": "vdm",
+    "MVDM": "mvdm",
+    "OMVW": "omvw",
+    "HEOM": "heom",
+    "HVDM": "hvdm",
+    "DVDM": "dvdm",
+    "IVDM": "ivdm",
+    "WVDM": "wvdm",
+    "Euclidean": ("euclidean", {"normalize": "std"}),
+}
+#: Payne & Edwards' (1998) distances are defined on symbols: a continuous attribute reaches them in bins.
+SYMBOLIC = ("OM", "WOM", "VDM", "MVDM", "OMVW")
+#: The paper each method comes from.
+PAPERS = {
+    **{name: "Payne & Edwards (1998)" for name in SYMBOLIC},
+    **{name: "Wilson & Martinez (1997)" for name in ("HEOM", "HVDM", "DVDM", "IVDM", "WVDM", "Euclidean")},
+    "MDW": "Howe & Cardie",
+    "IG": "Howe & Cardie",
+    "NN": "Payne & Edwards (2000)",
+    "CA": "Payne & Edwards (2000)",
+    "CACP": "Payne & Edwards (2000)",
+    "MC": "Payne & Edwards (2000)",
+    "FNN": "Payne & Edwards (2000)",
+    "VFI5": "Guvenir (1998)",
+    "C4.5": "Quinlan (1993), reference",
+}
+#: The three kinds of data set (:func:`data_kind`).
+KINDS = ("nominal", "continuous", "mixed")
+
+
+def _make_distance(spec):
+    if isinstance(spec, tuple):
+        return make_metric(spec[0], **spec[1])
+    if isinstance(spec, str):
+        return make_metric(spec)
+    return spec()
+
+
+class LooKNeighbors(Params):
+    """k-NN whose k is the smallest of the best by leave-one-out on the training data: Howe & Cardie's
+    protocol (:func:`lazylib.protocols.howe_cardie.fit_predict`) as a fit/predict estimator, so that fitting
+    (the choice of k included) and predicting can be timed apart.
+
+    Parameters
+    ----------
+    metric : str, tuple or callable
+        A metric name, a ``(name, params)`` pair, or a callable returning a fresh unfitted metric.
+    ks : sequence of int
+        The candidate k (those below the training size are used).
+
+    Attributes
+    ----------
+    k_ : int
+        The chosen k.
+    loo_ : Series
+        Leave-one-out accuracy by k.
+    knn_ : KNeighborsClassifier
+        The fitted classifier with ``k_`` neighbours.
+
+    Examples
+    --------
+    >>> from lazylib.datasets import load
+    >>> iris = load("iris")
+    >>> LooKNeighbors("hvdm", ks=(1, 3, 5)).fit(iris.X, iris.y).k_
+    5
+    """
+
+    def __init__(self, metric="hvdm", ks=K_RANGE):
+        self.metric = metric
+        self.ks = ks
+
+    def fit(self, X, y, *, types=None):
+        """Choose k by leave-one-out on ``X, y`` and fit the k-NN classifier with it.
+
+        Returns
+        -------
+        LooKNeighbors
+            The fitted estimator itself.
+        """
+        ks = [k for k in self.ks if k < len(X)]
+        if not ks:
+            raise ValueError(f"no candidate k below the training size {len(X)}: ks={self.ks}")
+        self.loo_ = loo_accuracy_by_k(X, y, ks, _make_distance(self.metric), types=types)
+        self.k_ = int(self.loo_.idxmax())
+        self.knn_ = KNeighborsClassifier(self.k_, _make_distance(self.metric)).fit(X, y, types=types)
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """The k-NN prediction with the chosen k."""
+        return self.knn_.predict(X)
+
+
+@dataclass(frozen=True)
+class Method:
+    """One classifier of the bench: its name, paper and family, and how it runs one fold."""
+
+    name: str
+    paper: str
+    family: str
+    runner: str  # "estimator" (fit and predict timed apart) or "protocol" (Part II's per-fold functions)
+    make: object = field(repr=False)  # estimator factory, or a function (X, y, types, fold, seed) -> accuracy
+    symbolic: bool = False
+
+
+def methods(*, ks=K_RANGE, scaling: str = "range", mc_subsets: int = 100) -> dict:
+    """Every method of the bench by name, each built as its Part builds it.
+
+    Parameters
+    ----------
+    ks : sequence of int
+        Candidate k of every k-NN whose k is chosen by leave-one-out (Howe & Cardie's by default).
+    scaling : {"none", "range", "sd"}
+        Part II's normalisation of the attributes before the Euclidean 1-NN of NN, CA, CACP, MC and FNN
+        (:func:`lazylib.protocols.payne2000.scale_fold`); the bench takes "range", the normalisation of HEOM,
+        MDW and IG, rather than the reading Part II fits to its paper.
+    mc_subsets : int
+        MC's budget of attribute subsets (Part II's 100).
+    """
+    check("scaling", scaling, Choice(payne2000.SCALINGS))
+    out = {}
+    for name, spec in DISTANCES.items():
+        paper, symbolic = PAPERS[name], name in SYMBOLIC
+        out[f"1-NN {name}"] = Method(
+            f"1-NN {name}",
+            paper,
+            "1-NN",
+            "estimator",
+            lambda s=spec: KNeighborsClassifier(1, _make_distance(s)),
+            symbolic,
+        )
+        out[f"k-NN {name}"] = Method(
+            f"k-NN {name}", paper, "k-NN", "estimator", lambda s=spec: LooKNeighbors(s, ks), symbolic
+        )
+    for name, cls in (("MDW", MDW), ("IG", IGWeighted)):
+        out[name] = Method(name, PAPERS[name], "weighting", "estimator", lambda c=cls: LooKNeighbors(c, ks))
+
+    def subspace(method):
+        def run(X, y, types, fold, seed):
+            res = payne2000.cv_sweep(X, y, [fold], method=method, scaling=scaling, nested=True)
+            return float(res["nested_accuracy"].iloc[0])
+
+        return run
+
+    def selection(method):
+        def run(X, y, types, fold, seed):
+            res = payne2000.cv_selection(
+                X, y, [fold], method=method, scaling=scaling, types=types, n_subsets=mc_subsets, random_state=seed
+            )
+            return float(res["fold_accuracy"].iloc[0])
+
+        return run
+
+    def nn(X, y, types, fold, seed):
+        return float(payne2000.cv_nn(X, y, [fold], scaling=scaling).iloc[0])
+
+    out["NN"] = Method("NN", PAPERS["NN"], "sub-space", "protocol", nn)
+    out["CA"] = Method("CA", PAPERS["CA"], "sub-space", "protocol", subspace("ca"))
+    out["CACP"] = Method("CACP", PAPERS["CACP"], "sub-space", "protocol", subspace("cacp"))
+    out["MC"] = Method("MC", PAPERS["MC"], "selection", "protocol", selection("mc"))
+    out["FNN"] = Method("FNN", PAPERS["FNN"], "selection", "protocol", selection("fnn"))
+    out["VFI5"] = Method("VFI5", PAPERS["VFI5"], "VFI5", "estimator", VFI5Classifier)
+    out["C4.5"] = Method("C4.5", PAPERS["C4.5"], "C4.5", "estimator", C45Classifier)
+    return out
+
+
+#: Every method name, in the order of the tables.
+METHOD_NAMES = tuple(methods())
+
+
+@dataclass(frozen=True)
+class Config:
+    """What one bench run covers: the data sets, the fold seeds and the protocol's open choices.
+
+    Parameters
+    ----------
+    datasets : tuple of str
+        Names of :func:`lazylib.datasets.list_datasets`.
+    n_seeds : int
+        Fold seeds: each gives one stratified ``n_splits``-fold cross-validation of every data set.
+    random_state : int
+        The seed of the fold seeds (an int, so a configuration names its run).
+    n_splits : int
+        Folds per cross-validation.
+    methods : tuple of str
+        Names of :func:`methods` to run.
+    n_bins : int or None
+        Equal-width bins of each continuous attribute (over the training part's range) for the symbolic
+        distances of Part I, as Howe & Cardie bin for the VDM family; None hands them the raw values, each a
+        symbol of its own.
+    ks, scaling, mc_subsets
+        As for :func:`methods`.
+    """
+
+    datasets: tuple
+    n_seeds: int = 5
+    random_state: int = 2026
+    n_splits: int = 10
+    methods: tuple = METHOD_NAMES
+    n_bins: int | None = 8
+    ks: tuple = K_RANGE
+    scaling: str = "range"
+    mc_subsets: int = 100
+
+    def __post_init__(self):
+        known = set(_datasets.list_datasets())
+        unknown = [d for d in self.datasets if d not in known]
+        if unknown or not self.datasets:
+            raise ValueError(f"unknown or no data sets: {unknown or list(self.datasets)}")
+        bad = [m for m in self.methods if m not in METHOD_NAMES]
+        if bad or not self.methods:
+            raise ValueError(f"unknown or no methods: {bad or list(self.methods)} (known: {list(METHOD_NAMES)})")
+        check("n_seeds", self.n_seeds, Integer(low=1))
+        check("n_splits", self.n_splits, Integer(low=2))
+        if self.n_bins is not None:
+            check("n_bins", self.n_bins, Integer(low=2))
+
+    def seeds(self) -> list[int]:
+        """The fold seeds, drawn from ``random_state``."""
+        return [int(s) for s in np.random.default_rng(self.random_state).integers(0, 2**31 - 1, self.n_seeds)]
+
+    def key(self) -> str:
+        """A short hash of the configuration (with the library's inputs fingerprint, the name of a cached run)."""
+        return hashlib.sha256(repr(sorted(asdict(self).items())).encode()).hexdigest()[:16]
+
+
+def data_kind(types) -> str:
+    """``"nominal"`` (every attribute nominal), ``"continuous"`` (none nominal) or ``"mixed"``.
+
+    >>> data_kind({"a": "nominal", "b": "integer"}), data_kind(["continuous"]), data_kind(["nominal"])
+    ('mixed', 'continuous', 'nominal')
+    """
+    kinds = list(types.values()) if isinstance(types, dict) else list(types)
+    nominal = sum(k == "nominal" for k in kinds)
+    return "nominal" if nominal == len(kinds) else "continuous" if nominal == 0 else "mixed"
+
+
+def _labels(y) -> np.ndarray:
+    return np.asarray(y.astype(object) if isinstance(y, pd.Series) else y, dtype=object)
+
+
+def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -> list[dict]:
+    """Every method of ``config`` on one fold of one data set: accuracy (percent) and processor seconds."""
+    X, y, types, Z = data["X"], data["y"], data["types"], data["Z"]
+    train, test = fold
+    truth = _labels(y.iloc[test])
+    table = methods(ks=config.ks, scaling=config.scaling, mc_subsets=config.mc_subsets)
+    binned = None
+    rows = []
+    for mname in config.methods:
+        method = table[mname]
+        row = {"dataset": name, "kind": data["kind"], "seed": seed, "fold": f, "method": mname}
+        row.update(accuracy=np.nan, fit_s=np.nan, predict_s=np.nan, total_s=np.nan, refused="")
+        try:
+            if method.runner == "protocol":
+                t0 = time.process_time()
+                accuracy = method.make(X, y, types, fold, [seed, f])
+                row["total_s"] = time.process_time() - t0
+            else:
+                if method.symbolic and config.n_bins is not None:
+                    if binned is None:
+                        tr = equal_width_bins(X.iloc[train], config.n_bins)
+                        te = equal_width_bins(X.iloc[test], config.n_bins, reference=X.iloc[train])
+                        binned = encode(tr), encode(te)
+                    Xtr, Xte = binned
+                elif method.family in ("VFI5", "C4.5"):
+                    Xtr, Xte = X.iloc[train], X.iloc[test]
+                else:
+                    Xtr, Xte = Z.take(train), Z.take(test)
+                t0 = time.process_time()
+                clf = method.make().fit(Xtr, y.iloc[train])
+                t1 = time.process_time()
+                predicted = clf.predict(Xte)
+                t2 = time.process_time()
+                accuracy = float(np.mean(np.asarray(predicted).astype(object) == truth))
+                row.update(fit_s=t1 - t0, predict_s=t2 - t1, total_s=t2 - t0)
+        except ValueError as err:
+            row["refused"] = str(err).splitlines()[0]
+            rows.append(row)
+            continue
+        row["accuracy"] = 100 * accuracy
+        rows.append(row)
+    return rows
+
+
+def _prepared(name: str) -> dict:
+    X, y, types, _ = prepare(name)
+    types = dict(types) if types is not None else None
+    return {"X": X, "y": y, "types": types, "Z": encode(X, types), "kind": data_kind(types)}
+
+
+def run(config: Config, *, n_jobs: int = 2, cache_dir=None, label: str = "bench") -> pd.DataFrame:
+    """Every method of ``config`` on every fold of every seed of every data set.
+
+    Parameters
+    ----------
+    config : Config
+    n_jobs : int
+        Worker processes of :func:`lazylib.evaluation.parallel_map` (one job per data set, seed and fold, the
+        largest first); the results do not depend on it.
+    cache_dir : path, optional
+        Keep the results in this folder under a name made of the configuration and
+        :func:`lazylib.report.scorecard.inputs_fingerprint` (lazylib's sources and data and the versions of the
+        numerical libraries), and reuse them only while both are unchanged: the chapters of Part VI share one
+        run.
+
+    Returns
+    -------
+    DataFrame with one row per data set, seed, fold and method: ``accuracy`` (percent, NaN when refused),
+    ``fit_s``, ``predict_s`` (processor seconds of fitting and predicting; NaN for Part II's per-fold functions,
+    which do both), ``total_s``, ``refused`` (the error message, or "") and the data set's ``kind``.
+    """
+    path = None
+    if cache_dir is not None:
+        from lazylib.report.scorecard import inputs_fingerprint
+
+        digest = hashlib.sha256((config.key() + inputs_fingerprint()).encode()).hexdigest()[:20]
+        path = Path(cache_dir) / f"bench-{digest}.pkl"
+        if path.is_file():
+            return pd.read_pickle(path)
+    data = {name: _prepared(name) for name in config.datasets}
+    seeds = config.seeds()
+    folds = {
+        (name, s): stratified_kfold(data[name]["y"], config.n_splits, random_state=dataset_seed(name, s))
+        for name in config.datasets
+        for s in seeds
+    }
+    jobs = [(name, s, f) for name in config.datasets for s in seeds for f in range(config.n_splits)]
+    cost = [len(data[name]["y"]) ** 2 for name, _, _ in jobs]
+    order = np.argsort(cost, kind="stable")[::-1]
+
+    def one(job):
+        name, s, f = job
+        return _fold_rows(config, name, data[name], s, f, folds[name, s][f])
+
+    done = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
+    by_job = dict(zip((jobs[i] for i in order), done))
+    rows = [row for job in jobs for row in by_job[job]]
+    results = pd.DataFrame(rows)
+    _check_refusals(results)
+    results.attrs["config"] = asdict(config)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as fh:
+            pickle.dump(results, fh)
+        tmp.replace(path)
+    return results
+
+
+def _check_refusals(results: pd.DataFrame) -> None:
+    """A method refuses a data set on every fold or on none: a refusal on some folds only is a failure."""
+    refused = results["refused"].ne("")
+    partial = refused.groupby([results["dataset"], results["method"]]).agg(lambda s: 0 < s.sum() < len(s))
+    if partial.any():
+        bad = partial[partial].index.tolist()
+        raise RuntimeError(f"methods failed on some folds only (not a refusal of the data set): {bad}")
+
+
+def refusals(results: pd.DataFrame) -> pd.DataFrame:
+    """The data sets each method refuses, with the library's reason: one row per (method, reason)."""
+    ref = results[results["refused"].ne("")].drop_duplicates(["dataset", "method"])
+    if ref.empty:
+        return pd.DataFrame(columns=["method", "reason", "data sets", "refused"])
+    reason = ref["refused"].str.replace(r";.*", "", regex=True)
+    out = (
+        ref.assign(reason=reason)
+        .groupby(["method", "reason"], sort=False)["dataset"]
+        .agg(lambda s: ", ".join(sorted(s)))
+        .rename("data sets")
+        .reset_index()
+    )
+    out["refused"] = out["data sets"].str.count(",") + 1
+    return out
+
+
+def accuracy_table(results: pd.DataFrame, *, by_seed: bool = False) -> pd.DataFrame:
+    """Mean test accuracy (percent) by data set (rows) and method (columns), over folds and seeds, or over
+    folds only with ``by_seed`` (rows: seed, data set). NaN where the method refuses the data set."""
+    index = ["seed", "dataset"] if by_seed else ["dataset"]
+    table = results.pivot_table(index=index, columns="method", values="accuracy", aggfunc="mean", dropna=False)
+    return table.reindex(columns=[m for m in METHOD_NAMES if m in table.columns])
+
+
+def time_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Processor seconds per fold, by method: median fit, predict and total over every fold of every data set
+    the method accepts, and the total over the whole run."""
+    ok = results[results["refused"].eq("")]
+    out = ok.groupby("method").agg(
+        fit=("fit_s", "median"), predict=("predict_s", "median"), total=("total_s", "median"), run=("total_s", "sum")
+    )
+    return out.reindex([m for m in METHOD_NAMES if m in out.index])
+
+
+def complete_block(table: pd.DataFrame, datasets=None) -> pd.DataFrame:
+    """The accuracy table restricted to ``datasets`` (all by default) and to the methods that accept every one
+    of them: the complete block that ranks and the Friedman test need."""
+    sub = table if datasets is None else table.loc[list(datasets)]
+    return sub.loc[:, sub.notna().all(axis=0)]
+
+
+def average_ranks(table: pd.DataFrame) -> pd.Series:
+    """Average rank of each method over the data sets (rows), 1 for the most accurate, ties sharing the mean
+    rank (Demsar 2006, section 3.2.2), sorted best first."""
+    if table.isna().any().any():
+        raise ValueError("ranks need a complete block (see complete_block): the table has missing accuracies")
+    return table.rank(axis=1, ascending=False, method="average").mean().sort_values().rename("average rank")
+
+
+def friedman(table: pd.DataFrame) -> dict:
+    """Friedman's test that all methods (columns) rank alike over the data sets (rows), with Iman and
+    Davenport's F form that Demsar (2006) recommends.
+
+    Returns
+    -------
+    dict with ``chi2`` and ``p`` (scipy's :func:`scipy.stats.friedmanchisquare`), ``F`` and ``p_F`` (Iman and
+    Davenport), ``N`` data sets and ``k`` methods.
+    """
+    N, k = table.shape
+    if k < 3 or N < 2:
+        raise ValueError(f"the Friedman test needs at least 3 methods and 2 data sets, got {k} and {N}")
+    chi2, p = stats.friedmanchisquare(*[table[c].to_numpy() for c in table.columns])
+    F = (N - 1) * chi2 / (N * (k - 1) - chi2) if N * (k - 1) > chi2 else np.inf
+    p_F = float(stats.f.sf(F, k - 1, (k - 1) * (N - 1))) if np.isfinite(F) else 0.0
+    return {"chi2": float(chi2), "p": float(p), "F": float(F), "p_F": p_F, "N": N, "k": k}
+
+
+def nemenyi(table: pd.DataFrame) -> pd.DataFrame:
+    """Nemenyi's post-hoc p-values for every pair of methods (columns) over the data sets (rows), from
+    :func:`scikit_posthocs.posthoc_nemenyi_friedman`."""
+    import scikit_posthocs as sp
+
+    return sp.posthoc_nemenyi_friedman(table.to_numpy()).set_axis(table.columns, axis=0).set_axis(table.columns, axis=1)
+
+
+def critical_difference(k: int, N: int, alpha: float = 0.05) -> float:
+    """Nemenyi's critical difference of average ranks, :math:`q_\\alpha \\sqrt{k(k+1)/(6N)}` with
+    :math:`q_\\alpha` the studentized range quantile divided by :math:`\\sqrt 2` (Demsar 2006, Eq. 5).
+
+    >>> round(critical_difference(10, 30), 3)  # Demsar's Table 5a: q_0.05 = 3.164 for k = 10
+    2.473
+    """
+    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+    return float(q * np.sqrt(k * (k + 1) / (6 * N)))
+
+
+def cd_diagram(table: pd.DataFrame, *, ax=None, alpha: float = 0.05):
+    """The critical difference diagram of the methods (columns) over the data sets (rows): average ranks on an
+    axis, methods joined by a bar when Nemenyi's test does not tell them apart
+    (:func:`scikit_posthocs.critical_difference_diagram`)."""
+    import matplotlib.pyplot as plt
+    import scikit_posthocs as sp
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(9, 0.25 * table.shape[1] + 1.5))
+    ranks = table.rank(axis=1, ascending=False, method="average").mean()
+    sp.critical_difference_diagram(
+        ranks,
+        nemenyi(table),
+        ax=ax,
+        alpha=alpha,
+        label_fmt_left="{label} ({rank:.1f})",
+        label_fmt_right="({rank:.1f}) {label}",
+    )
+    return ax
+
+
+def bayes_signed_rank(a, b, *, rope: float = 1.0, random_state: int = 0, nsamples: int = 50000) -> dict:
+    """Bayesian signed-rank test of two methods' accuracies over data sets (Benavoli et al. 2017), with a region
+    of practical equivalence of ``rope`` accuracy points, from :class:`baycomp.SignedRankTest`.
+
+    Returns
+    -------
+    dict with ``p_a`` (the posterior probability that ``a`` is practically better), ``p_rope`` (practically
+    equivalent) and ``p_b`` (``b`` practically better).
+    """
+    import baycomp
+
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape or a.ndim != 1 or len(a) < 2 or np.isnan(a).any() or np.isnan(b).any():
+        raise ValueError("bayes_signed_rank needs two equal-length vectors of at least two finite accuracies")
+    p_a, p_rope, p_b = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=nsamples, random_state=random_state)
+    return {"p_a": float(p_a), "p_rope": float(p_rope), "p_b": float(p_b)}
+
+
+def kinds_of(results: pd.DataFrame) -> pd.Series:
+    """The kind (:func:`data_kind`) of every data set of a run."""
+    return results.drop_duplicates("dataset").set_index("dataset")["kind"]
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m lazylib.protocols.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--full", action="store_true", help="every data set of the catalogue (default: the book's)")
+    parser.add_argument("--seeds", type=int, default=None, help="fold seeds (default: FULL or BOOK's)")
+    parser.add_argument("--datasets", nargs="*", default=None, help="data set names (overrides --full)")
+    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
+    args = parser.parse_args(argv)
+    base = FULL if args.full else BOOK
+    names = tuple(args.datasets) if args.datasets else base.datasets
+    config = Config(datasets=names, n_seeds=args.seeds or base.n_seeds)
+    start = time.perf_counter()
+    results = run(config, n_jobs=args.n_jobs, label="bench")
+    wall = time.perf_counter() - start
+    results.to_csv(args.output, index=False)
+    print(
+        f"{len(names)} data sets x {config.n_seeds} seeds x {config.n_splits} folds x {len(config.methods)} "
+        f"methods in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of processor time); rows in {args.output}"
+    )
+    ranks = average_ranks(complete_block(accuracy_table(results)))
+    print(ranks.round(2).to_string())
+
+
+#: Every data set of the catalogue, five fold seeds: the full run of the command line.
+FULL = Config(datasets=tuple(_datasets.list_datasets()), n_seeds=5)
+#: The book's run (chosen so that Part VI executes within its time budget; the full run adds the rest).
+BOOK = Config(datasets=("iris",), n_seeds=5)
+
+if __name__ == "__main__":
+    main()
