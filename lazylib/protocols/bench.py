@@ -8,7 +8,8 @@ records the test accuracy and the processor time of every fold:
 - **1-NN and k-NN** (k by leave-one-out on the training part, among Howe & Cardie's odd k from 1 to 75, the one
   Part whose protocol chooses k) under the distances of Part I (OM, WOM with learnt weights, VDM, MVDM, OMVW),
   Part IV (HEOM, HVDM with N2, DVDM, IVDM, WVDM) and the normalised Euclidean distance Part IV compares them with;
-- **MDW and IG** weighting (Part V), k by leave-one-out as in their paper;
+- **MDW and IG** weighting and the unweighted feature difference **FD** they improve on (Part V, Howe &
+  Cardie's "k-NN"), k by leave-one-out as in their paper;
 - **NN, CA and CACP** with the number of components chosen inside each training part (nested), **MC** and
   **FNN** (Part II), through Part II's own per-fold functions;
 - **VFI5** (Part III) and **C4.5** (:class:`lazylib.trees.C45Classifier`) as the eager reference.
@@ -50,7 +51,7 @@ from lazylib.protocols.howe_cardie import K_RANGE
 from lazylib.protocols.wilson1997 import dataset_seed, prepare
 from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
-from lazylib.weighting import MDW, IGWeighted, LearnedWOM
+from lazylib.weighting import MDW, FeatureDifference, IGWeighted, LearnedWOM
 from lazylib.weighting.mdw import equal_width_bins
 
 #: The distances of Parts I and IV (and the normalised Euclidean distance of Part IV), as the Parts build them.
@@ -75,6 +76,7 @@ PAPERS = {
     **{name: "Wilson & Martinez (1997)" for name in ("HEOM", "HVDM", "DVDM", "IVDM", "WVDM", "Euclidean")},
     "MDW": "Howe & Cardie",
     "IG": "Howe & Cardie",
+    "FD": "Howe & Cardie",
     "NN": "Payne & Edwards (2000)",
     "CA": "Payne & Edwards (2000)",
     "CACP": "Payne & Edwards (2000)",
@@ -190,7 +192,7 @@ def methods(*, ks=K_RANGE, scaling: str = "range", mc_subsets: int = 100) -> dic
         out[f"k-NN {name}"] = Method(
             f"k-NN {name}", paper, "k-NN", "estimator", lambda s=spec: LooKNeighbors(s, ks), symbolic
         )
-    for name, cls in (("MDW", MDW), ("IG", IGWeighted)):
+    for name, cls in (("MDW", MDW), ("IG", IGWeighted), ("FD", FeatureDifference)):
         out[name] = Method(name, PAPERS[name], "weighting", "estimator", lambda c=cls: LooKNeighbors(c, ks))
 
     def subspace(method):
@@ -539,6 +541,212 @@ def bayes_signed_rank(a, b, *, rope: float = 1.0, random_state: int = 0, nsample
         raise ValueError("bayes_signed_rank needs two equal-length vectors of at least two finite accuracies")
     p_a, p_rope, p_b = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=nsamples, random_state=random_state)
     return {"p_a": float(p_a), "p_rope": float(p_rope), "p_b": float(p_b)}
+
+
+#: The region of practical equivalence, in accuracy points: two accuracies closer than this are "about the same".
+ROPE = 1.0
+
+
+def ranking(table: pd.DataFrame, datasets=None, *, alpha: float = 0.05) -> dict:
+    """Average ranks, Friedman's test and Nemenyi's comparison over the complete block of ``datasets``.
+
+    Returns
+    -------
+    dict with ``block`` (the accuracy table ranked), ``ranks`` (best first), ``friedman`` (:func:`friedman`),
+    ``nemenyi`` (p-values), ``cd`` (the critical difference), ``best``, ``group`` (the methods Nemenyi's test
+    does not tell from the best at ``alpha``, the best included) and ``excluded`` (methods left out because
+    they refuse one of the data sets).
+    """
+    block = complete_block(table, datasets)
+    ranks = average_ranks(block)
+    p = nemenyi(block)
+    best = ranks.index[0]
+    return {
+        "block": block,
+        "ranks": ranks,
+        "friedman": friedman(block),
+        "nemenyi": p,
+        "cd": critical_difference(block.shape[1], block.shape[0], alpha),
+        "best": best,
+        "group": [m for m in ranks.index if p.loc[best, m] > alpha],
+        "excluded": [m for m in table.columns if m not in block.columns],
+    }
+
+
+def by_kind(table: pd.DataFrame, kinds: pd.Series, *, alpha: float = 0.05) -> pd.DataFrame:
+    """The ranking of every data set together and of each kind of data set apart (:func:`ranking`): one row
+    each, with the best method, its average rank, the runner-up, Friedman's p-value and the methods Nemenyi's
+    test does not tell from the best."""
+    rows = {}
+    groups = {"all": list(table.index), **{k: [d for d in table.index if kinds[d] == k] for k in KINDS}}
+    for kind, names in groups.items():
+        if len(names) < 2:
+            continue
+        r = ranking(table, names, alpha=alpha)
+        rows[kind] = {
+            "data sets": len(names),
+            "methods": r["block"].shape[1],
+            "best": r["best"],
+            "rank": r["ranks"].iloc[0],
+            "runner-up": r["ranks"].index[1],
+            "its rank": r["ranks"].iloc[1],
+            "Friedman p": r["friedman"]["p"],
+            "not significantly below the best": len(r["group"]),
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("data sets of kind")
+
+
+def leading_pairs(block: pd.DataFrame, *, top: int = 5, rope: float = ROPE, random_state: int = 0) -> pd.DataFrame:
+    """The best-ranked method of ``block`` against each of the next ``top - 1``: mean difference and the
+    Bayesian signed-rank posterior (:func:`bayes_signed_rank`), read as "better", "practically equivalent" or
+    "undecided" at 0.95."""
+    ranks = average_ranks(block)
+    best = ranks.index[0]
+    rows = []
+    for other in ranks.index[1:top]:
+        p = bayes_signed_rank(block[best], block[other], rope=rope, random_state=random_state)
+        reading = (
+            f"{best} practically better"
+            if p["p_a"] >= 0.95
+            else "practically equivalent"
+            if p["p_rope"] >= 0.95
+            else f"{other} practically better"
+            if p["p_b"] >= 0.95
+            else "undecided"
+        )
+        rows.append(
+            {
+                "pair": f"{best} vs {other}",
+                "mean difference": float((block[best] - block[other]).mean()),
+                f"P({best} better)": p["p_a"],
+                "P(equivalent)": p["p_rope"],
+                "P(other better)": p["p_b"],
+                "reading": reading,
+            }
+        )
+    return pd.DataFrame(rows).set_index("pair")
+
+
+def value_for_time(results: pd.DataFrame, ranked: dict, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Accuracy rank against processor time on the data sets of one ranking (:func:`ranking`): each method's
+    average rank, its median processor seconds per fold (fit and predict), whether no other method is both
+    faster and better ranked (``pareto``), and whether Nemenyi's test tells it from the best (``below best``).
+    The best value is the fastest method not significantly below the best."""
+    names = list(ranked["block"].index)
+    ok = results[results["dataset"].isin(names) & results["refused"].eq("")]
+    seconds = ok.groupby("method")["total_s"].median()
+    out = pd.DataFrame({"average rank": ranked["ranks"], "seconds per fold": seconds.reindex(ranked["ranks"].index)})
+    out["below best"] = [ranked["nemenyi"].loc[ranked["best"], m] <= alpha for m in out.index]
+    faster = out["seconds per fold"].to_numpy()[:, None] > out["seconds per fold"].to_numpy()[None, :]
+    better = out["average rank"].to_numpy()[:, None] > out["average rank"].to_numpy()[None, :]
+    out["pareto"] = ~(faster & better).any(axis=1)
+    return out
+
+
+def best_value(value: pd.DataFrame) -> str:
+    """The fastest method that Nemenyi's test does not tell from the best (:func:`value_for_time`)."""
+    return str(value[~value["below best"]]["seconds per fold"].idxmin())
+
+
+def _beats(t, a, *others):
+    return np.logical_and.reduce([t[a] > t[o] for o in others])
+
+
+def _alike(t, a, b, rope=ROPE):
+    return (t[a] - t[b]).abs() <= rope
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One paper's headline claim as a test on one seed's accuracy table (data sets x methods): ``test`` gives
+    one boolean per data set of ``kinds`` (those where every method of ``methods`` ran)."""
+
+    part: str
+    claim: str
+    kinds: tuple
+    methods: tuple
+    test: object = field(repr=False)
+
+
+#: Each paper's headline claims. "Beats" is a higher accuracy on the data set; "about the same" is within
+#: :data:`ROPE`.
+CLAIMS = (
+    Claim(
+        "I",
+        "H1: VDM and MVDM perform alike (1-NN)",
+        KINDS,
+        ("1-NN VDM", "1-NN MVDM"),
+        lambda t: _alike(t, "1-NN VDM", "1-NN MVDM"),
+    ),
+    Claim(
+        "I",
+        "H2: OMVW performs about as well as WOM (1-NN)",
+        KINDS,
+        ("1-NN OMVW", "1-NN WOM"),
+        lambda t: _alike(t, "1-NN OMVW", "1-NN WOM"),
+    ),
+    Claim(
+        "I",
+        "H2: OMVW and WOM both beat OM (1-NN)",
+        KINDS,
+        ("1-NN OMVW", "1-NN WOM", "1-NN OM"),
+        lambda t: _beats(t, "1-NN OMVW", "1-NN OM") & _beats(t, "1-NN WOM", "1-NN OM"),
+    ),
+    Claim(
+        "II",
+        "CA and CACP both raise NN's accuracy",
+        ("continuous",),
+        ("CA", "CACP", "NN"),
+        lambda t: _beats(t, "CA", "NN") & _beats(t, "CACP", "NN"),
+    ),
+    Claim(
+        "III",
+        "VFI5 about as accurate as k-NN (HEOM, k by leave-one-out)",
+        KINDS,
+        ("VFI5", "k-NN HEOM"),
+        lambda t: _alike(t, "VFI5", "k-NN HEOM"),
+    ),
+    Claim(
+        "IV",
+        "HVDM beats Euclidean and HEOM on data with nominal attributes (1-NN)",
+        ("nominal", "mixed"),
+        ("1-NN HVDM", "1-NN Euclidean", "1-NN HEOM"),
+        lambda t: _beats(t, "1-NN HVDM", "1-NN Euclidean", "1-NN HEOM"),
+    ),
+    Claim(
+        "IV",
+        "IVDM beats DVDM on data with continuous attributes (1-NN)",
+        ("continuous", "mixed"),
+        ("1-NN IVDM", "1-NN DVDM"),
+        lambda t: _beats(t, "1-NN IVDM", "1-NN DVDM"),
+    ),
+    Claim(
+        "V",
+        "MDW performs as well as IG (not below it by more than the ROPE)",
+        KINDS,
+        ("MDW", "IG"),
+        lambda t: t["MDW"] >= t["IG"] - ROPE,
+    ),
+    Claim("V", "MDW outperforms unweighted k-NN (FD)", KINDS, ("MDW", "FD"), lambda t: _beats(t, "MDW", "FD")),
+)
+
+
+def claim_evidence(results: pd.DataFrame) -> dict:
+    """For every claim of :data:`CLAIMS` whose methods the run includes and every fold seed, one boolean per
+    data set it is judged on: ``{claim: {seed: Series indexed by data set}}``."""
+    by_seed = accuracy_table(results, by_seed=True)
+    kinds = kinds_of(results)
+    out = {}
+    for c in CLAIMS:
+        if not set(c.methods) <= set(by_seed.columns):
+            continue
+        per_seed = {}
+        for seed, table in by_seed.groupby(level="seed"):
+            t = table.droplevel("seed")
+            t = t.loc[[d for d in t.index if kinds[d] in c.kinds and t.loc[d, list(c.methods)].notna().all()]]
+            per_seed[int(seed)] = pd.Series(np.asarray(c.test(t), dtype=bool), index=t.index)
+        out[c] = per_seed
+    return out
 
 
 def kinds_of(results: pd.DataFrame) -> pd.Series:
