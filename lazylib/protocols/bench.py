@@ -43,7 +43,7 @@ from lazylib import datasets as _datasets
 from lazylib._validation import Choice, Integer, check
 from lazylib.encoding import encode
 from lazylib.evaluation import parallel_map, stratified_kfold
-from lazylib.metrics import make_metric
+from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.params import Params
 from lazylib.protocols import payne2000
@@ -749,6 +749,148 @@ def claim_evidence(results: pd.DataFrame) -> dict:
     return out
 
 
+#: The shares of data sets on which a paper's claim must hold to be supported and partly supported on the
+#: bench, fixed before any run: three in four, and a majority.
+CLAIM_SHARES = {"supported": 0.75, "partly": 0.5}
+
+
+def conditions(results: pd.DataFrame) -> dict:
+    """The accuracy tables a finding is judged on: ``{"seed": "all"}`` (every fold of every seed, the primary
+    condition) and one per fold seed alone, as ``{label: table}`` pairs for
+    :func:`lazylib.report.verdicts.judge` (labels are tuples of the one factor ``seed``)."""
+    out = {("all",): accuracy_table(results)}
+    for seed, t in accuracy_table(results, by_seed=True).groupby(level="seed"):
+        out[(int(seed),)] = t.droplevel("seed")
+    return out
+
+
+def judge_claims(results: pd.DataFrame) -> pd.DataFrame:
+    """Every claim of :data:`CLAIMS` judged on the bench by :func:`lazylib.report.verdicts.share_rule` (the
+    share of its data sets on which it holds, :data:`CLAIM_SHARES`), on every fold seed pooled (the verdict) and
+    on each alone (its stability).
+
+    Returns
+    -------
+    DataFrame indexed by (part, claim): ``data sets``, ``holds on`` (pooled), ``verdict``, ``stability``,
+    ``judgement`` (the :class:`~lazylib.report.verdicts.Judgement`).
+    """
+    from lazylib.report.verdicts import judge, share_rule
+
+    kinds = kinds_of(results)
+    tables = conditions(results)
+    rows = {}
+    for c in CLAIMS:
+        if not set(c.methods) <= set(tables["all",].columns):
+            continue
+
+        def agree(t, c=c):
+            t = t.loc[[d for d in t.index if kinds[d] in c.kinds and t.loc[d, list(c.methods)].notna().all()]]
+            return pd.Series(np.asarray(c.test(t), dtype=bool), index=t.index)
+
+        judgement = judge(
+            lambda t, agree=agree: share_rule(agree(t), **CLAIM_SHARES, what="data sets"),
+            {key: t for key, t in tables.items()},
+            primary=("all",),
+            factors=("seed",),
+        )
+        pooled = agree(tables["all",])
+        rows[c.part, c.claim] = {
+            "data sets": len(pooled),
+            "holds on": int(pooled.sum()),
+            "verdict": judgement.verdict,
+            "stability": judgement.stability,
+            "judgement": judgement,
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["Part", "claim"])
+
+
+def judge_best(results: pd.DataFrame, method: str, datasets=None, *, alpha: float = 0.05):
+    """The finding "``method`` ranks best on ``datasets``" judged on every fold seed pooled and on each alone:
+    supported where it has the best average rank, partly supported where Nemenyi's test does not tell it from
+    the best (:func:`lazylib.report.verdicts.tiers`)."""
+    from lazylib.report.verdicts import judge, tiers
+
+    def rule(t):
+        r = ranking(t, datasets, alpha=alpha)
+        return tiers(
+            supported=bool(r["best"] == method),
+            partly=bool(method in r["group"]),
+            note=f"best: {r['best']}; {method} ranks {r['ranks'][method]:.2f}",
+        )
+
+    return judge(rule, conditions(results), primary=("all",), factors=("seed",))
+
+
+def judge_best_value(results: pd.DataFrame, method: str, *, alpha: float = 0.05):
+    """The finding "``method`` is the best value for its time" (:func:`best_value` over every data set the
+    whole block accepts) judged on every fold seed pooled and on each alone: supported where it is the fastest
+    method not significantly below the best, partly supported where it is at least not significantly below the
+    best."""
+    from lazylib.report.verdicts import judge, tiers
+
+    def rule(t):
+        r = ranking(t, alpha=alpha)
+        value = value_for_time(results, r, alpha=alpha)
+        return tiers(supported=best_value(value) == method, partly=bool(method in r["group"]))
+
+    return judge(rule, conditions(results), primary=("all",), factors=("seed",))
+
+
+def judge_equivalent(
+    results: pd.DataFrame, a: str, b: str, datasets=None, *, rope: float = ROPE, random_state: int = 0
+):
+    """The finding "``a`` and ``b`` are practically equivalent" judged by the Bayesian signed-rank posterior
+    probability of the ROPE (:func:`bayes_signed_rank`): supported from 0.95, partly supported from 0.5
+    (:func:`lazylib.report.verdicts.threshold_rule`), on every fold seed pooled and on each alone."""
+    from lazylib.report.verdicts import judge, threshold_rule
+
+    def rule(t):
+        t = t if datasets is None else t.loc[list(datasets)]
+        p = bayes_signed_rank(t[a], t[b], rope=rope, random_state=random_state)
+        return threshold_rule(p["p_rope"], supported=0.95, partly=0.5, what="P(equivalent)")
+
+    return judge(rule, conditions(results), primary=("all",), factors=("seed",))
+
+
+def default_cache_dir() -> Path | None:
+    """Where the book's chapters share one run: ``_build/.bench`` at the root of the book (None outside one)."""
+    from lazylib.report.scorecard import book_root
+
+    root = book_root()
+    return None if root is None else root / "_build" / ".bench"
+
+
+def method_table() -> pd.DataFrame:
+    """Every method of the bench with its paper, family and the code that builds it."""
+    rows = []
+    for name, m in methods().items():
+        if m.runner == "protocol":
+            how = {
+                "NN": "payne2000.cv_nn",
+                "CA": "payne2000.cv_sweep (nested K)",
+                "CACP": "payne2000.cv_sweep (nested K)",
+                "MC": "payne2000.cv_selection('mc')",
+                "FNN": "payne2000.cv_selection('fnn')",
+            }[name]
+        else:
+            est = m.make()
+            how = type(est).__name__
+            if isinstance(est, (KNeighborsClassifier, LooKNeighbors)):
+                metric = est.metric if isinstance(est.metric, Metric) else _make_distance(est.metric)
+                label = type(metric).__name__
+                how += f" ({label})"
+        rows.append(
+            {
+                "method": name,
+                "paper": m.paper,
+                "family": m.family,
+                "built by": how,
+                "continuous attributes": "in 8 bins" if m.symbolic else "as numbers",
+            }
+        )
+    return pd.DataFrame(rows).set_index("method")
+
+
 def kinds_of(results: pd.DataFrame) -> pd.Series:
     """The kind (:func:`data_kind`) of every data set of a run."""
     return results.drop_duplicates("dataset").set_index("dataset")["kind"]
@@ -779,8 +921,28 @@ def main(argv=None) -> None:
 
 #: Every data set of the catalogue, five fold seeds: the full run of the command line.
 FULL = Config(datasets=tuple(_datasets.list_datasets()), n_seeds=5)
-#: The book's run (chosen so that Part VI executes within its time budget; the full run adds the rest).
-BOOK = Config(datasets=("iris",), n_seeds=5)
+#: The book's run: five data sets of each kind, small enough for Part VI to execute within its time budget under
+#: five fold seeds (the full run adds the other data sets of the catalogue).
+BOOK = Config(
+    datasets=(
+        "lung-cancer",
+        "promoters",
+        "breast-cancer",
+        "primary-tumor",
+        "house-votes-84",  # nominal
+        "iris",
+        "wine",
+        "glass",
+        "new-thyroid",
+        "sonar",  # continuous
+        "labor",
+        "zoo",
+        "lymphography",
+        "hepatitis",
+        "heart-disease-cleveland",  # mixed
+    ),
+    n_seeds=5,
+)
 
 if __name__ == "__main__":
     main()
