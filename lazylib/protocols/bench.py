@@ -40,7 +40,7 @@ import pandas as pd
 from scipy import stats
 
 from lazylib import datasets as _datasets
-from lazylib._validation import Choice, Integer, check
+from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.encoding import encode
 from lazylib.evaluation import parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
@@ -98,7 +98,7 @@ def _make_distance(spec):
 
 
 class LooKNeighbors(Params):
-    """k-NN whose k is the smallest of the best by leave-one-out on the training data: Howe & Cardie's
+    """A k-NN whose k is the smallest of the best by leave-one-out on the training data: Howe & Cardie's
     protocol (:func:`lazylib.protocols.howe_cardie.fit_predict`) as a fit/predict estimator, so that fitting
     (the choice of k included) and predicting can be timed apart.
 
@@ -133,6 +133,15 @@ class LooKNeighbors(Params):
     def fit(self, X, y, *, types=None):
         """Choose k by leave-one-out on ``X, y`` and fit the k-NN classifier with it.
 
+        Parameters
+        ----------
+        X : DataFrame, Encoded or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, required when ``X`` is an array (see :func:`lazylib.encoding.encode`).
+
         Returns
         -------
         LooKNeighbors
@@ -147,7 +156,18 @@ class LooKNeighbors(Params):
         return self
 
     def predict(self, X) -> np.ndarray:
-        """The k-NN prediction with the chosen k."""
+        """The k-NN prediction with the chosen k.
+
+        Parameters
+        ----------
+        X : DataFrame, Encoded or array of shape (n, m)
+            Query attributes, in the form ``fit`` was given.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+            The predicted class labels.
+        """
         return self.knn_.predict(X)
 
 
@@ -239,7 +259,8 @@ class Config:
     n_seeds : int
         Fold seeds: each gives one stratified ``n_splits``-fold cross-validation of every data set.
     random_state : int
-        The seed of the fold seeds (an int, so a configuration names its run).
+        The seed of the fold seeds (an int, so a configuration names its run); each data set's folds under one
+        fold seed come from :func:`lazylib.protocols.wilson1997.dataset_seed`.
     n_splits : int
         Folds per cross-validation.
     methods : tuple of str
@@ -248,7 +269,11 @@ class Config:
         Equal-width bins of each continuous attribute (over the training part's range) for the symbolic
         distances of Part I, as Howe & Cardie bin for the VDM family; None hands them the raw values, each a
         symbol of its own.
-    ks, scaling, mc_subsets
+    ks : tuple of int
+        As for :func:`methods`.
+    scaling : {"none", "range", "sd"}
+        As for :func:`methods`.
+    mc_subsets : int
         As for :func:`methods`.
     """
 
@@ -525,9 +550,22 @@ def cd_diagram(table: pd.DataFrame, *, ax=None, alpha: float = 0.05):
     return ax
 
 
-def bayes_signed_rank(a, b, *, rope: float = 1.0, random_state: int = 0, nsamples: int = 50000) -> dict:
+def bayes_signed_rank(a, b, *, rope: float = 1.0, random_state=0, nsamples: int = 50000) -> dict:
     """Bayesian signed-rank test of two methods' accuracies over data sets (Benavoli et al. 2017), with a region
     of practical equivalence of ``rope`` accuracy points, from :class:`baycomp.SignedRankTest`.
+
+    Parameters
+    ----------
+    a, b : array-like of float
+        The two methods' accuracies, one per data set.
+    rope : float
+        The half-width of the region of practical equivalence, in the accuracies' units.
+    random_state : int, Generator or None
+        Seed or generator of the posterior's samples (one integer drawn from it seeds baycomp's sampler): an int
+        seeds a fresh generator (the same draws at every call), a Generator is used as it is (its stream
+        continues), None draws fresh entropy.
+    nsamples : int
+        Samples of the posterior.
 
     Returns
     -------
@@ -539,7 +577,8 @@ def bayes_signed_rank(a, b, *, rope: float = 1.0, random_state: int = 0, nsample
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.ndim != 1 or len(a) < 2 or np.isnan(a).any() or np.isnan(b).any():
         raise ValueError("bayes_signed_rank needs two equal-length vectors of at least two finite accuracies")
-    p_a, p_rope, p_b = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=nsamples, random_state=random_state)
+    seed = int(check_random_state(random_state).integers(2**31 - 1))
+    p_a, p_rope, p_b = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=nsamples, random_state=seed)
     return {"p_a": float(p_a), "p_rope": float(p_rope), "p_b": float(p_b)}
 
 
@@ -596,10 +635,24 @@ def by_kind(table: pd.DataFrame, kinds: pd.Series, *, alpha: float = 0.05) -> pd
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("data sets of kind")
 
 
-def leading_pairs(block: pd.DataFrame, *, top: int = 5, rope: float = ROPE, random_state: int = 0) -> pd.DataFrame:
+def leading_pairs(block: pd.DataFrame, *, top: int = 5, rope: float = ROPE, random_state=0) -> pd.DataFrame:
     """The best-ranked method of ``block`` against each of the next ``top - 1``: mean difference and the
     Bayesian signed-rank posterior (:func:`bayes_signed_rank`), read as "better", "practically equivalent" or
-    "undecided" at 0.95."""
+    "undecided" at 0.95.
+
+    Parameters
+    ----------
+    block : DataFrame
+        Accuracies, data sets x methods (a complete block).
+    top : int
+        How many of the best-ranked methods take part.
+    rope : float
+        As for :func:`bayes_signed_rank`.
+    random_state : int, Generator or None
+        Seed or generator of every pair's posterior samples (an int seeds a fresh generator (the same draws at
+        every call), a Generator is used as it is (its stream continues), None draws fresh entropy); the same
+        int gives every pair the same seed.
+    """
     ranks = average_ranks(block)
     best = ranks.index[0]
     rows = []
@@ -836,12 +889,25 @@ def judge_best_value(results: pd.DataFrame, method: str, *, alpha: float = 0.05)
     return judge(rule, conditions(results), primary=("all",), factors=("seed",))
 
 
-def judge_equivalent(
-    results: pd.DataFrame, a: str, b: str, datasets=None, *, rope: float = ROPE, random_state: int = 0
-):
+def judge_equivalent(results: pd.DataFrame, a: str, b: str, datasets=None, *, rope: float = ROPE, random_state=0):
     """The finding "``a`` and ``b`` are practically equivalent" judged by the Bayesian signed-rank posterior
     probability of the ROPE (:func:`bayes_signed_rank`): supported from 0.95, partly supported from 0.5
-    (:func:`lazylib.report.verdicts.threshold_rule`), on every fold seed pooled and on each alone."""
+    (:func:`lazylib.report.verdicts.threshold_rule`), on every fold seed pooled and on each alone.
+
+    Parameters
+    ----------
+    results : DataFrame
+        A run's rows (:func:`run`).
+    a, b : str
+        The two methods.
+    datasets : list of str, optional
+        The data sets judged (default: all of the run's).
+    rope : float
+        As for :func:`bayes_signed_rank`.
+    random_state : int, Generator or None
+        Seed or generator of the posterior samples under each condition: an int seeds a fresh generator (the same
+        draws at every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     from lazylib.report.verdicts import judge, threshold_rule
 
     def rule(t):
@@ -897,6 +963,13 @@ def kinds_of(results: pd.DataFrame) -> pd.Series:
 
 
 def main(argv=None) -> None:
+    """The command line: run the bench (``--full``: every data set) and write every fold's row to a CSV file.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line's).
+    """
     parser = argparse.ArgumentParser(prog="python -m lazylib.protocols.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="every data set of the catalogue (default: the book's)")
     parser.add_argument("--seeds", type=int, default=None, help="fold seeds (default: FULL or BOOK's)")
