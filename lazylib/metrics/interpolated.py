@@ -3,6 +3,8 @@ sections 2.5, 4 and 5, Eqs. 17-26, Figures 5, 9 and 10)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from lazylib._validation import Boolean, Choice, Integer, check, check_working_memory
@@ -138,7 +140,11 @@ class DVDM(AttributeMetric):
     def _continuous_attribute(self, x, y, C, disc, form):
         table, P = probability_table(_discretize_keep_nan(disc, x), y, C, self.unseen)
         return ProbabilityAttribute(
-            table, P, form=form, missing="value", transform=lambda v: _discretize_keep_nan(disc, v)
+            table,
+            P,
+            form=form,
+            missing="value",
+            transform=partial(_discretize_keep_nan, disc),  # a partial, not a lambda: picklable
         )
 
     def range_probabilities(self, column) -> np.ndarray:
@@ -244,7 +250,9 @@ class IVDM(DVDM):
         P_ranges = _range_probabilities(disc, x, y, C)
         convention = self.midpoints
         return CurveAttribute(
-            lambda v: interpolate_ranges(v, disc, P_ranges, convention), _missing_row(x, y, C, self.unseen), form=form
+            partial(interpolate_ranges, disc=disc, P_ranges=P_ranges, convention=convention),  # picklable
+            _missing_row(x, y, C, self.unseen),
+            form=form,
         )
 
     def probabilities(self, column, values) -> np.ndarray:

@@ -32,14 +32,14 @@ from lazylib._validation import Integer, Real, check
 from lazylib.encoding import Encoded, encode
 from lazylib.evaluation import _labels, paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.neighbors import TIE_RULES, KNeighborsClassifier, class_probabilities, neighbourhood
+from lazylib.neighbors import KNeighborsClassifier, block_neighbourhood, class_probabilities
+from lazylib.search import TIE_RULES, TIE_TOLERANCE
 
 #: Columns of the tidy table returned by :func:`run`.
 COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
 
 #: Tolerance within which two mean accuracies count as tied (fold means of identical predictions can differ
 #: in the last bits of floating point).
-TIE_TOLERANCE = 1e-9
 
 
 def dataset_seed(name: str, random_state: int) -> int:
@@ -361,19 +361,9 @@ def _tie_scores(clf: KNeighborsClassifier, Z, truth: np.ndarray, rules) -> np.nd
     lookup = {c: i for i, c in enumerate(clf.classes_)}
     index = np.array([lookup.get(t, -1) for t in truth])
     hits = np.zeros(len(rules))
-    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(Z, k, clf.tie_tolerance):
-        nb = neighbourhood(
-            rows - start,
-            cols,
-            sums,
-            stop - start,
-            clf.y_,
-            len(clf.classes_),
-            k,
-            clf.tie_tolerance,
-            first="first" in rules,
-            groups=groups,
-        )
+    for block in clf.metric_.nearest_groups(Z, k, clf.tie_tolerance):
+        nb = block_neighbourhood(block, clf.y_, len(clf.classes_), k, clf.tie_tolerance, first="first" in rules)
+        start, stop = block.start, block.stop
         mine = index[start:stop]
         for r, rule in enumerate(rules):
             P = class_probabilities(nb, k, clf.priority_, rule)
