@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import stats
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from lazylib import datasets as _datasets
 from lazylib._validation import Choice, Integer, check, check_random_state
@@ -45,7 +46,6 @@ from lazylib.encoding import encode
 from lazylib.evaluation import parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
-from lazylib.params import Params
 from lazylib.protocols import payne2000
 from lazylib.protocols.howe_cardie import K_RANGE
 from lazylib.protocols.wilson1997 import dataset_seed, prepare
@@ -97,7 +97,7 @@ def _make_distance(spec):
     return spec()
 
 
-class LooKNeighbors(Params):
+class LooKNeighbors(ClassifierMixin, BaseEstimator):
     """A k-NN whose k is the smallest of the best by leave-one-out on the training data: Howe & Cardie's
     protocol (:func:`lazylib.protocols.howe_cardie.fit_predict`) as a fit/predict estimator, so that fitting
     (the choice of k included) and predicting can be timed apart.
@@ -117,6 +117,8 @@ class LooKNeighbors(Params):
         Leave-one-out accuracy by k.
     knn_ : KNeighborsClassifier
         The fitted classifier with ``k_`` neighbours.
+    classes_ : ndarray
+        The class labels (those of ``knn_``).
 
     Examples
     --------
@@ -154,6 +156,7 @@ class LooKNeighbors(Params):
         self.loo_ = loo_accuracy_by_k(X, y, ks, _make_distance(self.metric), types=types)
         self.k_ = int(self.loo_.idxmax())
         self.knn_ = KNeighborsClassifier(self.k_, _make_distance(self.metric)).fit(X, y, types=types)
+        self.classes_ = self.knn_.classes_
         return self
 
     def predict(self, X) -> np.ndarray:
