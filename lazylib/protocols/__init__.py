@@ -11,6 +11,7 @@ module             paper                                                  Part (
 ``guvenir1998``    Guvenir (1998), VFI5 and irrelevant features           III (``book/guvenir1998_vfi5``)
 ``wilson1997``     Wilson & Martinez (1997), heterogeneous distances      IV (``book/wilson1997_hdf``)
 ``howe_cardie``    Howe & Cardie, mean difference weighting               V (``book/howe_cardie_mdw``)
+``bench``          all five: every method on one bench, ranked            VI (``book/bench``)
 =================  =====================================================  ==============================
 
 Part I (Payne & Edwards 1998) runs through the library's public API alone (:mod:`lazylib.evaluation`,

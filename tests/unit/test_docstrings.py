@@ -107,7 +107,9 @@ def test_numpydoc(name):
 
 # ---------------------------------------------------------------------------------------------- random_state
 #: Functions whose ``random_state`` must be an int (a data set's seed is derived from it and the data set's name).
-INT_ONLY = {f"lazylib.protocols.wilson1997.{name}" for name in ("dataset_seed", "prepare", "run")}
+INT_ONLY = {f"lazylib.protocols.wilson1997.{name}" for name in ("dataset_seed", "prepare", "run")} | {
+    "lazylib.protocols.bench.Config"  # fold seeds drawn from one int, each data set's folds by dataset_seed
+}
 
 
 def _takes_random_state(obj) -> bool:
