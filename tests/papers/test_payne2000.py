@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from lazylib import datasets, evaluation
+from lazylib.protocols.payne2000 import DATASETS, completion_loadings, prefix_completion
 from lazylib.subspace import SubspaceMapping
 from lazylib.trees import C45Classifier
 
@@ -62,28 +63,15 @@ def test_cacp_prototype_rank_is_at_most_classes_minus_one():
 
 
 J48_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "payne2000_j48_attributes.csv"
-J48_DATASETS = {
-    "bupa": "liver-disorders",
-    "ionosp": "ionosphere",
-    "pima": "pima-indians-diabetes",
-    "sonar": "sonar",
-    "wiscon": "breast-cancer-wisconsin",
-    "wdbc": "wdbc",
-    "wpbc": "wpbc",
-    "balance": "balance-scale",
-    "glass": "glass",
-    "iris": "iris",
-    "wine": "wine",
-}
 
 
-@pytest.mark.parametrize("short", list(J48_DATASETS))
+@pytest.mark.parametrize("short", list(DATASETS))
 def test_c45_uses_the_attributes_of_weka_j48(short):
     """FNN's filter (section 4) is C4.5: with the exact normal quantile of the pessimistic error
     (``upper_limit="normal"``, as J48 computes it), our tree tests the same attributes and has as many leaves as
     Weka's J48 (C4.5 release 8) on the whole data set and on two of the twenty training folds stored in the
     fixture (tests/fixtures/README.md says how it was produced)."""
-    ds = datasets.load(J48_DATASETS[short])
+    ds = datasets.load(DATASETS[short])
     fixture = pd.read_csv(J48_FIXTURE, keep_default_na=False, dtype={"training_set": str})
     fixture = fixture[fixture.dataset == short].set_index("training_set")
     folds = evaluation.stratified_kfold(ds.y, 20, random_state=0)
@@ -93,3 +81,18 @@ def test_c45_uses_the_attributes_of_weka_j48(short):
         expected = [c for c in fixture.loc[label, "attributes"].split(";") if c]
         assert list(tree.used_attributes_) == [c for c in ds.X.columns if c in expected], (short, label)
         assert tree.n_leaves_ == fixture.loc[label, "leaves"], (short, label)
+
+
+def test_prefix_completion_is_orthonormal_and_keeps_the_leading_columns():
+    """The "prefix of the attributes" reading of CACP beyond its rank: an orthonormal basis whose first columns
+    span the prototypes' directions and whose column k > r is attribute k made orthogonal to the ones before."""
+    rng = np.random.default_rng(1)
+    X, y = rng.normal(size=(30, 7)), np.repeat([0, 1, 2], 10)
+    mapping = SubspaceMapping("cacp").fit(X, y)
+    lead = mapping.basis_[:, : mapping.rank_]
+    Q = prefix_completion(lead)
+    np.testing.assert_allclose(Q.T @ Q, np.eye(7), atol=1e-12)
+    np.testing.assert_allclose(np.abs(Q[:, :2].T @ lead), np.eye(2), atol=1e-12)
+    table = completion_loadings(mapping, columns=[f"a{j}" for j in range(7)])
+    assert table.index.tolist() == [3, 4, 5, 6, 7]
+    assert ((table["loading"] ** 2 + table["rest"] ** 2).round(12) == 1).all()
