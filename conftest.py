@@ -14,6 +14,7 @@ cache, so ``make book`` does not execute them again (see
 from __future__ import annotations
 
 import io
+import os
 import tokenize
 from collections import defaultdict
 from pathlib import Path
@@ -23,6 +24,10 @@ import nbformat
 import nbval.plugin
 
 from lazylib._book import execute_once
+
+# No progress bar under pytest, in the tests or in the kernels nbval starts (they inherit the environment):
+# tqdm's own switch, which lazylib.evaluation.parallel_map honours.
+os.environ["TQDM_DISABLE"] = "1"
 
 ROOT = Path(__file__).parent
 BOOK = ROOT / "book"

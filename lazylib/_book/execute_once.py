@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import time
 from pathlib import Path
@@ -141,6 +142,7 @@ def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900, lo
     from jupyter_cache.executors.utils import single_nb_execution
 
     inputs, notebooks = book_inputs(root), toc_notebooks(root)
+    os.environ["TQDM_DISABLE"] = "1"  # the kernels inherit it: no progress bar in the book's outputs
     reset(cache_dir, stamp)
     for path in notebooks:
         notebook = read_notebook(path)

@@ -144,7 +144,7 @@ def run_readings(
     readings: dict | None = None,
     n_reps: int = 5,
     n_bins: int | None = None,
-    n_jobs: int = 2,
+    n_jobs: int | None = None,
 ) -> pd.DataFrame:
     """:func:`run` on the four generated tasks under each reading of their sizes (default :data:`SIZE_READINGS`),
     with a ``reading`` column. The generator seeds are those :func:`tasks` draws from ``random_state``, so the
@@ -323,7 +323,9 @@ def fit_predict(make_metric, X_train, y_train, X_test, y_test, ks=K_RANGE, *, n_
     return {"accuracy": float(correct.mean()), "k": k, "correct": correct, "loo": loo}
 
 
-def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins: int | None = None, n_jobs: int = 2) -> pd.DataFrame:
+def run(
+    tasks: dict, methods: dict, *, ks=K_RANGE, n_bins: int | None = None, n_jobs: int | None = None
+) -> pd.DataFrame:
     """Every method on every fold of every repetition of every task.
 
     Parameters
@@ -334,6 +336,9 @@ def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins: int | None = None, n_
         Display name -> callable returning a fresh unfitted metric.
     n_bins : int, optional
         See :func:`fit_predict`.
+    n_jobs : int or None
+        Worker processes (:func:`lazylib.evaluation.parallel_map`; None = joblib's setting, which
+        ``joblib.parallel_config(backend="dask")`` points at a Dask cluster). Results do not depend on it.
 
     Returns
     -------

@@ -219,7 +219,7 @@ def cv_sweep(
     null_space: str = "svd",
     nested: bool = True,
     ties: str = "all",
-    n_jobs: int = 1,
+    n_jobs: int | None = None,
 ) -> dict:
     """Cross-validated 1-NN accuracy of CA or CACP for every K, the paper's choice of K, and a nested choice.
 

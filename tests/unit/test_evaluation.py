@@ -112,8 +112,8 @@ def test_parallel_map_keeps_order_and_results():
         return pd.Series(evaluation.cross_validate(lambda: KNeighborsClassifier(1, "mvdm"), ds.X, ds.y, folds))
 
     serial = evaluation.parallel_map(run, [5, 1, 3])
-    forked = evaluation.parallel_map(run, [5, 1, 3], n_jobs=2)
-    for a, b in zip(serial, forked):
+    parallel = evaluation.parallel_map(run, [5, 1, 3], n_jobs=2)
+    for a, b in zip(serial, parallel):
         pd.testing.assert_series_equal(a, b)
     assert not serial[0].equals(serial[1])  # different seeds, different folds: the order is checked
     with pytest.raises(ValueError, match="n_jobs"):
@@ -157,13 +157,3 @@ def test_learning_curve_uses_fractions_of_each_training_fold():
         lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds, [0.05, 0.5, 1.0], random_state=0
     )
     pd.testing.assert_frame_equal(curve, again)
-
-
-def test_progress_is_silent_under_pytest(capsys):
-    from lazylib._progress import Progress, interactive
-
-    assert not interactive()
-    with Progress(3, "x") as bar:
-        for _ in range(3):
-            bar.update()
-    assert capsys.readouterr().err == ""

@@ -1,0 +1,107 @@
+"""lazylib.evaluation.parallel_map: joblib workers (spawned, not forked), progress bars, BLAS threads, Dask."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib import evaluation, synthetic
+from lazylib.protocols.guvenir1998 import repeated_prefix_accuracy
+
+
+def test_progress_is_silent_under_pytest_and_shown_when_asked(capsys):
+    assert os.environ.get("TQDM_DISABLE") == "1"  # conftest.py: pytest and the kernels nbval starts
+    assert evaluation.parallel_map(abs, [-1, 2], label="quiet") == [1, 2]
+    assert capsys.readouterr().err == ""
+    assert evaluation.parallel_map(abs, [-1, 2], label="shown", progress=True) == [1, 2]
+    err = capsys.readouterr().err
+    assert "shown" in err and "2/2" in err
+
+
+def test_n_jobs_is_checked():
+    for bad in (0, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="n_jobs"):
+            evaluation.parallel_map(abs, [1], n_jobs=bad)
+
+
+def test_order_and_results_with_more_items_than_chunks():
+    items = list(range(37))  # 2 workers x 4 chunks: interleaved chunks put back in order
+    assert evaluation.parallel_map(lambda i: i * i, items, n_jobs=2) == [i * i for i in items]
+
+
+def _blas_threads(_):
+    from threadpoolctl import threadpool_info
+
+    return os.getpid(), [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+
+def test_workers_are_other_processes_with_limited_blas_threads():
+    out = evaluation.parallel_map(_blas_threads, range(8), n_jobs=2)
+    assert os.getpid() not in {pid for pid, _ in out}
+    limit = max(1, (os.cpu_count() or 1) // 2)
+    assert all(threads and max(threads) <= limit for _, threads in out), out
+
+
+SPAWN_SCRIPT = textwrap.dedent(
+    """
+    import multiprocessing
+
+    import numpy as np
+
+    from lazylib import evaluation
+
+    SEEN = "module level"
+
+
+    def main():
+        global SEEN
+        SEEN = "set at run time"  # a forked worker would see this; a spawned one imports the module afresh
+        data = np.arange(12.0)
+        draw = lambda seed: (SEEN, float(np.random.default_rng(seed).permutation(data)[:3] @ data[:3]))
+        serial = evaluation.parallel_map(draw, range(10), n_jobs=1)
+        spread = evaluation.parallel_map(draw, range(10), n_jobs=2)
+        assert [v for _, v in serial] == [v for _, v in spread], (serial, spread)
+        print(multiprocessing.get_start_method(), sorted({s for s, _ in spread}))
+
+
+    if __name__ == "__main__":
+        multiprocessing.set_start_method("spawn", force=True)
+        main()
+    """
+)
+
+
+def test_works_under_the_spawn_start_method(tmp_path):
+    script = tmp_path / "spawned.py"
+    script.write_text(SPAWN_SCRIPT)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    # the closure's globals travel with it by value (cloudpickle), as they were when parallel_map was called
+    assert done.stdout.split() == ["spawn", "['set", "at", "run", "time']"]
+
+
+def _make(rng):
+    X, y = synthetic.r_n(1, n_per_region=20, random_state=rng)
+    return synthetic.add_irrelevant(X, 2, kind="uniform", random_state=rng), y
+
+
+def test_a_protocol_on_a_dask_cluster_gives_the_results_of_one_process():
+    distributed = pytest.importorskip("distributed", reason="the dask extra: pip install -e '.[dask]'")
+    import joblib
+
+    one = repeated_prefix_accuracy(_make, 4, [1, 3], random_state=5, n_jobs=1)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+        joblib.parallel_config(backend="dask"),
+    ):
+        on_cluster = repeated_prefix_accuracy(_make, 4, [1, 3], random_state=5)
+        assert len(client.scheduler_info()["workers"]) == 2
+    pd.testing.assert_frame_equal(one, on_cluster)
+    assert np.isfinite(one["accuracy"]).all() and len(one) == 4 * 4 * 2
