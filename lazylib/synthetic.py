@@ -353,26 +353,53 @@ def r_n(n_relevant: int, *, n_per_region: int = 50, split: str = "oblique", rand
     return X, _labels(np.array(labels), ["0", "1"])
 
 
-def payne_separable(*, n: int = 100, random_state=None):
+def payne_separable(*, n: int = 100, margin: float = 0.0, boundary: str = "x1", random_state=None):
     """Payne & Edwards (2000, section 5), first problem: two attributes in [0, 1], two linearly separable
     halves (class by ``x1 < 0.5``), ``n / 2`` uniform instances in each.
 
     Parameters
     ----------
+    n : int
+        Number of instances (``n // 2`` in class 0).
+    margin : float
+        Width of an empty strip between the classes, centred on the boundary (0: the classes touch).
+    boundary : {"x1", "diagonal"}
+        ``"x1"``: class 0 where ``x1 < 0.5`` (only the first attribute carries the class); ``"diagonal"``: class 0
+        where ``x1 + x2 < 1`` (both attributes do), drawn uniformly in each triangle minus the strip.
     random_state : int, Generator or None
         Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
         is used as it is (its stream continues), None draws fresh entropy.
 
     Notes
     -----
-    The paper gives no generator; halves split on the first attribute are our reading.
+    The paper gives no generator; halves split on the first attribute, touching, are our reading, and
+    ``margin`` and ``boundary`` the alternatives its description leaves open.
+
+    Examples
+    --------
+    >>> X, y = payne_separable(n=6, margin=0.2, random_state=0)
+    >>> bool((X["x1"][y == "0"] < 0.4).all() and (X["x1"][y == "1"] > 0.6).all())
+    True
     """
     n = check("n", n, Integer(low=2))
+    margin = check("margin", margin, Real(low=0, high=0.5))
+    check("boundary", boundary, Choice(("x1", "diagonal")))
     check_size("the data", 3 * n, 8)
     rng = check_random_state(random_state)
     half = n // 2
-    a = np.column_stack([rng.uniform(0.0, 0.5, half), rng.random(half)])
-    b = np.column_stack([rng.uniform(0.5, 1.0, n - half), rng.random(n - half)])
+    if boundary == "x1":
+        a = np.column_stack([rng.uniform(0.0, 0.5 - margin / 2, half), rng.random(half)])
+        b = np.column_stack([rng.uniform(0.5 + margin / 2, 1.0, n - half), rng.random(n - half)])
+    else:
+        parts = []
+        for side, size in [(-1.0, half), (1.0, n - half)]:
+            kept = np.empty((0, 2))
+            while len(kept) < size:  # rejection: uniform in the square, keep the class's side beyond the strip
+                cand = rng.random((2 * size + 8, 2))
+                signed = (cand.sum(axis=1) - 1.0) / np.sqrt(2.0)
+                kept = np.vstack([kept, cand[side * signed > margin / 2]])
+            parts.append(kept[:size])
+        a, b = parts
     X = pd.DataFrame(np.vstack([a, b]), columns=["x1", "x2"])
     return X, _labels(np.repeat([0, 1], [half, n - half]), ["0", "1"])
 

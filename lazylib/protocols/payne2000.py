@@ -22,6 +22,23 @@ from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy, nu
 
 #: Readings of the attribute normalisation the paper does not state (see :func:`scale_fold`).
 SCALINGS = ("none", "range", "sd")
+#: The eleven UCI data sets of Table 1: the paper's short name -> the name :func:`lazylib.datasets.load` knows.
+DATASETS = {
+    "bupa": "liver-disorders",
+    "ionosp": "ionosphere",
+    "pima": "pima-indians-diabetes",
+    "sonar": "sonar",
+    "wiscon": "breast-cancer-wisconsin",
+    "wdbc": "wdbc",
+    "wpbc": "wpbc",
+    "balance": "balance-scale",
+    "glass": "glass",
+    "iris": "iris",
+    "wine": "wine",
+}
+#: Completions of CACP's basis beyond its rank that :func:`fold_sweep` knows: the mapping's own
+#: (:data:`lazylib.subspace.NULL_SPACES`) and ``"prefix"`` (:func:`prefix_completion`).
+COMPLETIONS = ("svd", "ca", "none", "prefix")
 
 
 def text_ordered_labels(y, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -84,6 +101,88 @@ def paper_rule(accuracy_by_k: pd.Series) -> tuple[int, float]:
     return k, float(acc.loc[k])
 
 
+def prefix_completion(leading: np.ndarray) -> np.ndarray:
+    """Complete ``r`` orthonormal columns to a basis with the attributes ``r + 1, ..., J`` in file order.
+
+    The basis is the QR (Gram-Schmidt) orthonormalisation of ``[leading, e_{r+1}, ..., e_J]``: its first ``r``
+    columns span the ``leading`` ones and column ``k > r`` is attribute ``k`` made orthogonal to the columns
+    before it. This is the "keep a prefix of the attributes" reading of CACP beyond its rank: it makes explicit
+    what LAPACK's null-space completion nearly is (:func:`completion_loadings`).
+
+    Parameters
+    ----------
+    leading : ndarray (J, r)
+        Orthonormal columns (the decomposition's basis up to its rank).
+
+    Returns
+    -------
+    ndarray (J, J)
+        Orthonormal columns; the first ``r`` span those of ``leading`` (up to sign).
+
+    Examples
+    --------
+    >>> v = np.array([[0.6], [0.8], [0.0]])
+    >>> (prefix_completion(v).round(2) + 0.0).tolist()
+    [[0.6, -0.8, 0.0], [0.8, 0.6, 0.0], [0.0, 0.0, 1.0]]
+    """
+    leading = np.asarray(leading, dtype=float)
+    J, r = leading.shape
+    if r > J:
+        raise ValueError(f"{r} leading columns for {J} attributes")
+    Q, R = np.linalg.qr(np.hstack([leading, np.eye(J)[:, r:]]))
+    return Q * np.where(np.diag(R) < 0, -1.0, 1.0)  # the sign of each column as Gram-Schmidt gives it
+
+
+def completion_loadings(mapping: SubspaceMapping, columns=None) -> pd.DataFrame:
+    """What a fitted mapping's columns beyond its rank are: for each, the attribute it loads on most.
+
+    Parameters
+    ----------
+    mapping : SubspaceMapping
+        A fitted mapping (CACP, or CA with fewer instances than attributes).
+    columns : sequence of str, optional
+        Attribute names (default ``x1 ... xJ``).
+
+    Returns
+    -------
+    DataFrame
+        One row per basis column ``K = rank + 1 ... J``: ``attribute`` (the largest absolute loading),
+        ``loading`` (its absolute value), ``same position`` (whether it is attribute number ``K`` in file
+        order), and ``rest`` (the norm of the column's other loadings).
+
+    Examples
+    --------
+    A two-class CACP mapping has rank one: the other five columns are the completion (which attribute each
+    loads on most depends on the SVD routine, see the chapter on the mapping).
+
+    >>> rng = np.random.default_rng(0)
+    >>> X, y = rng.normal(size=(40, 6)), np.repeat([0, 1], 20)
+    >>> table = completion_loadings(SubspaceMapping("cacp").fit(X, y))
+    >>> table.index.tolist(), table.columns.tolist()
+    ([2, 3, 4, 5, 6], ['attribute', 'loading', 'same position', 'rest'])
+    """
+    if not hasattr(mapping, "basis_"):
+        raise ValueError("completion_loadings needs a fitted SubspaceMapping")
+    B = mapping.basis_
+    J = B.shape[0]
+    names = [f"x{j + 1}" for j in range(J)] if columns is None else [str(c) for c in columns]
+    if len(names) != J:
+        raise ValueError(f"{len(names)} column names for {J} attributes")
+    rows = {}
+    for k in range(mapping.rank_, B.shape[1]):
+        col = np.abs(B[:, k])
+        top = int(col.argmax())
+        rows[k + 1] = {
+            "attribute": names[top],
+            "loading": float(col[top]),
+            "same position": top == k,
+            "rest": float(np.sqrt(max(0.0, 1.0 - col[top] ** 2))),
+        }
+    out = pd.DataFrame(rows).T
+    out.index.name = "K"
+    return out.astype({"loading": float, "same position": bool, "rest": float})
+
+
 def fold_sweep(
     train,
     y_train,
@@ -103,8 +202,14 @@ def fold_sweep(
     dict with ``test`` (test accuracy for K = 1..J_avail), and when ``nested`` also ``loo`` (leave-one-out
     accuracy of the same K on the training part, from the same mapping).
     """
-    mapping = SubspaceMapping(method, null_space=null_space).fit(train, y_train)
-    Z_train, Z_test = mapping.transform(train), mapping.transform(test)
+    check("null_space", null_space, Choice(COMPLETIONS))
+    mapping = SubspaceMapping(method, null_space="svd" if null_space == "prefix" else null_space)
+    mapping.fit(train, y_train)
+    if null_space == "prefix":
+        basis = prefix_completion(mapping.basis_[:, : mapping.rank_])
+        Z_train, Z_test = (train - mapping.centroid_) @ basis, (test - mapping.centroid_) @ basis
+    else:
+        Z_train, Z_test = mapping.transform(train), mapping.transform(test)
     out = {
         "test": accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, ties=ties),
         "rank": mapping.rank_,
@@ -133,7 +238,10 @@ def cv_sweep(
     X : DataFrame or array of numeric attributes (NaN = missing)
     y : labels
     folds : list of (train, test) index arrays
-    method, null_space : see :class:`SubspaceMapping`
+    method : see :class:`SubspaceMapping`
+    null_space : {"svd", "ca", "none", "prefix"}
+        How CACP's basis continues beyond its rank: :class:`SubspaceMapping`'s readings, or ``"prefix"``
+        (:func:`prefix_completion`, the attributes in file order).
     scaling : see :func:`scale_fold` (imputation and normalisation from each training part)
     ties : see :func:`correct_by_width`
     nested : bool

@@ -92,6 +92,18 @@ def test_payne_problems():
     assert len(X) == 100 and (xor == (y == "1")).all() and y.value_counts().tolist() == [50, 50]
 
 
+def test_payne_separable_readings():
+    """The alternatives of the separable problem's reading: a margin between the classes, a diagonal boundary."""
+    X, y = synthetic.payne_separable(margin=0.2, random_state=0)
+    assert (X["x1"][y == "0"] < 0.4).all() and (X["x1"][y == "1"] > 0.6).all()
+    X, y = synthetic.payne_separable(boundary="diagonal", margin=0.1, random_state=0)
+    side = (X["x1"] + X["x2"] - 1) / np.sqrt(2)
+    assert len(X) == 100 and (side[y == "0"] < -0.05).all() and (side[y == "1"] > 0.05).all()
+    assert X.to_numpy().min() >= 0 and X.to_numpy().max() <= 1
+    with pytest.raises(ValueError, match="boundary"):
+        synthetic.payne_separable(boundary="circle")
+
+
 def test_irrelevant_and_redundant_attributes():
     X, y = synthetic.payne_separable(random_state=0)
     wide = synthetic.add_irrelevant(X, 5, kind="uniform", random_state=1)
