@@ -68,16 +68,20 @@ J48_FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "payne2000_j48_
 @pytest.mark.parametrize("short", list(DATASETS))
 def test_c45_uses_the_attributes_of_weka_j48(short):
     """FNN's filter (section 4) is C4.5: with the exact normal quantile of the pessimistic error
-    (``upper_limit="normal"``, as J48 computes it), our tree tests the same attributes and has as many leaves as
-    Weka's J48 (C4.5 release 8) on the whole data set and on two of the twenty training folds stored in the
-    fixture (tests/fixtures/README.md says how it was produced)."""
+    (``upper_limit="normal"``, as J48 computes it) and J48's absolute split tolerance (``relative_tolerance=False``;
+    our default scales it by the attribute's range, which splits values 1e-5 apart in wdbc's and wpbc's small-range
+    attributes where J48 does not: 8 of the 231 stored trees differ under the default), our tree tests the same
+    attributes and has as many leaves as Weka's J48 (C4.5 release 8) on the whole data set and on two of the twenty
+    training folds stored in the fixture (tests/fixtures/README.md says how it was produced)."""
     ds = datasets.load(DATASETS[short])
     fixture = pd.read_csv(J48_FIXTURE, keep_default_na=False, dtype={"training_set": str})
     fixture = fixture[fixture.dataset == short].set_index("training_set")
     folds = evaluation.stratified_kfold(ds.y, 20, random_state=0)
     for label in ["all", "0", "1"]:
         idx = np.arange(len(ds.y)) if label == "all" else folds[int(label)][0]
-        tree = C45Classifier(upper_limit="normal").fit(ds.X.iloc[idx], ds.y.iloc[idx], types=ds.types)
+        tree = C45Classifier(upper_limit="normal", relative_tolerance=False).fit(
+            ds.X.iloc[idx], ds.y.iloc[idx], types=ds.types
+        )
         expected = [c for c in fixture.loc[label, "attributes"].split(";") if c]
         assert list(tree.used_attributes_) == [c for c in ds.X.columns if c in expected], (short, label)
         assert tree.n_leaves_ == fixture.loc[label, "leaves"], (short, label)
