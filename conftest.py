@@ -4,9 +4,10 @@ Chapters are jupytext MyST-Markdown notebooks (``book/**/*.md`` whose front matt
 ``.ipynb`` is committed. nbval reads notebooks with ``nbformat.read``; here that reader also accepts the
 Markdown chapters by handing them to jupytext, and the collection hook below offers them to nbval.
 
-Chapters run in ``_toc.yml`` order (after the unit tests), so the scorecard appendix reads the records of every
-chapter executed before it. When a session has executed every page of the book without a failing cell, the
-executed notebooks go into the book's execution cache, so ``make book`` does not execute them again (see
+Chapters run in ``_toc.yml`` order (after the unit tests), except the pages that read the chapters' records
+(front page, Part pages, scorecard appendix), which run last (``execute_once.toc_notebooks``). When a session
+has executed every page of the book without a failing cell, the executed notebooks go into the book's execution
+cache, so ``make book`` does not execute them again (see
 ``lazylib/_book/execute_once.py`` for when that cache counts as current).
 """
 
@@ -65,7 +66,8 @@ def _notebook_of(item) -> Path | None:
 
 
 def pytest_collection_modifyitems(session, config, items):
-    """Chapters after everything else, in ``_toc.yml`` order (cells of one chapter stay together, in order)."""
+    """Chapters after everything else, in execution order (``_toc.yml``, pages reading the records last; cells of
+    one chapter stay together, in order)."""
     order = {path.resolve(): i for i, path in enumerate(execute_once.toc_notebooks(ROOT))}
     first = {}
     for position, item in enumerate(items):

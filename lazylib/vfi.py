@@ -30,6 +30,9 @@ TIE_TOLERANCE = 1e-9
 #: keeps the entropy of a pure interval above zero and its weight finite.
 WEKA_TINY = 1e-11
 
+#: The rules for a tie of summed votes (``tie_break``): the class more frequent in training, or the lowest index.
+TIE_BREAKS = ("frequent", "first")
+
 #: Rows of the (instances x features x classes) vote array computed at once, bounding memory to about
 #: this many float64 numbers.
 CHUNK_ELEMENTS = 1 << 21
@@ -51,6 +54,12 @@ class VFI5Classifier(Params):
         confidence weighting, each interval's votes multiplied by ``max(1, H ** -b)`` with ``H`` the entropy (in
         bits) of its vote vector, computed from counts shifted by :data:`WEKA_TINY` as Weka does (Weka's
         default bias is 0.6).
+    tie_break : {"frequent", "first"}
+        Which class wins a tie of summed votes: ``"frequent"`` (the library's rule) the class more frequent in
+        training, then the lowest class index; ``"first"`` (Weka's) the lowest index in ``classes_`` order.
+    feature_weights : array-like of shape (m,) or None
+        None (the paper's VFI5): every feature's votes count once. Otherwise a non-negative weight per feature
+        multiplying its vote vectors at classification (the paper's "unless otherwise specified", section 2).
 
     Attributes
     ----------
@@ -72,7 +81,10 @@ class VFI5Classifier(Params):
     y_ : ndarray of shape (n,)
         Class codes ``0..C-1`` of the training instances.
     priority_ : ndarray of shape (C,)
-        Rank of each class in the vote's last resort (:func:`lazylib.neighbors.vote_priority`).
+        Rank of each class in a tie of summed votes, by the ``tie_break`` rule
+        (:func:`lazylib.neighbors.vote_priority`).
+    feature_weights_ : ndarray of shape (m,)
+        The weight of each feature's votes (all ones without ``feature_weights``).
     grid_ : ndarray
         Every distinct end point over all features, sorted.
     is_point_ : bool ndarray of shape (m, len(grid_))
@@ -107,16 +119,25 @@ class VFI5Classifier(Params):
     - A missing value is skipped when counting and abstains at classification (Figure 5).
     - The class with the largest total vote wins; totals within ``tie_tolerance`` (relative) of the largest
       tie, and a tie goes to the class more frequent in training, then to the lowest class index (the rule of
-      :class:`lazylib.neighbors.KNeighborsClassifier`). A query on which every feature abstains therefore gets
-      the most frequent training class.
+      :class:`lazylib.neighbors.KNeighborsClassifier`; ``tie_break="first"`` gives it to the lowest index, as
+      Weka does). A query on which every feature abstains therefore gets the most frequent training class.
+    - :meth:`predict_proba` is the summed votes divided by their sum (each class's share of the total vote),
+      uniform where every feature abstains: a normalised vote, not a calibrated probability.
 
     Feature values are never normalised: only their order matters, so predictions are unchanged by any
     strictly increasing transformation of a linear feature.
 
-    The two Weka options reproduce the behaviour of Weka's ``weka.classifiers.misc.VFI`` as its source
-    documents it, with two differences that never change a prediction: an interval holding no training value
-    abstains here where Weka votes ``1/C`` for every class, and Weka normalises the final totals into a
-    distribution. Ties still follow the rule above.
+    With ``point_intervals=False, tie_break="first"`` and ``confidence_bias=None`` (Weka's ``-C``) or a number
+    ``b`` (Weka's ``-B b``), :meth:`predict_proba` and :meth:`predict` reproduce Weka 3.6's
+    ``weka.classifiers.misc.VFI``: checked against Weka's own output on four data sets in
+    ``tests/oracles/test_weka_vfi.py``. Under either Weka option an interval holding no training value (and a
+    nominal value unseen in training) votes what Weka's formula gives it instead of abstaining: ``1/C`` for every
+    class without weighting (which changes no prediction), and with weighting the normalised
+    ``WEKA_TINY / (N_c + WEKA_TINY)``, a vote leaning towards the smaller classes, weighted like any other
+    interval (which can change a prediction). The entropy is computed in Weka's order of operations, so the
+    weights of nearly pure intervals (entropy near 1e-10) agree to the last digits. Not reproduced: a class
+    declared to Weka but absent from the training data (Weka then reuses the previous feature's vote for it;
+    here it is not a class at all).
 
     References
     ----------
@@ -149,10 +170,14 @@ class VFI5Classifier(Params):
         *,
         point_intervals: bool = True,
         confidence_bias: float | None = None,
+        tie_break: str = "frequent",
+        feature_weights=None,
     ):
         self.tie_tolerance = tie_tolerance
         self.point_intervals = point_intervals
         self.confidence_bias = confidence_bias
+        self.tie_break = tie_break
+        self.feature_weights = feature_weights
 
     # ------------------------------------------------------------------ training (Figure 4)
     def fit(self, X, y, *, types=None):
@@ -181,6 +206,8 @@ class VFI5Classifier(Params):
             isinstance(bias, (int, float)) and not isinstance(bias, bool) and bias > 0 and np.isfinite(bias)
         ):
             raise ValueError(f"confidence_bias must be None or a positive number, got {bias!r}")
+        if self.tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
         data = encode(X, types)
         Z = data.values
         n, m = Z.shape
@@ -190,7 +217,8 @@ class VFI5Classifier(Params):
         self.categories_ = data.categories
         self.nominal_ = data.nominal
         self.class_counts_ = np.bincount(self.y_, minlength=C)
-        self.priority_ = vote_priority(self.class_counts_)
+        self.priority_ = vote_priority(self.class_counts_ if self.tie_break == "frequent" else np.zeros(C))
+        self.feature_weights_ = self._check_feature_weights(m)
 
         feature, point = self._points(Z, self.y_, C)
         self.grid_ = np.unique(point)
@@ -215,6 +243,8 @@ class VFI5Classifier(Params):
         if self.confidence_bias is not None:
             shifted, self.weights_ = self._confidence(counts)
             self.votes_ = shifted * self.weights_[:, :, None]
+        elif not self.point_intervals:  # Weka without weighting: an empty interval votes 1/C for every class
+            self.votes_[total[:, :, 0] == 0] = 1.0 / C
         self.n_intervals_ = np.where(
             self.nominal_, self.n_points_, 2 * self.n_points_ + 1 if self.point_intervals else self.n_points_ + 1
         )
@@ -237,15 +267,29 @@ class VFI5Classifier(Params):
 
     def _confidence(self, counts):
         """Weka's votes and weight of every interval: the normalised ``(count + tiny) / (class size + tiny)``
-        with ``tiny`` = :data:`WEKA_TINY`, and ``max(1, H ** -bias)``, ``H`` the entropy in bits of those votes
-        (both 0 for an interval holding no training value, which abstains)."""
+        with ``tiny`` = :data:`WEKA_TINY`, and ``max(1, H ** -bias)``, ``H`` the entropy in bits of those votes.
+        An interval holding no training value gets the same formula on zero counts, as in Weka. Sums run in
+        Weka's order (class by class) and the entropy is Weka's ``(sum(-p ln p) + t ln t) / (t ln 2)``, ``t``
+        the sum of the ``p``, so that the huge weights of nearly pure intervals match Weka's."""
         share = (counts + WEKA_TINY) / (self.class_counts_ + WEKA_TINY)
-        p = share / share.sum(axis=2, keepdims=True)
-        entropy = -np.sum(p * np.log2(p), axis=2)
-        with np.errstate(divide="ignore"):
+        p = share / np.cumsum(share, axis=2)[:, :, -1:]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            plogp = np.where(p > 0, p * np.log(p), 0.0)
+            t = np.cumsum(p, axis=2)[:, :, -1]
+            entropy = (-np.cumsum(plogp, axis=2)[:, :, -1] + t * np.log(t)) / (t * np.log(2.0))
             weight = np.maximum(1.0, entropy ** -float(self.confidence_bias))
-        held = counts.sum(axis=2) > 0
-        return np.where(held[:, :, None], p, 0.0), np.where(held, weight, 0.0)
+        return p, weight
+
+    def _check_feature_weights(self, m: int) -> np.ndarray:
+        """``feature_weights`` as an array of m finite non-negative numbers (ones when None)."""
+        if self.feature_weights is None:
+            return np.ones(m)
+        w = np.asarray(self.feature_weights, dtype=float)
+        if w.shape != (m,):
+            raise ValueError(f"feature_weights must hold one weight per feature ({m}), got shape {w.shape}")
+        if not (np.isfinite(w).all() and (w >= 0).all()):
+            raise ValueError(f"feature_weights must be finite and non-negative, got {w.tolist()}")
+        return w
 
     def _points(self, Z, y, C):
         """``(feature, value)`` of every point interval: the distinct per-class end points of linear features,
@@ -317,7 +361,7 @@ class VFI5Classifier(Params):
         """
         Z = self._encode_queries(X)
         slot, known = self._slots(Z)
-        out = self.votes_[np.arange(Z.shape[1]), slot]
+        out = self.votes_[np.arange(Z.shape[1]), slot] * self.feature_weights_[:, None]
         out[~known] = 0.0
         return out
 
@@ -342,10 +386,26 @@ class VFI5Classifier(Params):
         cols = np.arange(m)
         for start in range(0, n, step):
             slot, known = self._slots(Z[start : start + step])
-            v = self.votes_[cols, slot]
+            v = self.votes_[cols, slot] * self.feature_weights_[:, None]
             v[~known] = 0.0
             total[start : start + step] = v.sum(axis=1)
         return total
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Each class's share of the summed votes (rows sum to 1; uniform where no feature votes).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, len(classes_))
+            :meth:`decision_function` divided by its row sums, columns in ``classes_`` order (Weka's VFI returns
+            the same normalisation as its class distribution).
+        """
+        return normalise_votes(self.decision_function(X))
 
     def predict_indices(self, X) -> np.ndarray:
         """Indices into ``classes_`` of the predicted classes.
@@ -427,6 +487,20 @@ class VFI5Classifier(Params):
         if self.weights_ is not None:
             table["weight"] = self.weights_[f, slots]
         return pd.DataFrame(table)
+
+
+def normalise_votes(votes: np.ndarray) -> np.ndarray:
+    """Rows of summed votes (n, C) divided by their sums (summed class by class, as Weka does); a row summing
+    to 0 becomes uniform, ``1/C`` each.
+
+    Examples
+    --------
+    >>> normalise_votes(np.array([[3.0, 1.0], [0.0, 0.0]])).tolist()
+    [[0.75, 0.25], [0.5, 0.5]]
+    """
+    votes = np.asarray(votes, dtype=float)
+    total = np.cumsum(votes, axis=1)[:, -1:]
+    return np.divide(votes, total, out=np.full_like(votes, 1.0 / votes.shape[1]), where=total > 0)
 
 
 def winners(votes: np.ndarray, priority: np.ndarray, tie_tolerance: float = TIE_TOLERANCE) -> np.ndarray:

@@ -3,8 +3,9 @@
 CI runs ``make test`` (pytest with nbval executes every chapter) and then ``make book``. Instead of executing
 every chapter a second time, the book reuses what nbval produced, but only when that is provably current:
 
-1. ``conftest.py`` orders nbval's items by ``_toc.yml`` (so the scorecard appendix runs after every chapter has
-   written its record) and, after a session in which *every* page of the book executed without a failing cell,
+1. ``conftest.py`` orders nbval's items by :func:`toc_notebooks` (``_toc.yml`` order, the pages that read the
+   records last, so the front page, the Part pages and the scorecard appendix run after every chapter has written
+   its record) and, after a session in which *every* page of the book executed without a failing cell,
    stores each executed notebook (nbval keeps each cell's outputs in ``IPyNbCell.test_outputs``) in the
    jupyter-cache that Jupyter Book reads (``_build/.jupyter_cache``), then writes :data:`STAMP` with
    :func:`book_inputs` as they were when the session started (and still are).
@@ -45,10 +46,14 @@ def is_notebook(path: Path) -> bool:
 
 
 def toc_notebooks(root: Path) -> list[Path]:
-    """The book's notebooks in ``_toc.yml`` order."""
-    from lazylib.report.scorecard import toc_chapters
+    """The book's notebooks in the order they execute: ``_toc.yml`` order, except that the pages reading the
+    chapters' records (the front page, Part pages with their headline, the scorecard appendix:
+    :func:`lazylib.report.scorecard.reads_records`) come after every other page, in ``_toc.yml`` order among
+    themselves, so they see every chapter's record."""
+    from lazylib.report.scorecard import reads_records, toc_chapters
 
-    return [p for p in (root / "book" / f"{c}.md" for c in toc_chapters(root)) if is_notebook(p)]
+    pages = [p for p in (root / "book" / f"{c}.md" for c in toc_chapters(root)) if is_notebook(p)]
+    return sorted(pages, key=reads_records)  # stable: each group keeps the _toc.yml order
 
 
 def book_inputs(root: Path) -> str:

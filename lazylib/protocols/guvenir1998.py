@@ -7,8 +7,8 @@ every number of leading features ("widths") follow from a single pass: VFI5 is f
 its per-feature votes are summed cumulatively; the k-NN distance terms are summed cumulatively and every width's
 distance matrix is voted with the library's k-NN rule (:func:`lazylib.neighbors.vote`). The results are those
 of fitting :class:`lazylib.vfi.VFI5Classifier` and :class:`lazylib.neighbors.KNeighborsClassifier` (metric
-``"euclidean"``, ``normalize="range"``) on each width separately (``tests/oracles/test_irrelevance.py``), at a
-fraction of the cost.
+``"euclidean"``, ``normalize="range"``; ``"heom"`` when some features are nominal) on each width separately
+(``tests/oracles/test_irrelevance.py``), at a fraction of the cost.
 """
 
 from __future__ import annotations
@@ -22,28 +22,34 @@ from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
 from lazylib.neighbors import TIE_RULES, class_probabilities, neighbourhood, vote, vote_priority
 from lazylib.search import select
-from lazylib.vfi import TIE_TOLERANCE, VFI5Classifier, winners
+from lazylib.vfi import VFI5Classifier, winners
 
 #: Float64 numbers of the (test x train x features) difference array computed at once.
 CHUNK_ELEMENTS = 1 << 22
 
 
-def range_euclidean_terms(train: np.ndarray, test: np.ndarray) -> np.ndarray:
+def range_euclidean_terms(train: np.ndarray, test: np.ndarray, nominal=None) -> np.ndarray:
     """Cumulative squared range-normalised Euclidean distance, shape (n_test, n_train, features): entry
     ``[:, :, w - 1]`` is the squared distance on the first ``w`` features.
 
     Each feature's difference is divided by its range over the known training values; an unknown value on
     either side contributes 1, and a feature constant in training contributes 0 (the rules of
-    :class:`lazylib.metrics.Minkowski` with ``normalize="range"``).
+    :class:`lazylib.metrics.Minkowski` with ``normalize="range"``). A feature marked in the boolean mask
+    ``nominal`` contributes 0 for equal values and 1 for different ones (overlap), which makes the distance
+    HEOM (:class:`lazylib.metrics.HEOM`); on two-valued codes 0 and 1 seen in training both rules agree.
     """
     lo, hi = known_range(train)
     scale = hi - lo
+    nominal = np.zeros(train.shape[1], bool) if nominal is None else np.asarray(nominal, bool)
+    scale[nominal] = 1.0
     inv = np.divide(1.0, scale, out=np.zeros_like(scale), where=scale > 0)
     m = train.shape[1]
     out = np.empty((len(test), len(train), m))
     step = max(1, CHUNK_ELEMENTS // max(1, len(train) * m))
     for start in range(0, len(test), step):
         diff = (test[start : start + step, None, :] - train[None, :, :]) * inv
+        if nominal.any():
+            diff[..., nominal] = diff[..., nominal] != 0
         term = diff * diff
         term[np.isnan(term)] = 1.0
         np.cumsum(term, axis=2, out=out[start : start + step])
@@ -99,11 +105,12 @@ def fold_accuracies(
     vfi = VFI5Classifier(**(vfi_params or {})).fit(Z[train], y_tr, types=kinds)
     cum = np.cumsum(vfi.feature_votes(Z[test]), axis=1)[:, widths - 1]  # (n_test, widths, C)
     n_te, n_w, C = cum.shape
-    pred = winners(cum.reshape(n_te * n_w, C), vfi.priority_, TIE_TOLERANCE).reshape(n_te, n_w)
+    pred = winners(cum.reshape(n_te * n_w, C), vfi.priority_, vfi.tie_tolerance).reshape(n_te, n_w)
     out["VFI5"] = (classes[pred] == y_te[:, None]).mean(axis=0)
     if not len(ks):
         return out
-    S = range_euclidean_terms(Z[train], Z[test])[:, :, widths - 1]  # (n_test, n_train, widths)
+    nominal = np.array([kind == "nominal" for kind in kinds], dtype=bool)
+    S = range_euclidean_terms(Z[train], Z[test], nominal)[:, :, widths - 1]  # (n_test, n_train, widths)
     stacked = np.moveaxis(S, 2, 0).reshape(n_w * n_te, len(train))
     priority = vote_priority(np.bincount(y_fit, minlength=len(classes)))
     for k in ks:
@@ -217,3 +224,85 @@ def repeated_prefix_accuracy(
 
     parts = parallel_map(one, range(n_repeats), n_jobs=n_jobs, label="repetitions")
     return pd.concat(parts, ignore_index=True)[["repetition", "classifier", "width", "accuracy"]]
+
+
+#: The kinds of vote an irrelevant feature can cast (:func:`vote_decomposition`).
+VOTE_KINDS = ("abstains", "about equal", "pure", "in between")
+
+
+def vote_decomposition(X, y, folds, irrelevant, *, near: float = 0.1, types=None, vfi_params: dict | None = None):
+    """What the irrelevant features of a data set vote, query by query, and how often they decide an error.
+
+    On every fold VFI5 is fitted on all features and every test query's vote vector from each feature in
+    ``irrelevant`` is sorted into one of :data:`VOTE_KINDS`: ``"abstains"`` (the value falls in an interval
+    holding no training value), ``"about equal"`` (every class within ``near`` of ``1/C``, the paper's
+    mechanism), ``"pure"`` (the whole vote to one class) or ``"in between"``.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The data, irrelevant features included.
+    y : array-like
+        Class labels.
+    folds : list of (train, test) index arrays
+    irrelevant : sequence of str
+        Names of the irrelevant features.
+    near : float
+        Largest deviation from ``1/C`` of a vote counted as about equal.
+
+    Returns
+    -------
+    DataFrame
+        One row per fold: the share of the irrelevant features' votes of each kind (columns ``VOTE_KINDS``),
+        ``errors`` (VFI5's misclassified test queries), ``errors with a wrong pure vote`` (those on which at least
+        one irrelevant feature cast a pure vote for another class than the true one) and ``queries``.
+
+    Examples
+    --------
+    >>> from lazylib import evaluation, synthetic
+    >>> X, y = synthetic.r_n(1, random_state=0)
+    >>> X = synthetic.add_irrelevant(X, 5, kind="uniform", random_state=1)
+    >>> names = [f"irrelevant{j}" for j in range(1, 6)]
+    >>> res = vote_decomposition(X, y, evaluation.kfold(100, 5, random_state=2), names)
+    >>> round(float(res["about equal"].mean()), 2), round(float(res["pure"].mean()), 2)
+    (0.92, 0.04)
+    """
+    if not 0 <= near < 1:
+        raise ValueError(f"near must be in [0, 1), got {near!r}")
+    data = encode(X, types)
+    missing = sorted(set(irrelevant) - set(data.columns))
+    if missing:
+        raise ValueError(f"irrelevant names features X does not have: {missing}")
+    cols = np.array([data.columns.index(name) for name in irrelevant], dtype=np.intp)
+    y_idx, _ = encode_labels(y, len(data))
+    rows = []
+    for train, test in folds:
+        train, test = np.asarray(train), np.asarray(test)
+        vfi = VFI5Classifier(**(vfi_params or {})).fit(data.values[train], y_idx[train], types=data.kinds)
+        votes = vfi.feature_votes(data.values[test])  # (n_test, m, C)
+        classes = np.asarray(vfi.classes_)
+        truth = y_idx[test]
+        wrong = classes[winners(votes.sum(axis=1), vfi.priority_, vfi.tie_tolerance)] != truth
+        v = votes[:, cols, :]
+        C = v.shape[2]
+        total = v.sum(axis=2)
+        abstains = total == 0
+        deviation = np.abs(v - 1.0 / C).max(axis=2)
+        pure = ~abstains & (v.max(axis=2) >= 1.0 - 1e-12)
+        equal = ~abstains & ~pure & (deviation <= near)
+        between = ~abstains & ~pure & ~equal
+        pure_for = np.where(pure, v.argmax(axis=2), -1)  # the class a pure vote goes to
+        pure_wrong = ((pure_for >= 0) & (classes[np.maximum(pure_for, 0)] != truth[:, None])).any(axis=1)
+        n_votes = abstains.size
+        rows.append(
+            {
+                "abstains": abstains.sum() / n_votes,
+                "about equal": equal.sum() / n_votes,
+                "pure": pure.sum() / n_votes,
+                "in between": between.sum() / n_votes,
+                "errors": int(wrong.sum()),
+                "errors with a wrong pure vote": int((wrong & pure_wrong).sum()),
+                "queries": len(test),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,7 +1,9 @@
 """Reader tools for the book: what turns the library's numbers into the pages a reader sees.
 
+- :mod:`~lazylib.report.verdicts`: the one fidelity band of a published number and the verdict rules of every
+  claim, judged under every seed, tie rule and reading;
 - :mod:`~lazylib.report.scorecard`: every chapter's published numbers beside ours and its judged claims, read
-  back by the scorecard appendix;
+  back by the scorecard appendix, the front page and the Part pages;
 - :mod:`~lazylib.report.display`: tables that fit the page;
 - :mod:`~lazylib.report.plotting`: the book's figure style;
 - :mod:`~lazylib.report.robustness`: the input policy of every metric, found by probing it.

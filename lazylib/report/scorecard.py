@@ -1,20 +1,27 @@
 """The replication scorecard: every published number beside ours, and every claim with its verdict.
 
 Each chapter that reproduces published numbers or judges a claim registers them here while it executes, and the
-book's scorecard appendix reads every chapter's record back. Nothing is typed twice: the chapter hands over the
-numbers it has just computed and asserted.
+book's scorecard appendix, its front page and its Part pages read every chapter's record back. Nothing is typed
+twice: the chapter hands over the runs it has just computed and the :class:`~lazylib.report.verdicts.Judgement`
+its rule gave.
 
+>>> from lazylib.report.verdicts import judge, share_rule
 >>> card = Chapter(part="I", paper="payne1998", chapter="payne1998_vdm/03_uci_table2")
->>> card.cell(source="Table 2", cell="zoo / OM", published=96.09, reproduced=96.08, low=95.1, high=97.0,
-...           tolerance=0.005)
->>> card.claim(claim="H1: VDM and MVDM perform alike", verdict="supported", evidence="0 of 8 significant")
+>>> band = card.cell(source="Table 2", cell="zoo / OM", published=96.09, digits=2,
+...                  runs=[96.1, 95.8, 96.3, 96.0, 96.2, 95.9, 96.1, 96.0, 96.4, 95.7])
+>>> h1 = judge(lambda same: share_rule(same, supported=1.0, partly=0.75),
+...            {("random",): [True] * 8, ("all",): [True] * 7 + [False]}, primary=("random",), factors=("ties",))
+>>> card.claim(claim="H1: VDM and MVDM perform alike", judgement=h1, evidence="no significant difference")
 >>> card.frames()[0][["cell", "published", "reproduced", "inside"]]
        cell  published  reproduced  inside
-0  zoo / OM      96.09       96.08    True
+0  zoo / OM      96.09       96.05    True
+>>> card.frames()[1][["verdict", "stability"]].iloc[0].tolist()
+['supported', 'supported in 1 of 2 conditions; partly supported under ties=all']
 
-A cell is *inside* when the published value lies within ``[low - tolerance, high + tolerance]``, the band of
-values our runs produced (over fold seeds, generator seeds...) widened by the published rounding (half a unit of
-the last printed digit). Without a band (``low``/``high`` omitted) the band is the reproduced value itself.
+A cell is *inside* when the published value lies in its band (:func:`lazylib.report.verdicts.prediction_band`:
+the prediction interval for one new run of our protocol, widened by half a unit of the published last digit).
+Every record has a kind (:data:`~lazylib.report.verdicts.KINDS`); only ``"published"`` records count in
+:func:`summary`.
 
 Records are JSON files, one per chapter, in :func:`records_dir`: ``$LAZYLIB_SCORECARD_DIR`` if set, else the
 ``.scorecard`` folder at the root of the book (the nearest folder above the working directory holding
@@ -26,6 +33,9 @@ numerical libraries) and the sha256 of its chapter's source. Inside a book, :fun
 of chapters listed in ``_toc.yml`` (a deleted chapter's record is ignored) and refuses, with
 :class:`StaleRecords`, records whose fingerprint no longer matches, and chapters that use this module but have
 left no record: a scorecard is never drawn from an old run.
+
+Run as ``python -m lazylib.report.scorecard --markdown`` it prints the per-Part headline as a Markdown table
+(``--readme README.md`` writes it between the README's scorecard markers).
 """
 
 from __future__ import annotations
@@ -36,14 +46,15 @@ import math
 import os
 import platform
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-#: The verdicts a claim can get, strongest first.
-VERDICTS = ("supported", "partly supported", "not supported")
+from lazylib.report.verdicts import VERDICTS, Band, Judgement, check_kind, check_verdict, prediction_band
 
 CELL_COLUMNS = [
     "part",
@@ -51,15 +62,24 @@ CELL_COLUMNS = [
     "chapter",
     "source",
     "cell",
+    "kind",
     "published",
+    "digits",
     "reproduced",
     "low",
     "high",
-    "tolerance",
+    "runs",
+    "deterministic",
+    "band",
     "inside",
     "deviation",
 ]
-CLAIM_COLUMNS = ["part", "paper", "chapter", "claim", "verdict", "evidence"]
+CLAIM_COLUMNS = ["part", "paper", "chapter", "claim", "kind", "verdict", "stability", "conditions", "note", "evidence"]
+
+#: Said of a band registered through the deprecated ``reproduced``/``low``/``high``/``tolerance`` path.
+LEGACY_BAND = "legacy band: the chapter's own range of runs widened by its tolerance (not yet migrated)"
+#: Said of a verdict registered through the deprecated ``verdict=`` path.
+LEGACY_STABILITY = "legacy: verdict computed by the chapter, not yet over every condition (not yet migrated)"
 
 
 #: The libraries whose version can change a chapter's numbers (with Python's and lazylib's own).
@@ -133,6 +153,21 @@ def toc_chapters(root: str | os.PathLike) -> list[str]:
     return [e.removeprefix("book/").removesuffix(".md") for e in entries]
 
 
+def toc_parts(root: str | os.PathLike) -> dict[str, str]:
+    """Chapter name -> the Roman numeral of its Part, from the ``caption: "Part N. ..."`` lines of ``_toc.yml``."""
+    parts, current = {}, None
+    for line in (Path(root) / "_toc.yml").read_text(encoding="utf-8").splitlines():
+        caption = re.match(r"^\s*-?\s*caption:\s*['\"]?Part\s+([IVX]+)\b", line)
+        if caption:
+            current = caption.group(1)
+        elif re.match(r"^\s*-?\s*caption:", line):
+            current = None
+        entry = re.match(r"^\s*(?:-\s*)?file:\s*['\"]?([^'\"\s#]+)", line)
+        if entry and current:
+            parts[entry.group(1).removeprefix("book/").removesuffix(".md")] = current
+    return parts
+
+
 def _number(value, name: str) -> float:
     try:
         number = float(value)
@@ -141,6 +176,14 @@ def _number(value, name: str) -> float:
     if math.isnan(number):
         raise ValueError(f"{name} is NaN")
     return number
+
+
+def _legacy_digits(tolerance: float) -> int | None:
+    """The printed decimals a legacy tolerance of half a unit stands for (0.005 -> 2), if it is one."""
+    for digits in range(0, 7):
+        if math.isclose(tolerance, 0.5 * 10.0**-digits, rel_tol=1e-9):
+            return digits
+    return None
 
 
 @dataclass
@@ -176,63 +219,164 @@ class Chapter:
         source: str,
         cell: str,
         published,
-        reproduced,
+        runs=None,
+        digits: int | None = None,
+        kind: str = "published",
+        deterministic: bool = False,
+        deviation: str = "",
+        reproduced=None,
         low=None,
         high=None,
-        tolerance: float = 0.0,
-        deviation: str = "",
-    ) -> None:
-        """Register one published number and ours (``low``/``high``: the band of our runs; ``deviation``: why
-        they differ, for a cell outside the band)."""
-        published = _number(published, f"published value of {source} / {cell}")
-        reproduced = _number(reproduced, f"reproduced value of {source} / {cell}")
-        low = reproduced if low is None else _number(low, f"band low of {source} / {cell}")
-        high = reproduced if high is None else _number(high, f"band high of {source} / {cell}")
-        if low > high:
-            raise ValueError(f"band of {source} / {cell} is empty: low {low} > high {high}")
-        tolerance = _number(tolerance, "tolerance")
-        if tolerance < 0:
-            raise ValueError(f"tolerance must be non-negative, got {tolerance}")
-        inside = low - tolerance <= published <= high + tolerance
+        tolerance=None,
+    ) -> Band:
+        """Register one published number beside the runs of our protocol; returns its band.
+
+        Parameters
+        ----------
+        source, cell : str
+            Where the number is printed (``"Table 2"``) and which one it is (``"zoo / OM"``).
+        published : float
+            The printed value.
+        runs : array-like of float
+            Our protocol's value in each independent repetition (at least 10 where a run costs seconds, at least
+            5 elsewhere), or the one value of a deterministic protocol. The reproduced value is their mean.
+        digits : int
+            The decimals the paper prints for this value (1 for "68.0"); they widen the band and are kept for
+            display.
+        kind : str, default "published"
+            One of :data:`~lazylib.report.verdicts.KINDS`; only "published" cells count in :func:`summary`.
+        deterministic : bool, default False
+            The protocol has one possible run (a fixed published split, a worked example).
+        deviation : str
+            Why ours differs: required for a published-kind cell outside its band (an explanation, or
+            "unexplained; readings tried: ...").
+        reproduced : float, optional
+            Deprecated (chapters not yet migrated to ``runs``): our value. Recorded with :data:`LEGACY_BAND` as
+            the band's definition.
+        low, high : float, optional
+            Deprecated: the chapter's own band.
+        tolerance : float, optional
+            Deprecated: the widening of that band.
+
+        Raises
+        ------
+        ValueError
+            A non-numeric or NaN value, an unknown kind, both or neither of ``runs`` and ``reproduced``, or a
+            published-kind cell outside its band without a deviation.
+        """
+        name = f"{source} / {cell}"
+        published = _number(published, f"published value of {name}")
+        check_kind(kind)
+        if (runs is None) == (reproduced is None):
+            raise ValueError(
+                f"cell {name}: give the runs of our protocol (runs=...), "
+                f"not {'both' if runs is not None else 'neither'}"
+            )
+        if runs is not None:
+            if digits is None:
+                raise ValueError(f"cell {name}: digits (decimals the paper prints) is required with runs")
+            values = np.atleast_1d(np.asarray(runs, dtype=float))
+            band = prediction_band(values, digits=digits, deterministic=deterministic)
+            record = {
+                "reproduced": band.centre,
+                "low": band.low,
+                "high": band.high,
+                "runs": band.n,
+                "deterministic": band.deterministic,
+                "band": band.definition,
+                "digits": int(digits),
+            }
+        else:
+            reproduced = _number(reproduced, f"reproduced value of {name}")
+            low = reproduced if low is None else _number(low, f"band low of {name}")
+            high = reproduced if high is None else _number(high, f"band high of {name}")
+            if low > high:
+                raise ValueError(f"band of {name} is empty: low {low} > high {high}")
+            tolerance = _number(0.0 if tolerance is None else tolerance, "tolerance")
+            if tolerance < 0:
+                raise ValueError(f"tolerance must be non-negative, got {tolerance}")
+            legacy = _legacy_digits(tolerance)
+            band = Band(
+                low - tolerance,
+                high + tolerance,
+                reproduced,
+                0,
+                float("nan"),
+                False,
+                legacy if legacy is not None else -1,
+            )
+            record = {
+                "reproduced": reproduced,
+                "low": band.low,
+                "high": band.high,
+                "runs": None,
+                "deterministic": False,
+                "band": LEGACY_BAND,
+                "digits": legacy if digits is None else int(digits),
+            }
+        inside = band.contains(published)
+        deviation = str(deviation or "").strip()
+        if kind == "published" and not inside and not deviation and runs is not None:
+            raise ValueError(
+                f"cell {name}: the published {published:g} lies outside our band [{band.low:.4g}, {band.high:.4g}]; "
+                "say why (deviation=...: an explanation, or 'unexplained; readings tried: ...')"
+            )
         self._cells.append(
             {
                 "source": str(source),
                 "cell": str(cell),
+                "kind": kind,
                 "published": published,
-                "reproduced": reproduced,
-                "low": low,
-                "high": high,
-                "tolerance": tolerance,
+                **record,
                 "inside": bool(inside),
-                "deviation": str(deviation or ""),
+                "deviation": deviation,
             }
         )
+        return band
 
     def cells(self, frame: pd.DataFrame) -> None:
-        """Register many cells: a DataFrame with columns ``source``, ``cell``, ``published``, ``reproduced`` and
-        optionally ``low``, ``high``, ``tolerance``, ``deviation``."""
-        missing = {"source", "cell", "published", "reproduced"} - set(frame.columns)
+        """Register many cells: one row per cell, the columns named as :meth:`cell`'s parameters (``runs`` a list
+        per row)."""
+        missing = {"source", "cell", "published"} - set(frame.columns)
         if missing:
             raise ValueError(f"cells() needs the columns {sorted(missing)}")
         for row in frame.to_dict("records"):
-            optional = {
-                k: row[k]
-                for k in ("low", "high", "tolerance", "deviation")
-                if k in row and not (isinstance(row[k], float) and math.isnan(row[k]))
-            }
-            self.cell(
-                source=row["source"],
-                cell=row["cell"],
-                published=row["published"],
-                reproduced=row["reproduced"],
-                **optional,
-            )
+            given = {k: v for k, v in row.items() if not (isinstance(v, float) and math.isnan(v)) and v is not None}
+            self.cell(**given)
 
-    def claim(self, *, claim: str, verdict: str, evidence: str = "") -> None:
-        """Register a claim of the paper with the verdict our numbers give it (one of :data:`VERDICTS`)."""
-        if verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
-        self._claims.append({"claim": str(claim), "verdict": verdict, "evidence": str(evidence)})
+    def claim(
+        self,
+        *,
+        claim: str,
+        judgement: Judgement | None = None,
+        evidence: str = "",
+        kind: str = "published",
+        verdict: str | None = None,
+    ) -> None:
+        """Register a claim of the paper with the :class:`~lazylib.report.verdicts.Judgement` our numbers give it.
+
+        ``kind`` says what the claim is (:data:`~lazylib.report.verdicts.KINDS`: a claim true by construction of
+        the method is a "property"). ``verdict=`` (a verdict string instead of a judgement) is the deprecated path
+        of chapters not yet migrated; it is recorded with :data:`LEGACY_STABILITY`.
+        """
+        check_kind(kind)
+        if (judgement is None) == (verdict is None):
+            raise ValueError(f"claim {claim!r}: give the Judgement of a verdict rule (judgement=...)")
+        if judgement is not None:
+            if not isinstance(judgement, Judgement):
+                raise ValueError(
+                    f"claim {claim!r}: judgement must be a lazylib.report.verdicts.Judgement (from "
+                    f"judge()), got {type(judgement).__name__}"
+                )
+            fields = {
+                "verdict": judgement.verdict,
+                "stability": judgement.stability,
+                "conditions": judgement.n_conditions,
+                "note": judgement.note,
+            }
+        else:
+            fields = {"verdict": check_verdict(verdict), "stability": LEGACY_STABILITY, "conditions": None, "note": ""}
+        self._claims.append({"claim": str(claim), "kind": kind, **fields, "evidence": str(evidence)})
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """This chapter's cells and claims as two DataFrames (columns :data:`CELL_COLUMNS`,
@@ -262,8 +406,15 @@ class Chapter:
         return path
 
 
+_CELL_DEFAULTS = {"kind": "published", "digits": None, "runs": None, "deterministic": False, "band": LEGACY_BAND}
+_CLAIM_DEFAULTS = {"kind": "published", "stability": LEGACY_STABILITY, "conditions": None, "note": ""}
+
+
 def load(
-    directory: str | os.PathLike | None = None, *, book: str | os.PathLike | bool | None = None
+    directory: str | os.PathLike | None = None,
+    *,
+    book: str | os.PathLike | bool | None = None,
+    parts: Iterable[str] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every recorded cell and claim: two DataFrames (columns :data:`CELL_COLUMNS`, :data:`CLAIM_COLUMNS`),
     empty when nothing has been recorded, in the book's ``_toc.yml`` order.
@@ -275,6 +426,9 @@ def load(
     book : path or bool, optional
         The book's root folder. By default the book around the working directory when ``directory`` is not given
         (no book, no checks), none when it is; ``False`` turns the checks off.
+    parts : iterable of str, optional
+        Only these Parts (Roman numerals): their records are loaded and checked, the others' are not (a Part's
+        own page can execute after that Part's chapters alone).
 
     Raises
     ------
@@ -286,19 +440,25 @@ def load(
     folder = Path(directory) if directory is not None else records_dir()
     root = (book_root() if directory is None else None) if book is None or book is True else book or None
     records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
+    wanted = None if parts is None else set(parts)
+    if wanted is not None:
+        records = [r for r in records if r["part"] in wanted]
     if root is not None:
-        records = _current(records, Path(root))
+        records = _current(records, Path(root), wanted)
     cells, claims = [], []
     for record in records:
         meta = {k: record[k] for k in ("part", "paper", "chapter")}
-        cells += [{**meta, **c} for c in record["cells"]]
-        claims += [{**meta, **c} for c in record["claims"]]
+        cells += [{**meta, **_CELL_DEFAULTS, **c} for c in record["cells"]]
+        claims += [{**meta, **_CLAIM_DEFAULTS, **c} for c in record["claims"]]
     return pd.DataFrame(cells, columns=CELL_COLUMNS), pd.DataFrame(claims, columns=CLAIM_COLUMNS)
 
 
-def _current(records: list[dict], root: Path) -> list[dict]:
+def _current(records: list[dict], root: Path, parts: set | None = None) -> list[dict]:
     """The records of the chapters in ``root``'s ``_toc.yml``, in its order, checked against the current sources."""
     order = {chapter: i for i, chapter in enumerate(toc_chapters(root))}
+    if parts is not None:
+        of_part = toc_parts(root)
+        order = {c: i for c, i in order.items() if of_part.get(c) in parts}
     records = sorted((r for r in records if r["chapter"] in order), key=lambda r: order[r["chapter"]])
     inputs = inputs_fingerprint(root)
     stale = [
@@ -313,7 +473,7 @@ def _current(records: list[dict], root: Path) -> list[dict]:
             "The scorecard needs a current record of every chapter: "
             + (f"these records come from older sources: {', '.join(stale)}; " if stale else "")
             + (f"these chapters left no record: {', '.join(missing)}; " if missing else "")
-            + "execute them first (make book executes every chapter in _toc.yml order before this page)."
+            + "execute them first (make book executes every chapter before the pages that read the records)."
         )
     return records
 
@@ -329,21 +489,170 @@ def _uses_scorecard(path: Path) -> bool:
     return re.search(pattern, path.read_text(encoding="utf-8"), flags=re.M) is not None
 
 
+#: A page that calls one of these reads the records, so executes after every chapter (see :func:`reads_records`).
+READERS = ("load", "headline", "headline_markdown", "check_readme", "summary_figure")
+
+
+def reads_records(path: str | os.PathLike) -> bool:
+    """True for a page that reads the chapters' records (it calls ``scorecard.load``, ``scorecard.headline``...):
+    the book executes such pages after every chapter (``lazylib._book.execute_once.execution_order``)."""
+    path = Path(path)
+    if not path.is_file():
+        return False
+    pattern = r"\bscorecard\.(" + "|".join(READERS) + r")\("
+    return re.search(pattern, path.read_text(encoding="utf-8")) is not None
+
+
+SUMMARY_COLUMNS = ["published numbers", "inside", "share inside", *VERDICTS, "other records"]
+
+
 def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
-    """One row per Part: published cells, how many lie inside our band, and the claims per verdict."""
+    """One row per Part: the published-kind cells, how many lie inside their band and the share, the
+    published-kind claims per verdict, and how many records of the other kinds (constructed, stand-in,
+    property, finding) the Part shows apart."""
     parts = sorted(set(cells["part"]) | set(claims["part"]), key=_roman)
     rows = []
     for part in parts:
         c, v = cells[cells["part"] == part], claims[claims["part"] == part]
+        pc, pv = c[c["kind"] == "published"], v[v["kind"] == "published"]
         rows.append(
             {
                 "part": part,
-                "cells": len(c),
-                "inside band": int(c["inside"].sum()),
-                **{verdict: int((v["verdict"] == verdict).sum()) for verdict in VERDICTS},
+                "published numbers": len(pc),
+                "inside": int(pc["inside"].sum()),
+                "share inside": pc["inside"].mean() if len(pc) else float("nan"),
+                **{verdict: int((pv["verdict"] == verdict).sum()) for verdict in VERDICTS},
+                "other records": int((c["kind"] != "published").sum() + (v["kind"] != "published").sum()),
             }
         )
-    return pd.DataFrame(rows, columns=["part", "cells", "inside band", *VERDICTS]).set_index("part")
+    return pd.DataFrame(rows, columns=["part", *SUMMARY_COLUMNS]).set_index("part")
+
+
+def headline(
+    cells: pd.DataFrame, claims: pd.DataFrame, *, parts: Iterable[str] | None = None, total: bool = True
+) -> pd.DataFrame:
+    """The book's headline, one row per Part (and a total): published numbers inside their band over all, and
+    the verdicts of the published claims (supported / partly / not / not testable), as display strings."""
+    table = summary(cells, claims)
+    if parts is not None:
+        table = table.reindex(list(parts), fill_value=0)
+    if total and len(table) > 1:
+        sums = table.drop(columns="share inside").sum()
+        sums["share inside"] = sums["inside"] / sums["published numbers"] if sums["published numbers"] else np.nan
+        table.loc["all"] = sums
+    out = pd.DataFrame(index=table.index)
+    out["published numbers inside their band"] = [
+        f"{int(r['inside'])} / {int(r['published numbers'])}"
+        + (f" ({r['inside'] / r['published numbers']:.0%})" if r["published numbers"] else "")
+        for _, r in table.iterrows()
+    ]
+    out["claims: supported / partly / not / not testable"] = [
+        " / ".join(str(int(r[v])) for v in VERDICTS) for _, r in table.iterrows()
+    ]
+    out["other records"] = table["other records"].astype(int)
+    out.index.name = "Part"
+    return out
+
+
+def headline_markdown(cells: pd.DataFrame, claims: pd.DataFrame, **kwargs) -> str:
+    """:func:`headline` as a Markdown table (the README's block)."""
+    table = headline(cells, claims, **kwargs).reset_index()
+    lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+#: The README's scorecard block lies between these two lines.
+README_MARKERS = (
+    "<!-- scorecard:start (python -m lazylib.report.scorecard --readme README.md) -->",
+    "<!-- scorecard:end -->",
+)
+
+
+def readme_block(text: str) -> str | None:
+    """The text between the README's :data:`README_MARKERS` (``None`` when they are missing)."""
+    start, end = README_MARKERS
+    if start not in text or end not in text:
+        return None
+    return text.split(start, 1)[1].split(end, 1)[0].strip()
+
+
+def write_readme(path: str | os.PathLike, markdown: str) -> bool:
+    """Put ``markdown`` between the README's markers; returns whether the file changed."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    start, end = README_MARKERS
+    if readme_block(text) is None:
+        raise ValueError(f"{path} has no scorecard markers: add the two lines {start!r} and {end!r}")
+    before, rest = text.split(start, 1)
+    after = rest.split(end, 1)[1]
+    new = f"{before}{start}\n{markdown.strip()}\n{end}{after}"
+    path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+def check_readme(path: str | os.PathLike, cells: pd.DataFrame, claims: pd.DataFrame) -> None:
+    """Raise ``AssertionError`` when the README's scorecard block differs from what the records give."""
+    expected = headline_markdown(cells, claims)
+    found = readme_block(Path(path).read_text(encoding="utf-8"))
+    if found != expected.strip():
+        raise AssertionError(
+            f"the scorecard block of {path} is not what the records give; after executing the book, run "
+            f"`python -m lazylib.report.scorecard --readme {Path(path).name}` at the book's root.\nExpected:\n"
+            f"{expected}\nFound:\n{found}"
+        )
+
+
+def summary_figure(cells: pd.DataFrame, *, parts: Iterable[str] | None = None, ax=None):
+    """Every published-kind number (horizontal) against ours (vertical), one colour per Part: a vertical line
+    spans the band, a filled marker lies inside it, an open one outside. Returns the figure."""
+    import matplotlib.pyplot as plt
+
+    from lazylib.report import plotting
+
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(5.2, 4.4))
+    else:
+        fig = ax.figure
+    shown = cells[cells["kind"] == "published"]
+    parts = list(parts) if parts is not None else sorted(set(shown["part"]), key=_roman)
+    if shown.empty:
+        ax.text(0.5, 0.5, "no published number recorded yet", ha="center", va="center", transform=ax.transAxes)
+        return fig
+    values = pd.concat([shown["published"], shown["low"], shown["high"]])
+    if (values > 0).all() and values.max() / values.min() > 100:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+    for i, part in enumerate(parts):
+        mine = shown[shown["part"] == part]
+        if mine.empty:
+            continue
+        colour = plotting.PALETTE[i % len(plotting.PALETTE)]
+        ax.vlines(mine["published"], mine["low"], mine["high"], color=colour, alpha=0.5, lw=1)
+        inside = mine["inside"].astype(bool)
+        ax.scatter(
+            mine.loc[inside, "published"],
+            mine.loc[inside, "reproduced"],
+            s=18,
+            color=colour,
+            zorder=3,
+            label=f"Part {part} ({int(inside.sum())} of {len(mine)} inside)",
+        )
+        ax.scatter(
+            mine.loc[~inside, "published"],
+            mine.loc[~inside, "reproduced"],
+            s=18,
+            facecolor="white",
+            edgecolor=colour,
+            zorder=3,
+        )
+    low, high = values.min(), values.max()
+    ax.plot([low, high], [low, high], color=plotting.PUBLISHED, lw=0.8, zorder=1)
+    ax.set_xlabel("published")
+    ax.set_ylabel("reproduced (mean of our runs)")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    return fig
 
 
 def _roman(numeral: str) -> int:
@@ -352,3 +661,25 @@ def _roman(numeral: str) -> int:
     for a, b in zip(numeral, numeral[1:] + " "):
         total += -values[a] if values.get(b, 0) > values[a] else values[a]
     return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m lazylib.report.scorecard [--markdown] [--readme README.md]``: the headline from the records."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m lazylib.report.scorecard", description=main.__doc__)
+    parser.add_argument("--markdown", action="store_true", help="print the per-Part headline as Markdown")
+    parser.add_argument("--readme", help="write the headline between the scorecard markers of this file")
+    args = parser.parse_args(argv)
+    cells, claims = load()
+    markdown = headline_markdown(cells, claims)
+    if args.readme:
+        changed = write_readme(args.readme, markdown)
+        print(f"{args.readme}: {'updated' if changed else 'already current'}")
+    if args.markdown or not args.readme:
+        print(markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

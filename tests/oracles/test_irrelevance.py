@@ -7,9 +7,16 @@ import pandas as pd
 import pytest
 
 from lazylib import evaluation, synthetic
+from lazylib.encoding import encode
 from lazylib.metrics import make_metric
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols.guvenir1998 import prefix_accuracy, range_euclidean_terms, repeated_prefix_accuracy
+from lazylib.protocols.guvenir1998 import (
+    VOTE_KINDS,
+    prefix_accuracy,
+    range_euclidean_terms,
+    repeated_prefix_accuracy,
+    vote_decomposition,
+)
 from lazylib.vfi import VFI5Classifier
 
 
@@ -52,6 +59,27 @@ def test_distance_terms_match_the_library_metric():
     for w in (1, 5, 8):
         metric = make_metric("euclidean", normalize="range").fit(X.iloc[:50, :w])
         np.testing.assert_allclose(np.sqrt(S[:, :, w - 1]), metric.pairwise(X.iloc[50:, :w]), atol=1e-12)
+
+
+def test_nominal_features_make_the_distance_heom():
+    rng = np.random.default_rng(5)
+    X, y = _mixed(5)
+    X["colour"] = pd.Categorical(rng.choice(["red", "green", "blue"], len(X)))
+    X.loc[rng.random(len(X)) < 0.1, "colour"] = None
+    data = encode(X)
+    nominal = data.nominal
+    S = range_euclidean_terms(data.values[:50], data.values[50:], nominal)
+    metric = make_metric("heom").fit(X.iloc[:50], y.iloc[:50])
+    np.testing.assert_allclose(np.sqrt(S[:, :, -1]), metric.pairwise(X.iloc[50:]), atol=1e-12)
+    # and the one-pass protocol on such data equals fitting k-NN with HEOM on every width
+    folds = evaluation.kfold(len(X), 5, random_state=5)
+    widths = [3, data.values.shape[1]]
+    got = prefix_accuracy(X, y, folds, widths, ks=(1, 3)).set_index(["fold", "width", "classifier"])
+    for w in widths:
+        for k in (1, 3):
+            expected = evaluation.cross_validate(lambda k=k: KNeighborsClassifier(k, "heom"), X.iloc[:, :w], y, folds)
+            observed = [got.loc[(f, w, f"{k}-NN"), "accuracy"] for f in range(len(folds))]
+            np.testing.assert_allclose(observed, expected, err_msg=f"{k}-NN, width {w}")
 
 
 def test_repetitions_do_not_depend_on_n_jobs():
@@ -98,3 +126,34 @@ def test_random_ties_give_the_expected_accuracy_of_fitting_each_width():
                 np.testing.assert_allclose(
                     got.loc[(f, w, f"{k}-NN"), "accuracy"], expected, atol=1e-12, err_msg=f"{k}-NN, width {w}, fold {f}"
                 )
+
+
+def test_vote_decomposition_counts_against_a_loop():
+    X, y = _mixed(7)
+    folds = evaluation.kfold(len(X), 4, random_state=7)
+    names = ["irrelevant1", "irrelevant2", "irrelevant3", "irrelevant4"]
+    got = vote_decomposition(X, y, folds, names, near=0.1)
+    np.testing.assert_allclose(got[list(VOTE_KINDS)].sum(axis=1), 1.0)
+    expected_acc = evaluation.cross_validate(VFI5Classifier, X, y, folds)
+    np.testing.assert_allclose(1 - got["errors"] / got["queries"], expected_acc)
+    for f, (train, test) in enumerate(folds):
+        clf = VFI5Classifier().fit(X.iloc[train], y.iloc[train])
+        votes = clf.feature_votes(X.iloc[test])
+        cols = [list(X.columns).index(n) for n in names]
+        kinds = {kind: 0 for kind in VOTE_KINDS}
+        for q in range(len(test)):
+            for j in cols:
+                v = votes[q, j]
+                if v.sum() == 0:
+                    kinds["abstains"] += 1
+                elif v.max() >= 1 - 1e-12:
+                    kinds["pure"] += 1
+                elif max(abs(v - 1 / len(v))) <= 0.1:
+                    kinds["about equal"] += 1
+                else:
+                    kinds["in between"] += 1
+        for kind, count in kinds.items():
+            assert got.loc[f, kind] == pytest.approx(count / (len(test) * len(cols)))
+        assert got.loc[f, "errors with a wrong pure vote"] <= got.loc[f, "errors"]
+    with pytest.raises(ValueError, match="does not have"):
+        vote_decomposition(X, y, folds, ["nope"])

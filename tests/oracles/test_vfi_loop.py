@@ -3,6 +3,8 @@ Figures 4 and 5 (end points, point and range intervals, counts, normalised votes
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -109,8 +111,19 @@ def loop_weka_vfi(X, y, nominal, Xq, bias=None, tiny=1e-11):
     """Summed votes of every query as Weka's VFI computes them (its source, read as a procedure): bounds are
     -inf, the distinct per-class minima and maxima, +inf; a training value above bound k counts in range k, one
     equal to bound k counts half in ranges k and k-1; a query equal to bound k gets the mean of those two ranges'
-    counts. Votes (count + tiny) / (class size + tiny), normalised; with a bias, times max(1, H ** -bias), H the
-    entropy in bits. An interval holding no training value abstains (Weka votes 1/C: the same predictions)."""
+    counts. Votes (count + tiny) / (class size + tiny), normalised (1/C each when they sum to 0); with a bias,
+    times max(1, H ** -bias), H Weka's entropy in bits, (sum(-p ln p) + t ln t) / (t ln 2) with t the sum of p. An
+    interval holding no training value, or a nominal value unseen in training, votes by the same formulas, as
+    in Weka; sums run class by class, as Weka's loops do."""
+
+    def entropy(p):
+        minus = 0.0
+        t = 0.0
+        for v in p:
+            minus -= v * math.log(v) if v > 0 else 0.0
+            t += v
+        return (minus + t * math.log(t)) / (t * math.log(2))
+
     classes = sorted(set(y))
     C = len(classes)
     size = np.array([sum(1 for v in y if v == c) for c in classes], dtype=float)
@@ -146,9 +159,7 @@ def loop_weka_vfi(X, y, nominal, Xq, bias=None, tiny=1e-11):
             if np.isnan(x):
                 continue
             if nominal[f]:
-                if x not in counts:
-                    continue
-                raw = counts[x]
+                raw = counts.get(x, np.zeros(C))
             else:
                 for b in range(len(bounds) - 1, -1, -1):
                     if x > bounds[b]:
@@ -157,14 +168,14 @@ def loop_weka_vfi(X, y, nominal, Xq, bias=None, tiny=1e-11):
                     if x == bounds[b]:
                         raw = (counts[b] + counts[b - 1]) / 2
                         break
-            if raw.sum() == 0:
-                continue
             temp = (raw + tiny) / (size + tiny)
-            temp = temp / temp.sum()
+            s = 0.0
+            for v in temp:
+                s += v
+            temp = temp / s if s > 0 else np.full(C, 1.0 / C)
             weight = 1.0
             if bias is not None:
-                p = temp[temp > 0]
-                weight = max(1.0, float(-(p * np.log2(p)).sum()) ** -bias)
+                weight = max(1.0, entropy(temp) ** -bias)
             total[q] += temp * weight
     return total
 

@@ -4,15 +4,36 @@ import pandas as pd
 import pytest
 
 from lazylib.report import scorecard
+from lazylib.report.verdicts import all_of, judge
+
+RUNS = [88.6, 89.4, 89.1, 88.8, 89.3]
 
 
-def test_inside_means_published_within_band_widened_by_rounding():
+def judged(holds=True):
+    return judge(lambda ok: all_of(ok), [({"seed": 0}, holds)], primary={"seed": 0})
+
+
+def test_inside_means_published_within_the_prediction_band():
+    card = scorecard.Chapter(part="II", paper="payne2000", chapter="payne2000_subspace/03_tables")
+    band = card.cell(source="Table 2", cell="a", published=89.0, runs=RUNS, digits=1)
+    card.cell(source="Table 2", cell="b", published=band.high + 0.01, runs=RUNS, digits=1, deviation="unexplained")
+    card.cell(source="Table 2", cell="c", published=0.38, runs=[0.384], digits=2, deterministic=True)
+    cells, _ = card.frames()
+    assert cells["inside"].tolist() == [True, False, True]
+    assert cells["runs"].tolist() == [5, 5, 1] and cells["digits"].tolist() == [1, 1, 2]
+    assert cells.loc[0, "reproduced"] == pytest.approx(sum(RUNS) / 5)
+    assert "prediction interval" in cells.loc[0, "band"] and "deterministic" in cells.loc[2, "band"]
+
+
+def test_the_deprecated_band_path_is_kept_and_marked_until_every_chapter_has_migrated():
     card = scorecard.Chapter(part="II", paper="payne2000", chapter="payne2000_subspace/03_tables")
     card.cell(source="Table 2", cell="a", published=90.004, reproduced=89.0, low=88.0, high=90.0, tolerance=0.005)
     card.cell(source="Table 2", cell="b", published=90.006, reproduced=89.0, low=88.0, high=90.0, tolerance=0.005)
-    card.cell(source="Table 2", cell="c", published=89.0, reproduced=89.0)
-    cells, _ = card.frames()
-    assert cells["inside"].tolist() == [True, False, True]
+    card.claim(claim="typed", verdict="supported")
+    cells, claims = card.frames()
+    assert cells["inside"].tolist() == [True, False]
+    assert (cells["band"] == scorecard.LEGACY_BAND).all() and cells["digits"].tolist() == [2, 2]
+    assert claims.loc[0, "stability"] == scorecard.LEGACY_STABILITY
 
 
 def test_save_and_load_round_trip_one_file_per_chapter(tmp_path):
@@ -23,26 +44,47 @@ def test_save_and_load_round_trip_one_file_per_chapter(tmp_path):
                 "source": ["Table 8"],
                 "cell": ["average / IVDM"],
                 "published": [83.8],
-                "reproduced": [83.1],
-                "low": [82.5],
-                "high": [83.6],
+                "runs": [[82.6, 83.0, 82.9, 82.7, 82.8]],
+                "digits": [1],
+                "deviation": ["unexplained"],
             }
         )
     )
-    card.claim(claim="IVDM has the highest average", verdict="supported", evidence="83.1 vs 82.0")
+    card.claim(claim="IVDM has the highest average", judgement=judged(True), evidence="83.1 vs 82.0")
     path = card.save(tmp_path)
     assert path.name == "wilson1997_hdf__05_table8.json"
     card.save(tmp_path)  # re-executing a chapter replaces its record
     other = scorecard.Chapter(part="I", paper="payne1998", chapter="payne1998_vdm/03_uci_table2")
-    other.claim(claim="H1", verdict="not supported")
+    other.claim(claim="H1", judgement=judged(False))
+    other.claim(claim="by construction", judgement=judged(True), kind="property")
     other.save(tmp_path)
     cells, claims = scorecard.load(tmp_path)
-    assert len(cells) == 1 and len(claims) == 2
+    assert len(cells) == 1 and len(claims) == 3
     assert json.loads(path.read_text())["cells"][0]["inside"] is False
     summary = scorecard.summary(cells, claims)
     assert summary.index.tolist() == ["I", "IV"]
-    assert summary.loc["IV", "cells"] == 1 and summary.loc["IV", "inside band"] == 0
+    assert summary.loc["IV", "published numbers"] == 1 and summary.loc["IV", "inside"] == 0
     assert summary.loc["I", "not supported"] == 1 and summary.loc["IV", "supported"] == 1
+    assert summary.loc["I", "supported"] == 0 and summary.loc["I", "other records"] == 1  # property: apart
+    head = scorecard.headline(cells, claims)
+    assert head.loc["all", "published numbers inside their band"] == "0 / 1 (0%)"
+    assert head.loc["I", "claims: supported / partly / not / not testable"] == "0 / 0 / 1 / 0"
+    assert scorecard.headline_markdown(cells, claims).splitlines()[0].startswith("| Part |")
+
+
+def test_readme_block_is_written_between_markers_and_checked(tmp_path):
+    card = scorecard.Chapter(part="I", paper="p", chapter="c")
+    card.claim(claim="x", judgement=judged(True))
+    cells, claims = card.frames()
+    readme = tmp_path / "README.md"
+    start, end = scorecard.README_MARKERS
+    readme.write_text(f"# R\n\n{start}\nold\n{end}\n\nmore\n")
+    with pytest.raises(AssertionError, match="not what the records give"):
+        scorecard.check_readme(readme, cells, claims)
+    assert scorecard.write_readme(readme, scorecard.headline_markdown(cells, claims))
+    scorecard.check_readme(readme, cells, claims)
+    assert readme.read_text().endswith(f"{end}\n\nmore\n")
+    assert not scorecard.write_readme(readme, scorecard.headline_markdown(cells, claims))
 
 
 def test_records_dir_is_the_book_root(tmp_path, monkeypatch):
@@ -65,19 +107,30 @@ def test_empty_directory_loads_empty_frames(tmp_path):
     [
         ({"published": "n/a"}, "published value"),
         ({"published": float("nan")}, "NaN"),
-        ({"low": 3.0, "high": 2.0}, "empty"),
-        ({"tolerance": -1}, "non-negative"),
+        ({"runs": None}, "runs"),
+        ({"digits": None}, "digits"),
+        ({"kind": "guess"}, "kind"),
+        ({"reproduced": 1.0}, "not both"),
+        ({"runs": None, "reproduced": 1.0, "low": 3.0, "high": 2.0}, "empty"),
+        ({"runs": None, "reproduced": 1.0, "tolerance": -1}, "non-negative"),
     ],
 )
 def test_bad_cells_are_refused_with_a_message(kwargs, message):
     card = scorecard.Chapter(part="I", paper="p", chapter="c")
-    args = {"source": "T", "cell": "x", "published": 1.0, "reproduced": 1.0, **kwargs}
+    args = {"source": "T", "cell": "x", "published": 1.0, "runs": [1.0, 1.0], "digits": 1, **kwargs}
     with pytest.raises(ValueError, match=message):
         card.cell(**args)
 
 
-def test_bad_verdicts_and_parts_are_refused():
+def test_bad_claims_and_parts_are_refused():
+    card = scorecard.Chapter(part="I", paper="p", chapter="c")
     with pytest.raises(ValueError, match="verdict"):
-        scorecard.Chapter(part="I", paper="p", chapter="c").claim(claim="x", verdict="maybe")
+        card.claim(claim="x", verdict="maybe")
+    with pytest.raises(ValueError, match="Judgement"):
+        card.claim(claim="x", judgement="supported")
+    with pytest.raises(ValueError, match="judgement="):
+        card.claim(claim="x")
+    with pytest.raises(ValueError, match="kind"):
+        card.claim(claim="x", judgement=judged(), kind="guess")
     with pytest.raises(ValueError, match="Roman"):
         scorecard.Chapter(part="2", paper="p", chapter="c")

@@ -206,3 +206,66 @@ def test_weka_half_counts_on_a_small_example():
     np.testing.assert_allclose(table["count b"], [0.0, 0.5, 0.5, 0.5, 0.5])
     # a query on the end point 1 gets the mean of (0,1) and (1,2): a 1.0, b 0.5 -> shares 1/3 and 1/4
     np.testing.assert_allclose(clf.feature_votes(np.array([[1.0]]))[0, 0], [4 / 7, 3 / 7])
+
+
+def test_weka_tie_break_gives_a_tie_to_the_lowest_index():
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [1.0]])
+    y = ["a", "b", "b", "a", "b"]
+    # every feature abstains beyond the end points: "frequent" -> b (3 of 5), "first" -> a (index 0)
+    assert VFI5Classifier().fit(X, y, types=["continuous"]).predict(np.array([[5.0]])).tolist() == ["b"]
+    first = VFI5Classifier(tie_break="first").fit(X, y, types=["continuous"])
+    assert first.predict(np.array([[5.0]])).tolist() == ["a"]
+    with pytest.raises(ValueError, match="tie_break"):
+        VFI5Classifier(tie_break="random").fit(X, y, types=["continuous"])
+
+
+def test_predict_proba_is_the_normalised_vote():
+    X, y = _data(seed=3)
+    types = ["continuous"] * 4
+    clf = VFI5Classifier().fit(X, y, types=types)
+    Xq = np.vstack([X[:20], np.full((1, 4), 1e9)])  # the last query lies beyond every end point: all abstain
+    proba = clf.predict_proba(Xq)
+    votes = clf.decision_function(Xq)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_allclose(proba[:-1], votes[:-1] / votes[:-1].sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(proba[-1], 1 / 3)  # no feature votes: uniform
+    # with every feature voting once, the summed votes are (known features) x proba
+    np.testing.assert_allclose(votes[:20], 4 * proba[:20])
+    assert (np.argmax(proba[:-1], axis=1) == clf.predict_indices(Xq[:-1])).all()
+
+
+def test_weka_empty_intervals_vote_instead_of_abstaining():
+    # nominal feature 1: value 2 never seen in training; class sizes 1 (a) and 3 (b)
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 1.0], [3.0, 0.0]])
+    y = ["a", "b", "b", "b"]
+    types = ["continuous", "nominal"]
+    q = np.array([[np.nan, 2.0]])
+    assert VFI5Classifier().fit(X, y, types=types).decision_function(q).tolist() == [[0.0, 0.0]]  # abstains
+    plain = VFI5Classifier(point_intervals=False).fit(X, y, types=types)
+    np.testing.assert_allclose(plain.decision_function(q), [[0.5, 0.5]])  # Weka -C: 1/C each
+    weighted = VFI5Classifier(point_intervals=False, confidence_bias=0.6).fit(X, y, types=types)
+    tiny = 1e-11
+    share = np.array([tiny / (1 + tiny), tiny / (3 + tiny)])
+    p = share / share.sum()  # 3/4 and 1/4: towards the smaller class
+    entropy = -(p * np.log2(p)).sum()
+    np.testing.assert_allclose(weighted.decision_function(q), [p * max(1.0, entropy**-0.6)])
+    assert weighted.predict(q).tolist() == ["a"]
+
+
+def test_feature_weights_multiply_each_feature_vote():
+    X, y = _data(seed=4)
+    types = ["continuous"] * 4
+    w = np.array([2.0, 0.0, 1.0, 0.5])
+    plain = VFI5Classifier().fit(X, y, types=types)
+    weighted = VFI5Classifier(feature_weights=w).fit(X, y, types=types)
+    np.testing.assert_allclose(weighted.feature_votes(X), plain.feature_votes(X) * w[None, :, None])
+    np.testing.assert_allclose(weighted.decision_function(X), (plain.feature_votes(X) * w[None, :, None]).sum(1))
+    # a zero weight is the same as leaving the feature out
+    dropped = VFI5Classifier().fit(X[:, [0, 2, 3]], y, types=types[:3])
+    np.testing.assert_allclose(
+        VFI5Classifier(feature_weights=[1, 0, 1, 1]).fit(X, y, types=types).decision_function(X),
+        dropped.decision_function(X[:, [0, 2, 3]]),
+    )
+    for bad in ([1.0, 2.0], [1, -1, 1, 1], [1, np.nan, 1, 1]):
+        with pytest.raises(ValueError, match="feature_weights"):
+            VFI5Classifier(feature_weights=bad).fit(X, y, types=types)

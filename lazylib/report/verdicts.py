@@ -1,0 +1,480 @@
+"""One fidelity criterion for every published number, and one set of verdict rules for every claim.
+
+Every Part of the book compares published numbers with ours and judges the papers' claims; this module is the
+one place that says what "inside" means and how a claim's verdict is computed, so that the same words mean the
+same thing in every Part (issue #24).
+
+**The band.** A published number came from one run of the paper's protocol. It is *inside* when it lies in the
+range one run of ours would produce: the prediction interval for one new run over independent repetitions of our
+protocol (fold seeds, generator seeds), widened by half a unit of the last digit the paper printed
+(:func:`prediction_band`). A protocol that is deterministic by design (a fixed published split, a worked
+example) has one value, and its band is that value widened by the rounding.
+
+**Kinds.** A record says what it is (:data:`KINDS`): only ``"published"`` numbers and claims, reproducible from
+the paper's own data and protocol, count as evidence in the scorecard's share inside and its verdict tallies.
+
+**Verdicts.** A verdict is never typed: it is the output of a rule of this module (:func:`share_rule`,
+:func:`threshold_rule`, :func:`all_of`, :func:`tiers`,
+:func:`not_testable`) on our numbers, and :func:`judge` computes it under
+every condition the paper leaves open (each repetition seed, each tie rule, each alternative reading the chapter
+shows), reporting the primary condition's verdict with its stability.
+
+>>> band = prediction_band([68.2, 67.9, 68.4, 68.1, 67.8], digits=1)
+>>> band.contains(68.0), band.n
+(True, 5)
+>>> judgement = judge(lambda share: threshold_rule(share, supported=0.5, partly=0.25),
+...                   {("random",): 0.6, ("all",): 0.4}, primary=("random",), factors=("ties",))
+>>> judgement.verdict, judgement.stability
+('supported', 'supported in 1 of 2 conditions; partly supported under ties=all')
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+#: What a record is. Only ``"published"`` counts as evidence (share inside, verdict tallies):
+#:
+#: - ``published``: a published number or claim, reproduced from the paper's data and protocol;
+#: - ``constructed``: chosen, built or seeded to match (a worked example, not evidence);
+#: - ``stand-in``: computed on other data than the paper's;
+#: - ``property``: true by construction of the method, whatever the data;
+#: - ``finding``: a result of this book beyond the papers.
+KINDS = ("published", "constructed", "stand-in", "property", "finding")
+
+#: The verdicts a claim can get, strongest first.
+VERDICTS = ("supported", "partly supported", "not supported", "not testable")
+
+#: The confidence level of every prediction band.
+LEVEL = 0.95
+
+
+def check_kind(kind: str) -> str:
+    """``kind`` if it is one of :data:`KINDS`, else a ``ValueError`` naming them."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+    return kind
+
+
+def check_verdict(verdict: str) -> str:
+    """``verdict`` if it is one of :data:`VERDICTS`, else a ``ValueError`` naming them."""
+    if verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
+    return str(verdict)
+
+
+# --------------------------------------------------------------------------------------------------- the band
+
+
+def rounding(digits: int) -> float:
+    """Half a unit of the last printed digit: ``digits`` decimals printed (1 for "68.0", 0 for "68")."""
+    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)):
+        raise ValueError(f"digits must be an integer number of printed decimals, got {digits!r}")
+    return 0.5 * 10.0 ** (-int(digits))
+
+
+def band_definition(n: int, digits: int, *, level: float = LEVEL, deterministic: bool = False) -> str:
+    """The one-line definition of a band, to show with every table of bands."""
+    half = f"{rounding(digits):g}"
+    if deterministic:
+        return (
+            f"deterministic protocol (one run, a fixed split or a worked example): our value ± {half}, half a "
+            "unit of the published last digit"
+        )
+    return (
+        f"{level:.0%} prediction interval for one new run from {n} independent runs "
+        f"(mean ± t·sd·√(1 + 1/{n})), widened by ± {half}, half a unit of the published last digit"
+    )
+
+
+@dataclass(frozen=True)
+class Band:
+    """Where one run of our protocol would fall, widened by the published rounding.
+
+    Attributes
+    ----------
+    low, high : float
+        The band's ends (rounding included).
+    centre : float
+        The mean of our runs (the reproduced value).
+    n : int
+        The number of runs.
+    sd : float
+        Their standard deviation (ddof 1; 0 for a deterministic protocol).
+    deterministic : bool
+        True when the protocol has one possible run (a fixed split, a worked example).
+    digits : int
+        Decimals the published value prints.
+    level : float
+        The prediction level.
+    """
+
+    low: float
+    high: float
+    centre: float
+    n: int
+    sd: float
+    deterministic: bool
+    digits: int
+    level: float = LEVEL
+
+    @property
+    def definition(self) -> str:
+        """One line saying how the band was computed (shown with every table of bands)."""
+        return band_definition(self.n, self.digits, level=self.level, deterministic=self.deterministic)
+
+    def contains(self, value) -> bool:
+        """Whether ``value`` lies inside the band."""
+        return bool(self.low <= float(value) <= self.high)
+
+
+def prediction_band(runs, *, digits: int, level: float = LEVEL, deterministic: bool = False) -> Band:
+    """The fidelity band of a published number: where one new run of our protocol would fall.
+
+    Parameters
+    ----------
+    runs : array-like of float
+        The values of independent repetitions of our protocol (one per fold seed, generator seed...): at least
+        two, and by the book's rule at least 10 where a run costs seconds, at least 5 elsewhere. With
+        ``deterministic=True``, exactly one value.
+    digits : int
+        The decimals the published value prints (1 for "68.0"): the band is widened by half a unit of it.
+    level : float, default 0.95
+        The prediction level.
+    deterministic : bool, default False
+        The protocol has one possible run (a fixed published split, a worked example): the band is the value
+        widened by the rounding only.
+
+    Returns
+    -------
+    Band
+        ``mean ± t_{(1+level)/2, n-1} · sd · sqrt(1 + 1/n) ± rounding``.
+
+    Notes
+    -----
+    A published number is one run of the paper's protocol, not a mean of many, so the band is a prediction
+    interval for a single run (not a confidence interval for the mean, which shrinks with more runs). The runs
+    are assumed roughly normal; with few runs the t quantile widens the band accordingly.
+
+    Examples
+    --------
+    >>> b = prediction_band([80.0, 81.0, 82.0], digits=2)
+    >>> round(b.low, 3), round(b.high, 3)
+    (76.027, 85.973)
+    >>> prediction_band([0.38], digits=2, deterministic=True).high
+    0.385
+    """
+    values = np.asarray(runs, dtype=float).ravel()
+    if not np.isfinite(values).all():
+        raise ValueError("prediction_band needs finite run values (a NaN or inf was given)")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}")
+    half = rounding(digits)
+    if deterministic:
+        if len(values) != 1:
+            raise ValueError(f"a deterministic protocol has one run, got {len(values)} values")
+        v = float(values[0])
+        return Band(v - half, v + half, v, 1, 0.0, True, int(digits), level)
+    if len(values) < 2:
+        raise ValueError(
+            f"prediction_band needs at least two independent runs, got {len(values)} (pass "
+            "deterministic=True for a protocol with one possible run)"
+        )
+    n, centre, sd = len(values), float(values.mean()), float(values.std(ddof=1))
+    if sd <= 1e-12 * max(1.0, abs(centre)):  # equal runs up to rounding: no spread to predict from
+        sd = 0.0
+    spread = float(stats.t.ppf((1 + level) / 2, n - 1)) * sd * math.sqrt(1 + 1 / n)
+    return Band(centre - spread - half, centre + spread + half, centre, n, sd, False, int(digits), level)
+
+
+# ------------------------------------------------------------------------------------------------------ rules
+
+
+class Verdict(str):
+    """A verdict (one of :data:`VERDICTS`) with a note on how close it came to another one."""
+
+    note: str
+
+    def __new__(cls, verdict: str, note: str = ""):
+        obj = super().__new__(cls, check_verdict(verdict))
+        obj.note = str(note)
+        return obj
+
+
+def _grade(score: float, supported: float, partly: float, higher: bool) -> str:
+    if higher:
+        return "supported" if score >= supported else "partly supported" if score >= partly else "not supported"
+    return "supported" if score <= supported else "partly supported" if score <= partly else "not supported"
+
+
+def _thresholds(supported, partly, higher):
+    supported, partly = float(supported), float(partly)
+    if not (math.isfinite(supported) and math.isfinite(partly)):
+        raise ValueError("thresholds must be finite numbers")
+    if (higher and partly > supported) or (not higher and partly < supported):
+        raise ValueError(
+            f"the 'partly' threshold {partly} must lie on the weaker side of the 'supported' "
+            f"threshold {supported} (higher={higher})"
+        )
+    return supported, partly
+
+
+def threshold_rule(value, *, supported: float, partly: float, higher: bool = True, what: str = "value") -> Verdict:
+    """Supported when ``value`` reaches ``supported``, partly when it reaches ``partly``, else not supported.
+
+    ``higher=False`` reverses the direction (a value at most ``supported`` is supported). The returned
+    :class:`Verdict` carries a ``note`` with the distance to the nearest threshold and the verdict on its other
+    side, so a verdict inside the noise of its threshold says so. A NaN value is ``"not testable"``.
+
+    Examples
+    --------
+    >>> v = threshold_rule(0.508, supported=0.5, partly=0.25, what="loss ratio")
+    >>> str(v), v.note
+    ('supported', 'loss ratio 0.508; nearest threshold 0.5 (supported), 0.008 away; beyond it: partly supported')
+    """
+    supported, partly = _thresholds(supported, partly, higher)
+    value = float(value)
+    if math.isnan(value):
+        return Verdict("not testable", f"{what} is undefined (NaN)")
+    verdict = _grade(value, supported, partly, higher)
+    nearest = min((supported, partly), key=lambda t: abs(value - t))
+    label = "supported" if nearest == supported else "partly"
+    step = 1e-9 * max(1.0, abs(nearest))
+    beyond = nearest - step if value >= nearest else nearest + step
+    other = _grade(beyond, supported, partly, higher)
+    if other == verdict:  # the value sits exactly on the threshold: the other side is the other verdict
+        other = _grade(nearest + step if value >= nearest else nearest - step, supported, partly, higher)
+    note = (
+        f"{what} {value:.3g}; nearest threshold {nearest:g} ({label}), {abs(value - nearest):.3g} away; "
+        f"beyond it: {other}"
+    )
+    return Verdict(verdict, note)
+
+
+def _booleans(agree) -> np.ndarray:
+    if isinstance(agree, Mapping):
+        agree = list(agree.values())
+    values = np.asarray(agree if not isinstance(agree, pd.Series) else agree.to_numpy(), dtype=object).ravel()
+    if not all(isinstance(v, (bool, np.bool_)) for v in values):
+        raise ValueError(
+            "share_rule and all_of need one boolean per item (e.g. 'same data set, same sign'), not counts"
+        )
+    return values.astype(bool)
+
+
+def share_rule(agree, *, supported: float, partly: float, what: str = "items") -> Verdict:
+    """Judge a claim item by item: the share of items (data sets, cells) on which our numbers agree with it.
+
+    Parameters
+    ----------
+    agree : sequence, Series or mapping of bool
+        One boolean per item the claim names, True when our result agrees with the claim *on that item*,
+        direction included (same data set, same sign): pass identities, not counts.
+    supported, partly : float
+        The shares (0-1) from which the claim is supported and partly supported.
+
+    Returns
+    -------
+    Verdict
+        With a note giving the share and the nearest threshold; ``"not testable"`` when there is no item.
+
+    Examples
+    --------
+    >>> str(share_rule([True, True, False, True], supported=1.0, partly=0.5))
+    'partly supported'
+    """
+    values = _booleans(agree)
+    if values.size == 0:
+        return Verdict("not testable", f"no {what} to judge")
+    k, n = int(values.sum()), values.size
+    inner = threshold_rule(k / n, supported=supported, partly=partly, what="share")
+    return Verdict(inner, f"{k} of {n} {what} agree; {inner.note}")
+
+
+def all_of(*conditions: bool) -> Verdict:
+    """Supported when every condition holds, partly supported when some do, not supported when none does.
+
+    Examples
+    --------
+    >>> str(all_of(True, False, True))
+    'partly supported'
+    """
+    values = _booleans(list(conditions))
+    if values.size == 0:
+        raise ValueError("all_of needs at least one condition")
+    k = int(values.sum())
+    verdict = "supported" if k == values.size else "partly supported" if k else "not supported"
+    return Verdict(verdict, f"{k} of {values.size} conditions hold")
+
+
+def tiers(*, supported: bool, partly: bool, note: str = "") -> Verdict:
+    """Supported when the claim's full condition holds, partly supported when only its weaker condition does.
+
+    For claims whose weaker reading is not a share or a threshold (e.g. "none degrades; else each degrades less
+    than OM").
+
+    Examples
+    --------
+    >>> str(tiers(supported=False, partly=True))
+    'partly supported'
+    """
+    if not isinstance(supported, (bool, np.bool_)) or not isinstance(partly, (bool, np.bool_)):
+        raise ValueError("tiers needs two booleans (the full and the weaker condition)")
+    verdict = "supported" if supported else "partly supported" if partly else "not supported"
+    return Verdict(verdict, note)
+
+
+def not_testable(reason: str) -> Verdict:
+    """The verdict of a claim our data or protocol cannot test, with the reason (required)."""
+    if not str(reason).strip():
+        raise ValueError("not_testable needs the reason the claim cannot be tested")
+    return Verdict("not testable", str(reason))
+
+
+# ------------------------------------------------------------------------------------------------- judgement
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A claim's verdict under its primary condition, with the verdict under every other condition.
+
+    Attributes
+    ----------
+    verdict : str
+        The rule's output on the primary condition.
+    stability : str
+        ``"stable (N conditions)"``, or which conditions give which other verdict.
+    note : str
+        The rule's note on the primary condition (e.g. the margin to the nearest threshold).
+    conditions : DataFrame
+        One row per condition: its factors and its ``verdict``.
+    primary : dict
+        The primary condition.
+    """
+
+    verdict: str
+    stability: str
+    note: str
+    conditions: pd.DataFrame = field(repr=False)
+    primary: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.verdict
+
+    @property
+    def n_conditions(self) -> int:
+        """How many conditions the verdict was computed under."""
+        return len(self.conditions)
+
+    @property
+    def stable(self) -> bool:
+        """True when every condition gives the primary verdict."""
+        return bool((self.conditions["verdict"] == self.verdict).all())
+
+    def by(self, factor: str) -> pd.Series:
+        """The verdicts per level of one factor, as text ("supported", or "supported 7 / partly 3")."""
+        out = {}
+        for level, group in self.conditions.groupby(factor, sort=False):
+            counts = Counter(group["verdict"])
+            out[level] = next(iter(counts)) if len(counts) == 1 else " / ".join(f"{v} {k}" for v, k in counts.items())
+        return pd.Series(out, name=factor)
+
+
+def _labels(conditions, factors):
+    """(label dict, data) pairs from a mapping keyed by tuples (named by ``factors``) or dicts, or pairs."""
+    items = list(conditions.items()) if isinstance(conditions, Mapping) else list(conditions)
+    out = []
+    for key, data in items:
+        if isinstance(key, Mapping):
+            label = dict(key)
+        else:
+            key = key if isinstance(key, tuple) else (key,)
+            if hasattr(key, "_fields"):
+                label = dict(zip(key._fields, key))
+            elif factors is None or len(factors) != len(key):
+                raise ValueError(f"condition {key!r}: name its factors (factors=...) or use a dict label")
+            else:
+                label = dict(zip(factors, key))
+        out.append((label, data))
+    return out
+
+
+def judge(rule: Callable, conditions, *, primary, factors: Iterable[str] | None = None) -> Judgement:
+    """Apply one verdict rule under every condition; the verdict is the primary condition's.
+
+    Parameters
+    ----------
+    rule : callable
+        ``rule(data) -> verdict`` (one of :data:`VERDICTS`; usually a rule of this module applied to ``data``).
+    conditions : mapping or iterable of pairs
+        Condition -> the data the rule reads. A condition is a dict of named factors (``{"seed": 3, "ties":
+        "random"}``, given as ``(dict, data)`` pairs), a named tuple, or a tuple whose factors ``factors`` names.
+        Use every repetition seed, every tie rule the paper leaves open and every reading the chapter shows.
+    primary : dict or tuple
+        The condition whose verdict is reported (the chapter's a-priori reading).
+    factors : sequence of str, optional
+        The names of the factors of plain tuple conditions.
+
+    Returns
+    -------
+    Judgement
+        ``stability`` is ``"stable (N conditions)"`` when every condition agrees, else e.g. ``"supported in 7 of
+        10 seeds; partly supported in 3 more"`` or ``"supported in 20 of 30 conditions; partly supported under
+        ties=first"``: the primary verdict's count, then each factor level
+        under which every condition gives the same other verdict, then the remaining other verdicts' counts.
+    """
+    factors = tuple(factors) if factors is not None else None
+    labelled = _labels(conditions, factors)
+    if not labelled:
+        raise ValueError("judge needs at least one condition")
+    names = list(dict.fromkeys(name for label, _ in labelled for name in label))
+    if isinstance(primary, Mapping):
+        primary = dict(primary)
+    else:
+        primary = _labels({primary: None}, factors)[0][0]
+    rows, primary_verdict = [], None
+    for label, data in labelled:
+        verdict = rule(data)
+        check_verdict(str(verdict))
+        rows.append({**{n: label.get(n) for n in names}, "verdict": str(verdict)})
+        if label == primary:
+            primary_verdict = verdict
+    if primary_verdict is None:
+        raise ValueError(f"the primary condition {primary} is not among the conditions")
+    table = pd.DataFrame(rows, columns=[*names, "verdict"])
+    verdict = str(primary_verdict)
+    return Judgement(verdict, _stability(table, names, verdict), getattr(primary_verdict, "note", ""), table, primary)
+
+
+def _stability(table: pd.DataFrame, names: list[str], verdict: str) -> str:
+    n = len(table)
+    if (table["verdict"] == verdict).all():
+        return f"stable ({n} condition{'s' if n != 1 else ''})"
+    varying = [f for f in names if table[f].nunique(dropna=False) > 1]
+    unit = "seeds" if varying == ["seed"] else "conditions"
+    parts = [f"{verdict} in {int((table['verdict'] == verdict).sum())} of {n} {unit}"]
+    explained = pd.Series(False, index=table.index)
+    for factor in varying:
+        levels: dict[str, list] = {}
+        for level, group in table.groupby(factor, sort=False):
+            others = set(group["verdict"])
+            if (
+                len(others) == 1
+                and verdict not in others
+                and len(group) < n
+                and (len(group) > 1 or table[factor].nunique(dropna=False) <= 3)
+            ):
+                levels.setdefault(next(iter(others)), []).append(level)
+                explained |= table[factor] == level
+        parts += [f"{other} under {factor}={', '.join(map(str, where))}" for other, where in levels.items()]
+    rest = table[~explained & (table["verdict"] != verdict)]
+    if len(rest):
+        counts = Counter(rest["verdict"])
+        parts.append(", ".join(f"{v} in {k} more" for v, k in counts.items()))
+    return "; ".join(parts)
