@@ -21,15 +21,18 @@ naming it.
 >>> enc.kinds, enc.values.tolist()
 (('nominal', 'continuous'), [[1.0, 1.0], [nan, 2.0], [0.0, nan]])
 >>> encode_labels(["b", "a", "b"], 3)
-(array([1, 0, 1]), ('a', 'b'))
+(array([1, 0, 1]), array(['a', 'b'], dtype=object))
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import column_or_1d
 
 NOMINAL = "nominal"
 LINEAR_TYPES = ("continuous", "integer")
@@ -163,11 +166,14 @@ def encode(X, types=None, *, sets: bool = False) -> Encoded:
         if len(X) == 0:
             raise ValueError(f"X is empty: shape {X.values.shape}")
         return X
+    _refuse_sparse(X)
     values = np.asarray(X)
     if values.ndim != 2:
-        raise ValueError(f"X must be 2-dimensional (instances x attributes), got shape {values.shape}")
-    if values.shape[0] == 0 or values.shape[1] == 0:
-        raise ValueError(f"X is empty: shape {values.shape}")
+        raise ValueError(
+            f"X must be 2-dimensional (instances x attributes), got shape {values.shape}: Reshape your data, e.g. "
+            "X.reshape(1, -1) for a single instance"
+        )
+    _refuse_empty(values.shape)
     if types is None:
         raise ValueError("X is an array: pass types=[...] with one of 'nominal', 'continuous', 'integer' per column")
     if isinstance(types, dict):
@@ -182,15 +188,27 @@ def encode(X, types=None, *, sets: bool = False) -> Encoded:
             "number per cell, so set-valued columns need a DataFrame whose cells are (members, d) "
             "arrays"
         )
-    if np.iscomplexobj(values):
-        raise ValueError("X holds complex numbers: distances need real values")
-    try:
-        numeric = values.astype(np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError("X must hold numbers (nominal values as numeric codes, missing as NaN)") from exc
+    numeric = as_numbers(values, "X")
     columns = tuple(str(i) for i in range(values.shape[1]))
     check_finite(numeric, columns)
     return Encoded(numeric, columns, types, (None,) * len(types), from_frame=False)
+
+
+def _refuse_empty(shape) -> None:
+    if shape[0] == 0:
+        raise ValueError(f"X is empty: 0 sample(s) (shape={tuple(shape)}) while a minimum of 1 is required.")
+    if shape[1] == 0:
+        raise ValueError(f"X is empty: 0 feature(s) (shape={tuple(shape)}) while a minimum of 1 is required.")
+
+
+def _refuse_sparse(X) -> None:
+    import scipy.sparse
+
+    if scipy.sparse.issparse(X):
+        raise TypeError(
+            "X is a sparse matrix: sparse input is not supported (unknown values are NaN, which a sparse matrix "
+            "cannot tell from 0); pass X.toarray()"
+        )
 
 
 def _refuse_sets(enc: Encoded) -> None:
@@ -204,8 +222,7 @@ def _refuse_sets(enc: Encoded) -> None:
 
 
 def _encode_frame(X: pd.DataFrame, types) -> Encoded:
-    if X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"X is empty: shape {X.shape}")
+    _refuse_empty(X.shape)
     columns = tuple(str(c) for c in X.columns)
     if len(set(columns)) != len(columns):
         raise ValueError("X has duplicate column names")
@@ -239,6 +256,10 @@ def _encode_frame(X: pd.DataFrame, types) -> Encoded:
         elif kind == NOMINAL and pd.api.types.is_bool_dtype(col.dtype):
             out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)  # nullable booleans: NA -> unknown
             categories.append((False, True))
+        elif pd.api.types.is_complex_dtype(col.dtype):
+            raise NotNumbersError(
+                f"column {name!r} holds complex numbers (Complex data not supported): distances need real values"
+            )
         elif pd.api.types.is_numeric_dtype(col.dtype):
             out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
             categories.append(None)
@@ -304,6 +325,25 @@ def is_set_column(col: pd.Series) -> bool:
     return bool(known) and all(isinstance(c, np.ndarray) for c in known)
 
 
+class NotNumbersError(ValueError, TypeError):
+    """An array that should hold numbers holds something else (text, objects, complex numbers). A ValueError like
+    every other input error of lazylib, and a TypeError as numpy's own conversion error is."""
+
+
+def as_numbers(X, what: str = "X") -> np.ndarray:
+    """``X`` as a float64 array, refusing complex numbers (whose imaginary part a conversion would drop) and
+    anything that is not a number, with :class:`NotNumbersError` naming ``what``."""
+    values = np.asarray(X)
+    if np.iscomplexobj(values):
+        raise NotNumbersError(f"{what} holds complex numbers (Complex data not supported): distances need real values")
+    try:
+        return values.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise NotNumbersError(
+            f"{what} must hold numbers (nominal values as numeric codes, missing as NaN): {exc}"
+        ) from exc
+
+
 def check_finite(values: np.ndarray, columns) -> None:
     """Refuse infinite values, naming the first column and row that holds one (missing values are NaN, which
     every metric has a rule for; an infinity has no meaning in any distance of the papers)."""
@@ -335,21 +375,127 @@ def _check_types(kinds, columns) -> None:
             raise ValueError(f"unknown attribute type {kind!r} for column {name!r}; expected one of {TYPES}")
 
 
-def encode_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, tuple]:
-    """Class labels -> (indices 0..C-1, classes in order). Categorical labels keep their category order.
+@dataclass(frozen=True)
+class Schema:
+    """The columns of the training data: names, types, categories of nominal columns, whether they came from a
+    DataFrame, and the member dimension of each set-valued column (None for the others, and for a column whose
+    training sets are all unknown). Later inputs must match it."""
+
+    columns: tuple[str, ...]
+    kinds: tuple[str, ...]
+    categories: tuple[tuple | None, ...]
+    from_frame: bool
+    set_dims: tuple[int | None, ...] = ()
+
+    @classmethod
+    def of(cls, enc: Encoded) -> "Schema":
+        dims = tuple(None if t is None or not len(t) else t.dim for t in (enc.sets or (None,) * len(enc.columns)))
+        return cls(enc.columns, enc.kinds, enc.categories, enc.from_frame, dims)
+
+    @property
+    def has_sets(self) -> bool:
+        """Whether a column holds sets of vectors."""
+        return SET in self.kinds
+
+    @property
+    def nominal(self) -> np.ndarray:
+        """Whether each column is nominal (boolean array over the columns)."""
+        return np.array([k == NOMINAL for k in self.kinds], dtype=bool)
+
+    def encode(self, X, what: str) -> np.ndarray:
+        """``X`` (queries ``"A"`` or stored instances ``"B"``, named by ``what`` in errors) as the float matrix
+        the training data became: same columns, same categories; an array only where the training data held
+        no categories (its numbers would otherwise be read as category codes) and no sets."""
+        return self.encode_with_sets(X, what)[0]
+
+    def encode_with_sets(self, X, what: str) -> tuple[np.ndarray, tuple | None]:
+        """:meth:`encode`, and the set tables of ``X`` (one per column, None for the columns without sets;
+        None when the training data had no set-valued column). Sets must have the fitted member dimension."""
+        if self.has_sets and not isinstance(X, (pd.DataFrame, Encoded)):
+            named = [c for c, k in zip(self.columns, self.kinds) if k == SET]
+            raise ValueError(
+                f"{what} is an array but the metric was fitted with set-valued columns {named}: pass a "
+                "DataFrame with the same columns"
+            )
+        if isinstance(X, pd.DataFrame):
+            if not self.from_frame:
+                raise ValueError(f"{what} is a DataFrame but the metric was fitted on an array")
+            cols = tuple(str(c) for c in X.columns)
+            if cols != self.columns:
+                raise ValueError(f"{what} columns {list(cols)} differ from the fitted columns {list(self.columns)}")
+            enc = encode(X, dict(zip(self.columns, self.kinds)), sets=self.has_sets)
+            for name, fitted, now in zip(self.columns, self.categories, enc.categories):
+                if fitted != now:
+                    raise ValueError(f"{what} column {name!r} has categories {now}, fitted with {fitted}")
+            return enc.values, self._check_sets(enc, what)
+        if isinstance(X, Encoded):
+            if X.columns != self.columns or X.categories != self.categories or X.kinds != self.kinds:
+                raise ValueError(f"{what} was encoded with columns or categories (or types) other than the fitted ones")
+        elif self.from_frame and any(c is not None for c in self.categories):
+            named = [n for n, c in zip(self.columns, self.categories) if c is not None]
+            raise ValueError(
+                f"{what} is an array but the metric was fitted on a DataFrame with categorical columns "
+                f"{named[:5]}{'...' if len(named) > 5 else ''}: pass a DataFrame with the same columns "
+                "(an array's numbers would be read as category codes)"
+            )
+        values = X.values if isinstance(X, Encoded) else as_numbers(X, what)
+        if values.ndim != 2 or values.shape[1] != len(self.columns):
+            raise ValueError(f"{what} must have shape (n, {len(self.columns)}), got {values.shape}")
+        if values.shape[0] == 0:
+            raise ValueError(f"{what} is empty")
+        if not isinstance(X, Encoded):
+            check_finite(values, self.columns)
+        return values, (self._check_sets(X, what) if isinstance(X, Encoded) else None)
+
+    def _check_sets(self, enc: Encoded, what: str) -> tuple | None:
+        if not self.has_sets:
+            return None
+        for name, dim, table in zip(self.columns, self.set_dims, enc.sets):
+            if dim is not None and len(table) and table.dim != dim:
+                raise ValueError(f"{what} set column {name!r} has members of dimension {table.dim}, fitted with {dim}")
+        return enc.sets
+
+
+def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Class labels -> (indices 0..C-1, classes in order): the one label encoder of lazylib.
+
+    The classes are an array in the labels' own dtype (integers stay integers, strings stay strings; the
+    categories of a Categorical, in category order, restricted to those present), so ``classes[codes]`` gives
+    back the labels, as scikit-learn's ``classes_`` does. Labels of mixed kinds that do not sort together
+    (``1`` and ``"1"``), complex numbers and non-integral floats (a regression target) are refused, not merged
+    or rounded.
 
     Raises
     ------
     ValueError
-        If ``y`` is missing, has the wrong length, holds a missing label, or has fewer than ``min_classes``
-        classes (two by default: class-conditional statistics need two; a metric that only carries the labels
-        along, such as the Euclidean distance, accepts one).
+        If ``y`` is missing, has the wrong length, holds a missing label, is not a classification target, or
+        has fewer than ``min_classes`` classes (two by default: class-conditional statistics need two; a metric
+        that only carries the labels along, such as the Euclidean distance, accepts one). An (n, 1) column is
+        refused too, unless ``column`` (the estimators, as scikit-learn's do: with a DataConversionWarning).
+
+    Examples
+    --------
+    >>> codes, classes = encode_labels([3, 1, 3], 3)
+    >>> codes.tolist(), classes.tolist(), classes.dtype.kind
+    ([1, 0, 1], [1, 3], 'i')
     """
     if y is None:
-        raise ValueError("this metric learns from class labels: call fit(X, y)")
+        raise ValueError(
+            "this estimator requires y to be passed, but the target y is None: it learns from class labels, "
+            "call fit(X, y)"
+        )
+    if hasattr(y, "__array__") and not isinstance(y, (pd.Series, pd.Categorical, pd.Index, np.ndarray)):
+        y = np.asarray(y)  # an array-like (not a list: numpy would turn 1 and "1" into one string)
+    if column and not isinstance(y, pd.Series) and np.ndim(y) == 2 and np.shape(y)[1] == 1:
+        y = column_or_1d(y, warn=True)  # an estimator's column vector, as scikit-learn accepts it (with a warning)
     if not isinstance(y, pd.Series) and np.ndim(y) != 1:
         raise ValueError(f"y must be one-dimensional (one label per row), got shape {np.shape(y)}")
-    series = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y))
+    if isinstance(y, pd.Series):
+        series = y
+    elif isinstance(y, (np.ndarray, pd.Categorical, pd.Index)) or hasattr(y, "__array__"):
+        series = pd.Series(y)
+    else:  # a list: pandas keeps each label's type (numpy would turn 1 and "1" into the same string)
+        series = pd.Series(list(y), dtype=object if any(isinstance(v, str) for v in y) else None)
     if series.ndim != 1 or len(series) != n:
         raise ValueError(f"y has {len(series)} labels but X has {n} rows")
     if isinstance(series.dtype, pd.CategoricalDtype):
@@ -358,21 +504,42 @@ def encode_labels(y, n: int, *, min_classes: int = 2) -> tuple[np.ndarray, tuple
         if (codes < 0).any():
             raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
         present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
-        classes = tuple(c for c, here in zip(series.cat.categories, present) if here)
+        classes = series.cat.categories[present].to_numpy()
         _check_classes(classes, min_classes)
         position = np.cumsum(present) - 1
         return position[codes].astype(np.intp), classes
+    if series.dtype == object:
+        series = series.infer_objects()  # numbers held as objects are numbers
+    values = y if isinstance(y, np.ndarray) and y.dtype.kind in "iubU" else series.to_numpy()
+    if np.iscomplexobj(values) or any(isinstance(v, complex) for v in values[:1000] if values.dtype == object):
+        raise ValueError("y holds complex numbers: Unknown label type for classification")
     if series.isna().any():
         raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
-    classes_array, index = np.unique(series.to_numpy(), return_inverse=True)
-    classes = tuple(classes_array)
+    try:
+        classes, index = np.unique(values, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in values})
+        raise ValueError(
+            f"y mixes labels of types {kinds} that do not sort together (e.g. 1 and '1'); give every label one type"
+        ) from None
+    if values.dtype.kind == "f" and np.isinf(values).any():
+        raise ValueError("Unknown label type: y holds infinite values, which are not class labels")
+    kind = type_of_target(values, input_name="y")
+    if kind not in ("binary", "multiclass"):
+        raise ValueError(
+            f"Unknown label type: y is {kind!r}, not class labels (a classifier needs a finite set of labels; "
+            "non-integral floats are a regression target)"
+        )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
 
 
-def _check_classes(classes: tuple, min_classes: int = 2) -> None:
+def _check_classes(classes, min_classes: int = 2) -> None:
     if len(classes) < min_classes:
-        raise ValueError(f"y has a single class {classes!r}; class-conditional probabilities need at least two")
+        raise ValueError(
+            f"y has a single class {tuple(np.asarray(classes).tolist())!r}: one class is not enough, "
+            "class-conditional probabilities and classifiers need at least two"
+        )
 
 
 # Per-column statistics of the known training values.
@@ -437,3 +604,71 @@ def known_mean_std(Z: np.ndarray, ddof: int = 1, columns=None) -> tuple[np.ndarr
         j = int(np.flatnonzero(np.isinf(std))[0])
         raise ValueError(f"{_name(columns, j)} has a standard deviation beyond the largest float: rescale it")
     return mean_u * scale, std
+
+
+# The one input path of every estimator (scikit-learn conventions).
+
+
+def fit_input(estimator, X, types=None, *, sets: bool = False) -> Encoded:
+    """Training data ``X`` of ``estimator`` encoded, its :class:`Schema` kept as ``estimator.schema_`` (applied to
+    every later query by :func:`query_input`), and ``n_features_in_`` / ``feature_names_in_`` set as
+    scikit-learn sets them. An array without ``types`` is read as scikit-learn reads a numeric array: every
+    column continuous (pass ``types`` for nominal codes). Types are fit-time information: queries never take
+    them again."""
+    X = _array_or_frame(X)
+    if types is None and not isinstance(X, (pd.DataFrame, Encoded)) and X.ndim == 2:
+        types = ("continuous",) * X.shape[1]
+    enc = encode(X, types, sets=sets)
+    _set_feature_names(estimator, X, enc)
+    estimator.schema_ = Schema.of(enc)
+    return enc
+
+
+def _set_feature_names(estimator, X, enc: Encoded) -> None:
+    from sklearn.utils.validation import validate_data
+
+    if isinstance(X, Encoded):
+        estimator.n_features_in_ = len(enc.columns)
+        if enc.from_frame:
+            estimator.feature_names_in_ = np.asarray(enc.columns, dtype=object)
+        elif hasattr(estimator, "feature_names_in_"):
+            del estimator.feature_names_in_
+    else:
+        validate_data(estimator, X, reset=True, skip_check_array=True)
+
+
+def _array_or_frame(X):
+    """A DataFrame or an :class:`Encoded` as it is; anything else as a numpy array (sparse matrices refused)."""
+    if X is None or isinstance(X, (pd.DataFrame, Encoded)):
+        return X
+    _refuse_sparse(X)
+    return np.asarray(X)
+
+
+def check_query(estimator, X):
+    """Refuse queries to an unfitted ``estimator`` (scikit-learn's ``NotFittedError``) and queries whose number
+    of columns or column names differ from the training data's (scikit-learn's messages); the schema's other
+    checks (types, categories, sets) follow in :func:`query_input` or the fitted metric. Returns ``X`` (an
+    array-like as a numpy array)."""
+    from sklearn.utils.validation import check_is_fitted, validate_data
+
+    check_is_fitted(estimator)
+    X = _array_or_frame(X)
+    if X is not None and not isinstance(X, Encoded):
+        if not isinstance(X, pd.DataFrame) and X.ndim == 1:
+            raise ValueError(
+                f"X must be 2-dimensional (instances x attributes), got shape {np.shape(X)}: Reshape your data, "
+                "e.g. X.reshape(1, -1) for a single instance"
+            )
+        with warnings.catch_warnings():  # an array after a DataFrame: the schema decides (refused if categorical)
+            warnings.filterwarnings("ignore", message="X does not have valid feature names", category=UserWarning)
+            validate_data(estimator, X, reset=False, skip_check_array=True)
+    return X
+
+
+def query_input(estimator, X, what: str = "X") -> np.ndarray:
+    """Queries ``X`` of a fitted ``estimator`` as the float matrix its training data became, through the fitted
+    schema (:func:`check_query`, then :meth:`Schema.encode`): same columns in the same order, same types, same
+    category lists."""
+    X = check_query(estimator, X)
+    return estimator.schema_.encode(X, what)

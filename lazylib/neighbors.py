@@ -41,17 +41,27 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from lazylib._validation import Integer, check, check_random_state
-from lazylib.encoding import encode_labels
+from lazylib.encoding import check_query, encode_labels, fit_input
 from lazylib.metrics import Metric, make_metric
-from lazylib.params import Params
-from lazylib.search import Groups, kth_position, row_starts, select, tolerance, within
+from lazylib.search import (
+    TIE_RULES,
+    TIE_TOLERANCE,
+    Candidates,
+    Groups,
+    Nearest,
+    check_ties,
+    kth_position,
+    row_starts,
+    select,
+    tolerance,
+    within,
+)
 
-TIE_RULES = ("all", "first", "random")
 
-
-class KNeighborsClassifier(Params):
+class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     """The k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
     fitted attributes end in ``_``).
 
@@ -75,7 +85,13 @@ class KNeighborsClassifier(Params):
 
     Attributes
     ----------
-    classes_ : tuple
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
+    schema_ : lazylib.encoding.Schema
+        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    classes_ : ndarray of shape (C,)
         The class labels, in the order of their codes (the columns of :meth:`predict_distribution`).
     y_ : ndarray of shape (n,)
         Class codes ``0..C-1`` of the training instances.
@@ -113,7 +129,7 @@ class KNeighborsClassifier(Params):
         metric="hvdm",
         metric_params=None,
         ties: str = "all",
-        tie_tolerance: float = 1e-9,
+        tie_tolerance: float = TIE_TOLERANCE,
         random_state=None,
     ):
         self.n_neighbors = n_neighbors
@@ -122,15 +138,6 @@ class KNeighborsClassifier(Params):
         self.ties = ties
         self.tie_tolerance = tie_tolerance
         self.random_state = random_state
-
-    def __repr__(self) -> str:
-        defaults = type(self)().get_params()
-        changed = ", ".join(
-            f"{k}={v!r}"
-            for k, v in self.get_params().items()
-            if v is not defaults[k] and not (isinstance(v, (str, int, float)) and v == defaults[k])
-        )
-        return f"{type(self).__name__}({changed})"
 
     def fit(self, X, y, *, types=None):
         """Store the training data and fit the metric on it.
@@ -150,12 +157,15 @@ class KNeighborsClassifier(Params):
             The fitted estimator itself.
         """
         check_ties(self.ties)
-        n = len(X)
         check("n_neighbors", self.n_neighbors, Integer(low=1))
+        enc = fit_input(self, X, types, sets=True)
+        n = len(enc)
         if self.n_neighbors > n:
-            raise ValueError(f"n_neighbors={self.n_neighbors} is larger than the training set ({n} instances)")
-        self.y_, self.classes_ = encode_labels(y, n)
-        self.metric_ = self._make_metric().fit(X, self.y_, types=types)
+            raise ValueError(
+                f"n_neighbors={self.n_neighbors} is larger than the training set ({n} instances, n_samples = {n})"
+            )
+        self.y_, self.classes_ = encode_labels(y, n, column=True)
+        self.metric_ = self._make_metric().fit(enc, self.y_)
         self.class_counts_ = np.bincount(self.y_, minlength=len(self.classes_))
         self.priority_ = vote_priority(self.class_counts_)
         return self
@@ -167,11 +177,14 @@ class KNeighborsClassifier(Params):
             return copy.deepcopy(self.metric)  # fitted here: a metric object given to two classifiers is not shared
         return make_metric(self.metric, **(self.metric_params or {}))
 
-    def _check(self):
-        if not hasattr(self, "metric_"):
-            from lazylib.metrics import NotFittedError
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # an unknown value has the metric's own rule
+        tags.input_tags.categorical = True  # nominal attributes as pandas Categorical columns
+        return tags
 
-            raise NotFittedError("KNeighborsClassifier is not fitted: call fit(X, y) first")
+    def _check(self, X=None):
+        return check_query(self, X)
 
     def kneighbors(self, X, n_neighbors: int | None = None, return_distance: bool = True):
         """Indices (and distances) of the ``n_neighbors`` nearest stored instances of each query, nearest
@@ -194,15 +207,15 @@ class KNeighborsClassifier(Params):
         indices : ndarray of shape (n, n_neighbors)
             Their indices among the stored instances.
         """
-        self._check()
+        X = self._check(X)
         k = self.n_neighbors if n_neighbors is None else n_neighbors
         if k > len(self.y_):
             raise ValueError(f"n_neighbors={k} is larger than the training set ({len(self.y_)} instances)")
         dist, idx = [], []
-        for start, stop, rows, cols, sums, groups in self.metric_.nearest_groups(X, k, self.tie_tolerance):
+        for block in self.metric_.nearest_groups(X, k, self.tie_tolerance):
             # each group's first k members are enough: the k nearest take at most k of any group
-            rows, cols, sums = groups.expand(rows, cols, sums, limit=k)
-            i, d = first_k(rows - start, cols, sums, stop - start, k, self.tie_tolerance)
+            rows, cols, sums = block.groups.expand(block.rows, block.cols, block.sums, limit=k)
+            i, d = first_k(rows - block.start, cols, sums, block.stop - block.start, k, self.tie_tolerance)
             idx.append(i)
             dist.append(d)
         idx = np.vstack(idx)
@@ -212,26 +225,17 @@ class KNeighborsClassifier(Params):
         """:class:`Neighbourhood` of each block of queries (``leave_one_out``: the training instances, each
         among the others)."""
         k = self.n_neighbors if k is None else k
-        for start, stop, rows, cols, sums, groups in self.metric_.nearest_groups(
-            X, k, self.tie_tolerance, leave_one_out=leave_one_out
-        ):
-            yield (
-                start,
-                stop,
-                neighbourhood(
-                    rows - start,
-                    cols,
-                    sums,
-                    stop - start,
-                    self.y_,
-                    len(self.classes_),
-                    k,
-                    self.tie_tolerance,
-                    first=self.ties == "first",
-                    groups=groups,
-                    exclude=np.arange(start, stop) if leave_one_out else None,
-                ),
+        for block in self.metric_.nearest_groups(X, k, self.tie_tolerance, leave_one_out=leave_one_out):
+            nb = block_neighbourhood(
+                block,
+                self.y_,
+                len(self.classes_),
+                k,
+                self.tie_tolerance,
+                first=self.ties == "first",
+                leave_one_out=leave_one_out,
             )
+            yield block.start, block.stop, nb
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels (``ties="random"``: one draw, from ``random_state``).
@@ -246,10 +250,10 @@ class KNeighborsClassifier(Params):
         ndarray of shape (n,)
             The predicted class label of each query.
         """
-        self._check()
+        X = self._check(X)
         rng = check_random_state(self.random_state) if self.ties == "random" else None
         out = [decide(nb, self.n_neighbors, self.priority_, self.ties, rng) for *_, nb in self._neighbourhoods(X)]
-        return np.asarray(list(self.classes_))[np.concatenate(out)]
+        return self.classes_[np.concatenate(out)]
 
     def predict_loo(self) -> np.ndarray:
         """Leave-one-out predicted class labels of the training instances: each is classified by the others (its
@@ -267,7 +271,7 @@ class KNeighborsClassifier(Params):
             decide(nb, self.n_neighbors, self.priority_, self.ties, rng)
             for *_, nb in self._neighbourhoods(None, leave_one_out=True)
         ]
-        return np.asarray(list(self.classes_))[np.concatenate(out)]
+        return self.classes_[np.concatenate(out)]
 
     def neighbourhood(self, X) -> Neighbourhood:
         """The class counts every tie rule decides from, for each query: ``strict`` (n, C) stored instances
@@ -291,7 +295,7 @@ class KNeighborsClassifier(Params):
         Neighbourhood
             The ``strict`` and ``tied`` class counts of each query.
         """
-        self._check()
+        X = self._check(X)
         parts = [nb for *_, nb in self._neighbourhoods(X)]
         return Neighbourhood(np.vstack([nb.strict for nb in parts]), np.vstack([nb.tied for nb in parts]))
 
@@ -309,15 +313,15 @@ class KNeighborsClassifier(Params):
         ndarray of shape (n, C)
             The probability of each class being predicted, for each query.
         """
-        self._check()
+        X = self._check(X)
         return np.vstack(
             [class_probabilities(nb, self.n_neighbors, self.priority_, self.ties) for *_, nb in self._neighbourhoods(X)]
         )
 
-    def score(self, X, y, *, expected: bool = False) -> float:
-        """Accuracy on ``(X, y)``; with ``expected=True``, its exact expectation over the random choices of
-        ``ties="random"`` (the mean over queries of the probability of predicting the true class; the same
-        as the plain accuracy for the deterministic rules).
+    def score(self, X, y, sample_weight=None, *, expected: bool = False) -> float:
+        """Accuracy on ``(X, y)`` (scikit-learn's ``accuracy_score``); with ``expected=True``, its exact
+        expectation over the random choices of ``ties="random"`` (the mean over queries of the probability of
+        predicting the true class; the same as the plain accuracy for the deterministic rules).
 
         Parameters
         ----------
@@ -325,6 +329,8 @@ class KNeighborsClassifier(Params):
             Queries, with the columns and types of the training data.
         y : array-like of shape (n,)
             The true classes.
+        sample_weight : array-like of shape (n,), optional
+            Weights of the queries in the mean.
         expected : bool
             Score the exact expectation over the draws of ``ties="random"``.
 
@@ -333,52 +339,12 @@ class KNeighborsClassifier(Params):
         float
             The fraction of queries whose predicted class is ``y``.
         """
-        truth = _labels(y)
-        if len(truth) != len(X):
-            raise ValueError(f"y has {len(truth)} labels for {len(X)} rows of X")
         if not expected:
-            return float(np.mean(self.predict(X).astype(object) == truth))
+            return super().score(X, y, sample_weight)
+        index = _class_index(self.classes_, y, len(X))
         P = self.predict_distribution(X)
-        lookup = {c: i for i, c in enumerate(self.classes_)}
-        index = np.array([lookup.get(t, -1) for t in truth])
-        hit = np.where(index >= 0, P[np.arange(len(truth)), np.maximum(index, 0)], 0.0)
-        return float(np.mean(hit))
-
-
-def _labels(y) -> np.ndarray:
-    if isinstance(y, (pd.Series, pd.Index)):
-        return np.asarray(list(y.astype(object)), dtype=object)
-    arr = np.asarray(y, dtype=object)
-    if arr.ndim != 1:
-        raise ValueError(f"y must be one-dimensional, got shape {arr.shape}")
-    return arr
-
-
-def check_ties(ties: str) -> str:
-    """The tie rule ``ties``, checked to be one of :data:`TIE_RULES` (ValueError otherwise)."""
-    if ties not in TIE_RULES:
-        raise ValueError(f"ties must be one of {TIE_RULES}, got {ties!r}")
-    return ties
-
-
-def clone(estimator):
-    """A new unfitted estimator with the same parameters (scikit-learn's ``clone``): parameters are deep-copied,
-    so a metric object given as a parameter is not shared with the original.
-
-    Works for any object with ``get_params()`` whose keys are its constructor's keywords (the classifiers and
-    metrics of lazylib).
-
-    Examples
-    --------
-    >>> knn = KNeighborsClassifier(3, "vdm", ties="random", random_state=0)
-    >>> clone(knn)
-    KNeighborsClassifier(n_neighbors=3, metric='vdm', ties='random', random_state=0)
-    >>> clone(knn).set_params(n_neighbors=5).get_params()["n_neighbors"], knn.n_neighbors
-    (5, 3)
-    """
-    if not hasattr(estimator, "get_params"):
-        raise TypeError(f"cannot clone {estimator!r}: it has no get_params()")
-    return type(estimator)(**{k: copy.deepcopy(v) for k, v in estimator.get_params().items()})
+        hit = np.where(index >= 0, P[np.arange(len(index)), np.maximum(index, 0)], 0.0)
+        return float(np.average(hit, weights=sample_weight))
 
 
 def knn_makers(metrics: dict, n_neighbors: int = 1, **params) -> dict:
@@ -446,7 +412,7 @@ def neighbourhood(
     y: np.ndarray,
     C: int,
     k: int,
-    tie_tolerance: float = 1e-9,
+    tie_tolerance: float = TIE_TOLERANCE,
     *,
     first: bool = False,
     groups: Groups | None = None,
@@ -498,6 +464,35 @@ def neighbourhood(
     return Neighbourhood(strict.astype(np.int64), tied.astype(np.int64), voters)
 
 
+def block_neighbourhood(
+    block: Candidates | Nearest,
+    y: np.ndarray,
+    C: int,
+    k: int,
+    tie_tolerance: float = TIE_TOLERANCE,
+    *,
+    first: bool = False,
+    leave_one_out: bool = False,
+) -> Neighbourhood:
+    """:func:`neighbourhood` of the queries of one block of a search (:meth:`lazylib.metrics.Metric.nearest_groups`
+    or ``nearest_chunks``), its fields read by name; ``leave_one_out``: the queries are the training instances
+    ``start:stop``, each left out of its own neighbours."""
+    n = block.stop - block.start
+    return neighbourhood(
+        block.rows - block.start,
+        block.cols,
+        block.sums,
+        n,
+        y,
+        C,
+        k,
+        tie_tolerance,
+        first=first,
+        groups=getattr(block, "groups", None),
+        exclude=np.arange(block.start, block.stop) if leave_one_out else None,
+    )
+
+
 def decide(nb: Neighbourhood, k: int, priority: np.ndarray, ties: str = "all", rng=None) -> np.ndarray:
     """Class index voted for each query of ``nb`` under a tie rule (module docstring); ``rng`` (a
     ``numpy.random.Generator``) draws the choices of ``ties="random"``."""
@@ -546,12 +541,14 @@ def class_probabilities(nb: Neighbourhood, k: int, priority: np.ndarray, ties: s
     a, t = nb.strict.astype(np.int64), nb.tied.astype(np.int64)
     r = k - a.sum(axis=1)
     T = t.sum(axis=1)
-    full = r >= T  # every tied neighbour votes: only an equal vote is random
+    one = (r == 1) & (a.sum(axis=1) == 0)  # k = 1: one tied instance drawn uniformly, each class its share
+    P[one] = t[one] / T[one, None]
+    full = (r >= T) & ~one  # every tied neighbour votes: only an equal vote is random
     if full.any():
         votes = a[full] + t[full]
         top = votes == votes.max(axis=1, keepdims=True)
         P[full] = top / top.sum(axis=1, keepdims=True)
-    some = np.flatnonzero(~full)
+    some = np.flatnonzero(~full & ~one)
     if len(some):
         P[some] = _hypergeometric_win(a[some], t[some], r[some])
     return P
@@ -565,15 +562,21 @@ def _hypergeometric_win(a: np.ndarray, t: np.ndarray, r: np.ndarray) -> np.ndarr
     R = int(r.max())
     T = t.sum(axis=1)
     y = np.arange(R + 1)
-    # C(t_j, y) / T^y, scaled so that nothing overflows; 0 where y > t_j
+    # In log space, C(t_j, y) p^y (1 - p)^(t_j - y) with p = r / T (0 where y > t_j): binomial probabilities, so
+    # every factor is at most 1, and their product over the classes where the draws add up to r, C(T, r)
+    # p^r (1 - p)^(T - r) (norm), is about 1 / sqrt(T): nothing overflows, and nothing that matters underflows
+    # however many neighbours tie (scaling by T^y instead underflowed to 0/0 from a few hundred).
     logc = gammaln(t[:, :, None] + 1.0) - gammaln(y + 1.0) - gammaln(np.maximum(t[:, :, None] - y, 0) + 1.0)
-    base = np.where(y <= t[:, :, None], np.exp(logc - y * np.log(T)[:, None, None]), 0.0)  # (n, C, R + 1)
-    norm = np.exp(gammaln(T + 1.0) - gammaln(r + 1.0) - gammaln(T - r + 1.0) - r * np.log(T))  # C(T, r) / T^r
+    lp, lq = np.log(r / T), np.log1p(-r / T)
+    logb = logc + y * lp[:, None, None] + (t[:, :, None] - y) * lq[:, None, None]
+    base = np.where(y <= t[:, :, None], np.exp(np.minimum(logb, 0.0)), 0.0)  # (n, C, R + 1)
+    norm = np.exp(gammaln(T + 1.0) - gammaln(r + 1.0) - gammaln(T - r + 1.0) + r * lp + (T - r) * lq)
     nodes, weights = np.polynomial.legendre.leggauss(C // 2 + 1)
     nodes, weights = (nodes + 1.0) / 2.0, weights / 2.0
     rows = np.arange(n)
     P = np.zeros((n, C))
-    for v in range(int((a + np.minimum(t, r[:, None])).max()) + 1):  # the winner's final vote
+    lowest = int(((a.sum(axis=1) + r + C - 1) // C).min())  # the winner has at least the mean vote, k / C
+    for v in range(lowest, int((a + np.minimum(t, r[:, None])).max()) + 1):  # the winner's final vote
         final = a[:, :, None] + y  # (n, C, R + 1)
         for u, w in zip(nodes, weights):
             g = base * np.where(final < v, 1.0, np.where(final == v, u, 0.0))
@@ -608,7 +611,7 @@ def vote(
     k: int,
     priority: np.ndarray,
     ties: str = "all",
-    tie_tolerance: float = 1e-9,
+    tie_tolerance: float = TIE_TOLERANCE,
     *,
     random_state=None,
 ) -> np.ndarray:
@@ -634,7 +637,7 @@ def vote_nearest(
     k: int,
     priority: np.ndarray,
     ties: str = "all",
-    tie_tolerance: float = 1e-9,
+    tie_tolerance: float = TIE_TOLERANCE,
     *,
     random_state=None,
 ) -> np.ndarray:
@@ -653,7 +656,33 @@ def vote_nearest(
     return decide(nb, k, priority, ties, check_random_state(random_state) if ties == "random" else None)
 
 
-def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = 1e-9):
+def correct(
+    D: np.ndarray,
+    y: np.ndarray,
+    truth: np.ndarray,
+    k: int,
+    priority: np.ndarray,
+    ties: str = "all",
+    tie_tolerance: float = TIE_TOLERANCE,
+) -> np.ndarray:
+    """Whether the k nearest columns of each row of ``D`` vote for the class ``truth`` of that row, under a tie
+    rule: 1 or 0 for "all" and "first", the exact probability over the draws for "random" (so its mean is the
+    expected accuracy). What every leave-one-out or width sweep outside this module scores with.
+
+    Examples
+    --------
+    >>> D = np.array([[1.0, 1.0, 2.0]])
+    >>> [correct(D, np.array([0, 1, 1]), np.array([1]), 1, np.array([0.6, 0.3]), ties).item()
+    ...  for ties in ("all", "first", "random")]
+    [0.0, 0.0, 0.5]
+    """
+    check_ties(ties)
+    rows, cols, sums = select(D, k, tie_tolerance)
+    nb = neighbourhood(rows, cols, sums, len(D), y, len(priority), k, tie_tolerance, first=ties == "first")
+    return class_probabilities(nb, k, priority, ties)[np.arange(len(D)), np.asarray(truth, dtype=np.intp)]
+
+
+def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = TIE_TOLERANCE):
     """Exactly k neighbours per row from :func:`vote_nearest`'s candidates: those nearer than the k-th (beyond
     the tolerance), then the lowest stored indices among those tied with it. Returns ``(idx, sums)``, each
     (n, k), nearest first (equal sums in stored order)."""
@@ -677,7 +706,7 @@ def loo_accuracy_by_k(
     *,
     types=None,
     ties: str = "all",
-    tie_tolerance: float = 1e-9,
+    tie_tolerance: float = TIE_TOLERANCE,
     expected: bool = False,
     random_state=None,
 ) -> pd.Series:
@@ -710,24 +739,10 @@ def loo_accuracy_by_k(
     C = len(clf.classes_)
     rng = check_random_state(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))
-    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(
-        None, ks[-1], tie_tolerance, leave_one_out=True
-    ):
-        truth = clf.y_[start:stop]
+    for block in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance, leave_one_out=True):
+        truth = clf.y_[block.start : block.stop]
         for i, k in enumerate(ks):
-            nb = neighbourhood(
-                rows - start,
-                cols,
-                sums,
-                stop - start,
-                clf.y_,
-                C,
-                k,
-                tie_tolerance,
-                first=ties == "first",
-                groups=groups,
-                exclude=np.arange(start, stop),
-            )
+            nb = block_neighbourhood(block, clf.y_, C, k, tie_tolerance, first=ties == "first", leave_one_out=True)
             correct[i] += _hits(nb, k, clf.priority_, ties, truth, expected, rng)
     return pd.Series(correct / n, index=pd.Index(ks, name="k"), name="loo_accuracy")
 
@@ -798,24 +813,25 @@ def accuracy_by_rule(clf: KNeighborsClassifier, X, y, rules=TIE_RULES) -> dict:
     {'all': 0.985, 'first': 0.687, 'random': 0.819}
     """
     rules = [check_ties(rule) for rule in rules]
-    clf._check()
-    truth = _labels(y)
-    if len(truth) != len(X):
-        raise ValueError(f"y has {len(truth)} labels for {len(X)} rows of X")
-    lookup = {c: i for i, c in enumerate(clf.classes_)}
-    index = np.array([lookup.get(t, -1) for t in truth])  # -1: a class the training data never had
+    X = clf._check(X)
+    index = _class_index(clf.classes_, y, len(X))
     k, C = clf.n_neighbors, len(clf.classes_)
-    hits = {rule: np.zeros(len(truth)) for rule in rules}
-    for start, stop, rows, cols, sums in clf.metric_.nearest_chunks(X, k, clf.tie_tolerance):
-        nb = neighbourhood(
-            rows - start, cols, sums, stop - start, clf.y_, C, k, clf.tie_tolerance, first="first" in rules
-        )
+    hits = {rule: np.zeros(len(index)) for rule in rules}
+    for block in clf.metric_.nearest_chunks(X, k, clf.tie_tolerance):
+        nb = block_neighbourhood(block, clf.y_, C, k, clf.tie_tolerance, first="first" in rules)
+        start, stop = block.start, block.stop
         t = index[start:stop]
         known, q = t >= 0, np.arange(stop - start)
         for rule in rules:
-            if rule == "random" and k == 1:  # one tied instance drawn uniformly: P(class) = its share
-                P_true = nb.tied[q, np.maximum(t, 0)] / nb.tied.sum(axis=1)
-            else:
-                P_true = class_probabilities(nb, k, clf.priority_, rule)[q, np.maximum(t, 0)]
+            P_true = class_probabilities(nb, k, clf.priority_, rule)[q, np.maximum(t, 0)]
             hits[rule][start:stop] = np.where(known, P_true, 0.0)
     return {rule: float(hits[rule].mean()) for rule in rules}
+
+
+def _class_index(classes: np.ndarray, y, n: int) -> np.ndarray:
+    """Index of each true label ``y`` among ``classes`` (-1 for a class the training data never had)."""
+    truth = np.asarray(y.astype(object) if isinstance(y, (pd.Series, pd.Index)) else y, dtype=object)
+    if truth.ndim != 1 or len(truth) != n:
+        raise ValueError(f"y has shape {truth.shape} for {n} rows of X")
+    lookup = {c: i for i, c in enumerate(classes.tolist())}
+    return np.array([lookup.get(t, -1) for t in truth.tolist()], dtype=np.intp)

@@ -51,6 +51,7 @@ precision, so memory stays bounded either way.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -65,6 +66,23 @@ QUERY_BLOCK = 512
 STORED_BLOCK = 2048
 #: Bytes per kept pair (row, column, sum) when bounding the memory of the filter.
 PAIR_BYTES = 24
+
+
+#: The tie rules among neighbours at the k-th smallest distance (described in :mod:`lazylib.neighbors`, which
+#: decides them; every vote among nearest neighbours in lazylib takes one of them).
+TIE_RULES = ("all", "first", "random")
+
+#: Default relative tolerance within which two sums (distances before their root) or two vote totals count as
+#: tied: BLAS can round one distance differently from an identical one, and sums of the same votes in another
+#: order can differ in the last bits. The one default of every ``tie_tolerance`` in lazylib.
+TIE_TOLERANCE = 1e-9
+
+
+def check_ties(ties: str) -> str:
+    """The tie rule ``ties``, checked to be one of :data:`TIE_RULES` (ValueError otherwise)."""
+    from lazylib._validation import Choice, check
+
+    return check("ties", ties, Choice(TIE_RULES))
 
 
 def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.ndarray:
@@ -128,6 +146,31 @@ def within(rows, cols, sums, n: int, k: int, tie_tolerance: float, size: np.ndar
     kth = sums[starts + k - 1] if size is None else sums[kth_position(rows, size[cols], starts, n, k)]
     keep = sums <= (kth + tolerance(kth, tie_tolerance))[rows]
     return rows[keep], cols[keep], sums[keep]
+
+
+class Nearest(NamedTuple):
+    """What :meth:`lazylib.metrics.Metric.nearest_chunks` yields for the queries ``start:stop``: the candidate
+    pairs ``(rows, cols, sums)`` (query index from 0 for the first query, stored index, sum ``S``), sorted by row,
+    then sum, then column, holding each row's k nearest and every stored instance tied with the k-th."""
+
+    start: int
+    stop: int
+    rows: np.ndarray
+    cols: np.ndarray
+    sums: np.ndarray
+
+
+class Candidates(NamedTuple):
+    """What :meth:`lazylib.metrics.Metric.nearest_groups` yields for the queries ``start:stop``: as
+    :class:`Nearest`, but ``cols`` index the groups of identical stored instances of ``groups`` (each group's
+    sum counted once per member when the k-th smallest is located)."""
+
+    start: int
+    stop: int
+    rows: np.ndarray
+    cols: np.ndarray
+    sums: np.ndarray
+    groups: "Groups"
 
 
 @dataclass(frozen=True)

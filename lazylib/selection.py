@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
 
 from lazylib._validation import Choice, Integer, check, check_random_state
-from lazylib.neighbors import vote_priority
-from lazylib.params import Params
-from lazylib.search import tolerance
-from lazylib.subspace import TIE_RULES, _labels, numeric_matrix
+from lazylib.encoding import encode_labels, fit_input, query_input
+from lazylib.neighbors import correct, vote_priority
+from lazylib.search import TIE_RULES, TIE_TOLERANCE, tolerance
+from lazylib.subspace import fit_numeric, numeric_matrix, query_numeric
 
 #: Float64 numbers of the (pairs x subsets) distance block computed at once.
 CHUNK_ELEMENTS = 1 << 22
 
 
-def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float = 1e-9) -> np.ndarray:
+def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float = TIE_TOLERANCE) -> np.ndarray:
     """Leave-one-out Euclidean 1-NN accuracy on ``X`` using each attribute subset (rows of boolean ``masks``).
 
     Each instance is classified by all others with Euclidean 1-NN under the tie rule ``ties`` (see
@@ -83,17 +85,8 @@ def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float 
         several = np.nonzero(tied_classes.sum(axis=0) > 1)
         if len(several[0]):  # several classes tie at the nearest distance (rare): apply the tie rule
             s, q = several
-            d = D[s, q, :]  # (cases, n)
-            dm = dmin[s, q][:, None]
-            tied = d <= dm + tolerance(dm, tie_tolerance)
-            if ties == "all":
-                votes = np.stack([tied[:, bounds[c] : bounds[c + 1]].sum(axis=1) for c in range(C)], axis=1)
-                right[s, q] = np.argmax(votes + priority, axis=1) == y[q]
-            elif ties == "first":
-                first = np.argmin(np.where(tied, order[None, :], n), axis=1)
-                right[s, q] = y[first] == y[q]
-            else:
-                right[s, q] = (tied & (y[None, :] == y[q][:, None])).sum(axis=1) / tied.sum(axis=1)
+            back = np.argsort(order)  # the stored instances in their own order again (the "first" rule's order)
+            right[s, q] = correct(D[s, q, :][:, back], y[back], y[q], 1, priority, ties, tie_tolerance)
         out[start : start + step] = right.mean(axis=1)
     return out
 
@@ -118,7 +111,7 @@ def random_subsets(n_attributes: int, n_subsets: int, rng) -> np.ndarray:
     return np.array(rows)
 
 
-class MonteCarloSelector(Params):
+class MonteCarloSelector(TransformerMixin, BaseEstimator):
     """The MC wrapper: score random attribute subsets by leave-one-out 1-NN accuracy on the training data and
     keep the best (Payne & Edwards 2000, section 4, after the Monte-Carlo search of Liu & Setiono 1996).
 
@@ -134,6 +127,12 @@ class MonteCarloSelector(Params):
 
     Attributes
     ----------
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
+    schema_ : lazylib.encoding.Schema
+        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
     support_ : bool ndarray (J,)
         The chosen attributes.
     score_ : float
@@ -185,10 +184,8 @@ class MonteCarloSelector(Params):
             The fitted estimator itself.
         """
         n_subsets = check("n_subsets", self.n_subsets, Integer(low=1))
-        X = numeric_matrix(X)
-        if np.isnan(X).any():
-            raise ValueError("X has missing values; impute them first (e.g. lazylib.protocols.payne2000.scale_fold)")
-        codes = np.asarray(y) if np.issubdtype(np.asarray(y).dtype, np.integer) else _labels(y)[0]
+        X = fit_numeric(self, X)
+        codes, _ = encode_labels(y, len(X), column=True)
         rng = check_random_state(self.random_state)
         self.subsets_ = random_subsets(X.shape[1], n_subsets, rng)
         self.scores_ = loo_subset_accuracy(X, codes, self.subsets_, ties=self.ties)
@@ -211,14 +208,92 @@ class MonteCarloSelector(Params):
         ndarray of shape (n, support_.sum())
             The chosen columns.
         """
-        return numeric_matrix(X)[:, self.support_]
+        check_is_fitted(self)
+        return query_numeric(self, X)[:, self.support_]
+
+
+class FNNSelector(TransformerMixin, BaseEstimator):
+    """FNN's filter as a transformer: keep the attributes the pruned C4.5 tree grown on the training data tests
+    (Payne & Edwards 2000, section 4, after Cardie 1993); a Euclidean 1-NN then uses them.
+
+    Parameters
+    ----------
+    tree_params : dict, optional
+        Parameters of the :class:`lazylib.trees.C45Classifier` (its defaults: release 8 with pruning).
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
+    schema_ : lazylib.encoding.Schema
+        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    tree_ : C45Classifier
+        The fitted tree.
+    support_ : bool ndarray (m,)
+        The attributes the tree tests (none when the pruned tree is a single leaf).
+
+    Examples
+    --------
+    >>> from lazylib.datasets import load
+    >>> iris = load("iris")
+    >>> FNNSelector().fit(iris.X, iris.y).support_.tolist()
+    [False, False, True, True]
+    """
+
+    def __init__(self, tree_params: dict | None = None):
+        self.tree_params = tree_params
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # C4.5 sends an unknown value down every branch
+        tags.input_tags.categorical = True
+        return tags
+
+    def fit(self, X, y, *, types=None):
+        """Grow and prune the tree on ``X, y`` and keep the attributes it tests.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types of an array (default: every column continuous).
+
+        Returns
+        -------
+        FNNSelector
+            The fitted selector itself.
+        """
+        from lazylib.trees import C45Classifier
+
+        enc = fit_input(self, X, types)
+        self.tree_ = C45Classifier(**(self.tree_params or {})).fit(X, y, types=types)
+        used = set(self.tree_.used_attributes_)
+        self.support_ = np.array([c in used for c in enc.columns])
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """The chosen attributes of ``X`` (encoded as in ``fit``: nominal values as codes).
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Attributes with the columns of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n, support_.sum())
+            The chosen columns.
+        """
+        return query_input(self, X)[:, self.support_]
 
 
 def c45_attributes(X: pd.DataFrame, y, *, types=None, **params) -> np.ndarray:
     """FNN's filter: the attributes used by the C4.5 tree grown (and pruned) on ``X, y``, as a boolean mask
-    over ``X``'s columns (Payne & Edwards 2000, section 4, after Cardie 1993)."""
-    from lazylib.trees import C45Classifier
-
-    tree = C45Classifier(**params).fit(X, y, types=types)
-    used = set(tree.used_attributes_)
-    return np.array([c in used for c in X.columns])
+    over ``X``'s columns (Payne & Edwards 2000, section 4, after Cardie 1993); :class:`FNNSelector`'s
+    ``support_``."""
+    return FNNSelector(params).fit(X, y, types=types).support_

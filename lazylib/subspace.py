@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
 
 from lazylib._validation import Choice, Integer, Real, check
-from lazylib.neighbors import vote, vote_priority
-from lazylib.params import Params
-from lazylib.search import tolerance
+from lazylib.encoding import LINEAR_TYPES, encode_labels, fit_input, query_input
+from lazylib.neighbors import correct, vote_priority
+from lazylib.search import TIE_RULES, TIE_TOLERANCE
 
 #: The two learners of the paper.
 METHODS = ("ca", "cacp")
@@ -33,8 +34,6 @@ METHODS = ("ca", "cacp")
 NULL_SPACES = ("svd", "ca", "none")
 #: Float64 numbers of the (queries x stored x widths) distance array computed at once.
 CHUNK_ELEMENTS = 1 << 21
-#: Tie rules among equidistant nearest neighbours (see :func:`correct_by_width`).
-TIE_RULES = ("all", "first", "random")
 
 
 def numeric_matrix(X) -> np.ndarray:
@@ -52,12 +51,35 @@ def numeric_matrix(X) -> np.ndarray:
     return X
 
 
-def _labels(y) -> tuple[np.ndarray, np.ndarray]:
-    classes, codes = np.unique(np.asarray(y, dtype=object).astype(str), return_inverse=True)
-    return codes.astype(np.intp), classes
+def fit_numeric(estimator, X) -> np.ndarray:
+    """Training data of a mapping or selector through the one input path (:func:`lazylib.encoding.fit_input`):
+    numeric attributes only, no missing value."""
+    enc = fit_input(estimator, X)
+    _refuse_nominal(enc.columns, enc.kinds)
+    _refuse_missing(enc.values)
+    return enc.values
 
 
-class SubspaceMapping(Params):
+def query_numeric(estimator, X) -> np.ndarray:
+    """Queries of a fitted mapping or selector through its fitted schema (:func:`lazylib.encoding.query_input`):
+    same columns in the same order, no missing value."""
+    values = query_input(estimator, X)
+    _refuse_missing(values)
+    return values
+
+
+def _refuse_nominal(columns, kinds) -> None:
+    bad = [c for c, k in zip(columns, kinds) if k not in LINEAR_TYPES]
+    if bad:
+        raise ValueError(f"sub-space mapping and attribute selection need numeric attributes; {bad} are not")
+
+
+def _refuse_missing(values: np.ndarray) -> None:
+    if np.isnan(values).any():
+        raise ValueError("X has missing values (NaN); impute them first (e.g. lazylib.protocols.payne2000.scale_fold)")
+
+
+class SubspaceMapping(TransformerMixin, BaseEstimator):
     """Project onto the rank-K sub-space of the centred training data (CA) or of its class prototypes (CACP):
     :math:`z = (y - \\bar y)^\\top R_{(K)}` (Payne & Edwards 2000, section 3, steps 1-5).
 
@@ -76,6 +98,12 @@ class SubspaceMapping(Params):
 
     Attributes
     ----------
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
+    schema_ : lazylib.encoding.Schema
+        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
     centroid_ : ndarray (J,)
         The training centroid :math:`\\bar y`.
     basis_ : ndarray (J, J_avail)
@@ -86,8 +114,6 @@ class SubspaceMapping(Params):
         The numerical rank :math:`r` of the decomposed matrix.
     components_ : ndarray (J, K)
         :math:`R_{(K)}`, the first ``n_components`` columns of ``basis_``.
-    n_features_in_ : int
-        Number of attributes seen in ``fit`` (``J``).
 
     Notes
     -----
@@ -151,11 +177,9 @@ class SubspaceMapping(Params):
         check("method", self.method, Choice(METHODS))
         check("null_space", self.null_space, Choice(NULL_SPACES))
         tol = check("rank_tolerance", self.rank_tolerance, Real(low=0, high=1))
-        Y = numeric_matrix(X)
-        if np.isnan(Y).any():
-            raise ValueError("X has missing values; impute them first (e.g. lazylib.protocols.payne2000.scale_fold)")
+        Y = fit_numeric(self, X)
         if len(Y) < 2:
-            raise ValueError("SubspaceMapping needs at least two training instances")
+            raise ValueError(f"SubspaceMapping needs at least two training instances, got {len(Y)} sample")
         J = Y.shape[1]
         self.centroid_ = Y.mean(axis=0)
         Xc = Y - self.centroid_
@@ -164,9 +188,7 @@ class SubspaceMapping(Params):
         else:
             if y is None:
                 raise ValueError("CACP needs the class labels y")
-            codes, _ = _labels(y)
-            if len(codes) != len(Y):
-                raise ValueError(f"y has {len(codes)} labels for {len(Y)} instances")
+            codes, _ = encode_labels(y, len(Y), column=True)
             M = np.stack([Xc[codes == c].mean(axis=0) for c in range(codes.max() + 1)])
         _, d, Vt = np.linalg.svd(M, full_matrices=len(M) < J)
         rank = int((d > tol * d[0]).sum()) if d.size and d[0] > 0 else 0
@@ -185,7 +207,6 @@ class SubspaceMapping(Params):
             else check("n_components", self.n_components, Integer(low=1, high=basis.shape[1]))
         )
         self.components_ = basis[:, :K]
-        self.n_features_in_ = J
         return self
 
     def transform(self, X) -> np.ndarray:
@@ -201,12 +222,7 @@ class SubspaceMapping(Params):
         ndarray of shape (n, K)
             The projected instances.
         """
-        if not hasattr(self, "components_"):
-            raise RuntimeError("SubspaceMapping is not fitted; call fit first")
-        Y = numeric_matrix(X)
-        if Y.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {Y.shape[1]} attributes, the mapping was fitted on {self.n_features_in_}")
-        return (Y - self.centroid_) @ self.components_
+        return (query_numeric(self, X) - self.centroid_) @ self.components_
 
     def fit_transform(self, X, y=None) -> np.ndarray:
         """:meth:`fit` on ``X`` (and ``y``), then :meth:`transform` of ``X``.
@@ -249,7 +265,7 @@ def correct_by_width(
     widths=None,
     exclude_self: bool = False,
     ties: str = "all",
-    tie_tolerance: float = 1e-9,
+    tie_tolerance: float = TIE_TOLERANCE,
 ) -> np.ndarray:
     """Whether Euclidean 1-NN classifies each query right, on the first ``w`` columns for every ``w`` in
     ``widths`` (default ``1..J``): shape (n_queries, n_widths), entries in [0, 1].
@@ -289,16 +305,7 @@ def correct_by_width(
         W = len(widths)
         stacked = np.moveaxis(D, 2, 0).reshape(W * len(D), m)  # width-major rows
         truth = np.tile(y_query[start : start + len(D)], W)
-        if ties == "all":
-            right = vote(stacked, y_stored, 1, priority, "all", tie_tolerance) == truth
-        else:
-            dmin = stacked.min(axis=1, keepdims=True)
-            tied = stacked <= dmin + tolerance(dmin, tie_tolerance)
-            same = y_stored[None, :] == truth[:, None]
-            if ties == "first":
-                right = same[np.arange(len(tied)), np.argmax(tied, axis=1)]
-            else:
-                right = (tied & same).sum(axis=1) / tied.sum(axis=1)
+        right = correct(stacked, y_stored, truth, 1, priority, ties, tie_tolerance)
         out[start : start + len(D)] = np.asarray(right, dtype=float).reshape(W, len(D)).T
     return out
 

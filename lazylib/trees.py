@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy import special, stats
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
 
 from lazylib._validation import Boolean, Choice, Real, check
-from lazylib.encoding import NOMINAL, Encoded, encode, encode_labels
-from lazylib.metrics import NotFittedError
-from lazylib.params import Params
+from lazylib.encoding import NOMINAL, Encoded, encode_labels, fit_input, query_input
 
 #: C4.5's tolerance in comparisons of gains, split information and error counts (``Epsilon`` of the program).
 EPSILON = 1e-3
@@ -215,6 +215,10 @@ class _Builder:
         self.release8_min_split = release8_min_split
         self.continuous_columns = np.flatnonzero(~nominal)
         self.nominal_columns = np.flatnonzero(nominal)
+        # the tolerance is relative to each attribute's training range below 1 (J48's absolute 1e-5 at or above
+        # it), so rescaling an attribute of small range rescales its cuts instead of merging its values
+        spans = [np.ptp(train_values[a]) if len(train_values[a]) else 0.0 for a in self.continuous_columns]
+        self.value_tolerances = value_tolerance * np.minimum(1.0, np.asarray(spans, dtype=float))
 
     # -------------------------------------------------------------- evaluating the tests of one node
     def evaluate(self, rows, w, tested=frozenset()) -> dict:
@@ -284,7 +288,7 @@ class _Builder:
         H = K[None, :] - L
         valid = (
             (np.arange(n - 1)[:, None] < (n_known - 1)[None, :])
-            & (Vs[1:] > Vs[:-1] + self.value_tolerance)
+            & (Vs[1:] > Vs[:-1] + self.value_tolerances[None, :])
             & (L >= min_split - TINY)
             & (H >= min_split - TINY)
         )
@@ -435,7 +439,7 @@ class _Builder:
         return node.errors
 
 
-class C45Classifier(Params):
+class C45Classifier(ClassifierMixin, BaseEstimator):
     """C4.5 decision tree (Quinlan 1993, release 8 for continuous attributes): the test of highest gain ratio
     ``GainRatio(X) = Gain(X) / SplitInfo(X)`` among tests of at least average gain, then error-based pruning.
 
@@ -462,14 +466,21 @@ class C45Classifier(Params):
         node, ``C`` the number of classes), raised to ``min_cases`` if below it, else capped at 25. With
         ``False`` it is ``min_cases``.
     value_tolerance : float
-        Two values of a continuous attribute closer than this are not separated by a cut (1e-5 as in Weka's
-        J48, a port of release 8; 0 separates any two distinct values).
+        Two values of a continuous attribute closer than this times ``min(1, range)`` (its training range) are
+        not separated by a cut (1e-5 as in Weka's J48, a port of release 8, which applies it absolutely; 0
+        separates any two distinct values).
 
     Attributes
     ----------
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
+    schema_ : lazylib.encoding.Schema
+        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
     tree_ : C45Node
         The root of the final tree.
-    classes_ : tuple
+    classes_ : ndarray of shape (C,)
         The classes, in order (the columns of :meth:`predict_proba`).
     columns_, kinds_ : tuple
         Attribute names and types as fitted.
@@ -498,7 +509,9 @@ class C45Classifier(Params):
       at the node has: such a branch is a leaf of the parent's class holding no case. A nominal attribute is
       not tested again below a node testing it. A value outside the domain is treated as unknown.
     - *Continuous attributes.* Cuts are evaluated between consecutive known values more than
-      ``value_tolerance`` apart (the program's rule; Quinlan 1996 speaks of distinct values). A cut is
+      ``value_tolerance`` times ``min(1, range)`` apart, ``range`` the attribute's training range (the program's
+      rule, J48's absolute 1e-5, for attributes whose range is at least 1; relative below, so that data
+      rescaled by 1e-6 grow the same tree instead of a single leaf; Quinlan 1996 speaks of distinct values). A cut is
       admissible when each side holds at least the minimum split weight (``release8_min_split``). The cut of
       highest gain wins (the lowest one among gains within ``GAIN_TIE``), then the MDL penalty ``log2(T) / |D|`` is
       subtracted, where ``T`` is the number of admissible cuts (release 8 counts tried cuts; Quinlan 1996
@@ -622,11 +635,9 @@ class C45Classifier(Params):
             The fitted estimator itself.
         """
         self._validate()
-        data = encode(X, types)
+        data = fit_input(self, X, types)
         self.columns_, self.kinds_ = data.columns, data.kinds
-        self._categorical_frame = data.from_frame and any(c is not None for c in data.categories)
-        self._from_frame = data.from_frame
-        y_idx, self.classes_ = encode_labels(y, len(data))
+        y_idx, self.classes_ = encode_labels(y, len(data), column=True)
         self._builder = self._make_builder(data, y_idx)
         n = len(data)
         root = self._builder.grow(np.arange(n), np.ones(n))
@@ -688,38 +699,15 @@ class C45Classifier(Params):
         return Z, domains
 
     # -------------------------------------------------------------- prediction
-    def _check(self):
-        if not hasattr(self, "tree_"):
-            raise NotFittedError("C45Classifier is not fitted: call fit(X, y) first")
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # an unknown value goes down every branch, weighted
+        tags.input_tags.categorical = True  # nominal attributes as pandas Categorical columns
+        return tags
 
     def _encode_queries(self, X) -> np.ndarray:
-        self._check()
-        types = None if isinstance(X, (pd.DataFrame, Encoded)) else self.kinds_
-        if types is not None and np.ndim(X) == 2 and np.shape(X)[1] != len(self.kinds_):
-            raise ValueError(f"X has {np.shape(X)[1]} attributes but the tree was fitted on {len(self.kinds_)}")
-        if getattr(self, "_categorical_frame", False) and not isinstance(X, (pd.DataFrame, Encoded)):
-            raise ValueError(
-                "X is an array but the tree was fitted on a DataFrame with categorical columns: pass a "
-                "DataFrame with the same columns (an array's numbers would be read as category codes)"
-            )
-        data = encode(X, types)
-        if data.values.shape[1] != len(self.columns_):
-            raise ValueError(f"X has {data.values.shape[1]} attributes but the tree was fitted on {len(self.columns_)}")
-        if tuple(data.nominal) != tuple(k == NOMINAL for k in self.kinds_):
-            raise ValueError(f"X has attribute types {data.kinds} but the tree was fitted on {self.kinds_}")
-        if data.from_frame and getattr(self, "_from_frame", False) and data.columns != self.columns_:
-            raise ValueError(
-                f"X has columns {list(data.columns)[:10]} but the tree was fitted on "
-                f"{list(self.columns_)[:10]} (same names in the same order)"
-            )
-        if data.from_frame:
-            for a in np.flatnonzero(data.nominal):
-                if self.domains_[a] != tuple(data.categories[a]):
-                    raise ValueError(
-                        f"column {data.columns[a]!r} has categories {data.categories[a]} but the "
-                        f"tree was fitted with {self.domains_[a]}"
-                    )
-        Z, _ = self._codes(data.values, data.categories, data.nominal)
+        values = query_input(self, X)  # the fitted schema: same columns, types and category lists
+        Z, _ = self._codes(values, self.schema_.categories, self.schema_.nominal)
         return Z
 
     def predict_proba(self, X) -> np.ndarray:
@@ -785,31 +773,9 @@ class C45Classifier(Params):
         ndarray of shape (n,)
             The predicted class label of each query.
         """
-        self._check()
-        return np.asarray(list(self.classes_), dtype=object)[self.predict_indices(X)]
+        indices = self.predict_indices(X)
+        return self.classes_[indices]
 
-    def score(self, X, y) -> float:
-        """Accuracy on ``(X, y)``.
-
-        Parameters
-        ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
-        y : array-like of shape (n,)
-            The true classes.
-
-        Returns
-        -------
-        float
-            The fraction of queries whose predicted class is ``y``.
-        """
-        truth = np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
-        n = len(X) if hasattr(X, "__len__") else None
-        if truth.ndim != 1 or (n is not None and len(truth) != n):
-            raise ValueError(f"y has {len(truth) if truth.ndim else 0} labels for {n} rows of X")
-        return float(np.mean(self.predict(X) == truth))
-
-    # -------------------------------------------------------------- text rendering
     def _value_name(self, a: int, b: int) -> str:
         value = self.domains_[a][b]
         if isinstance(value, float) and value.is_integer():
@@ -826,7 +792,7 @@ class C45Classifier(Params):
         str
             The tree, one line per branch.
         """
-        self._check()
+        check_is_fitted(self)
         lines: list[str] = []
 
         def leaf(node):
@@ -911,7 +877,7 @@ def candidate_splits(
         value_tolerance=value_tolerance,
     )
     clf._validate()
-    data = encode(X, types)
+    data = fit_input(clf, X, types)
     clf.columns_, clf.kinds_ = data.columns, data.kinds
     y_idx, clf.classes_ = encode_labels(y, len(data))
     builder = clf._make_builder(data, y_idx)

@@ -16,15 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
 
-from lazylib.encoding import Encoded, encode, encode_labels
-from lazylib.metrics import NotFittedError
+from lazylib.encoding import encode_labels, fit_input, query_input
 from lazylib.neighbors import vote_priority
-from lazylib.params import Params
-
-#: Relative tolerance within which two summed votes count as tied (sums of the same votes in another order can
-#: differ in the last bit).
-TIE_TOLERANCE = 1e-9
+from lazylib.search import TIE_TOLERANCE
 
 #: The constant Weka's VFI adds to interval counts and class sizes when it weights votes by confidence, which
 #: keeps the entropy of a pure interval above zero and its weight finite.
@@ -38,7 +35,7 @@ TIE_BREAKS = ("frequent", "first")
 CHUNK_ELEMENTS = 1 << 21
 
 
-class VFI5Classifier(Params):
+class VFI5Classifier(ClassifierMixin, BaseEstimator):
     """Voting feature intervals (VFI5), scikit-learn conventions (fitted attributes end in ``_``).
 
     Parameters
@@ -63,7 +60,13 @@ class VFI5Classifier(Params):
 
     Attributes
     ----------
-    classes_ : tuple
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
+    schema_ : lazylib.encoding.Schema
+        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    classes_ : ndarray of shape (C,)
         The classes of the training labels, in order (the columns of :meth:`decision_function`).
     class_counts_ : ndarray
         Training instances per class (the ``class_count[c]`` of Figure 4).
@@ -208,10 +211,10 @@ class VFI5Classifier(Params):
             raise ValueError(f"confidence_bias must be None or a positive number, got {bias!r}")
         if self.tie_break not in TIE_BREAKS:
             raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
-        data = encode(X, types)
+        data = fit_input(self, X, types)
         Z = data.values
         n, m = Z.shape
-        self.y_, self.classes_ = encode_labels(y, n)
+        self.y_, self.classes_ = encode_labels(y, n, column=True)
         C = len(self.classes_)
         self.columns_, self.kinds_ = data.columns, data.kinds
         self.categories_ = data.categories
@@ -313,23 +316,14 @@ class VFI5Classifier(Params):
         return pairs[:, 0].astype(np.intp), pairs[:, 1]
 
     # ------------------------------------------------------------------ classification (Figure 5)
-    def _check(self):
-        if not hasattr(self, "votes_"):
-            raise NotFittedError("VFI5Classifier is not fitted: call fit(X, y) first")
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # an unknown value abstains
+        tags.input_tags.categorical = True  # nominal attributes as pandas Categorical columns
+        return tags
 
     def _encode_queries(self, X) -> np.ndarray:
-        self._check()
-        types = None if isinstance(X, (pd.DataFrame, Encoded)) else self.kinds_
-        if types is not None and np.ndim(X) == 2 and np.shape(X)[1] != len(self.kinds_):
-            raise ValueError(f"X has {np.shape(X)[1]} features but the classifier was fitted on {len(self.kinds_)}")
-        data = encode(X, types)
-        if data.values.shape[1] != len(self.columns_):
-            raise ValueError(
-                f"X has {data.values.shape[1]} features but the classifier was fitted on {len(self.columns_)}"
-            )
-        if data.kinds != self.kinds_:
-            raise ValueError(f"X has feature types {data.kinds} but the classifier was fitted on {self.kinds_}")
-        return data.values
+        return query_input(self, X)
 
     def _slots(self, Z):
         """Interval slot of every value: ``2 j`` is the open range below the feature's ``j``-th point,
@@ -436,31 +430,13 @@ class VFI5Classifier(Params):
             The predicted class label of each query.
         """
         indices = self.predict_indices(X)
-        return np.asarray(list(self.classes_), dtype=object)[indices]
-
-    def score(self, X, y) -> float:
-        """Accuracy on ``(X, y)``.
-
-        Parameters
-        ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
-        y : array-like of shape (n,)
-            The true classes.
-
-        Returns
-        -------
-        float
-            The fraction of queries whose predicted class is ``y``.
-        """
-        truth = np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
-        return float(np.mean(self.predict(X) == truth))
+        return self.classes_[indices]
 
     # ------------------------------------------------------------------ readable intervals
     @property
     def intervals_(self) -> dict:
         """Feature name -> DataFrame of its intervals (see the class's Attributes)."""
-        self._check()
+        check_is_fitted(self)
         return {name: self._interval_table(f) for f, name in enumerate(self.columns_)}
 
     def _interval_table(self, f: int) -> pd.DataFrame:

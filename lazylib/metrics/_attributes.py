@@ -121,6 +121,7 @@ class OverlapAttribute(AttributeTerm):
         self.missing = missing
 
     def pair(self, xq, xs) -> tuple[Half, Half]:
+        """Query and stored halves: one-hot rows of a value table holding the values of both sides."""
         both = np.concatenate([xq, xs])
         values = np.unique(both[~np.isnan(both)])
         table = ValueTable(values)
@@ -281,6 +282,7 @@ class PowerAttribute(AttributeTerm):
         self.r, self.center, self.scale = r, center, scale
 
     def direct(self, xq, xs) -> np.ndarray:
+        """The (len(xq), len(xs)) matrix of ``|(xq - xs) / scale| ** r`` terms (0 for a zero scale, 1 if unknown)."""
         if self.scale == 0:
             term = np.zeros((len(xq), len(xs)))
         else:

@@ -12,6 +12,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.exceptions import NotFittedError  # noqa: F401  (re-exported by lazylib.metrics)
+from sklearn.utils.validation import check_is_fitted
 
 from lazylib.encoding import SetTable, encode, encode_labels
 from lazylib.metrics._attributes import SetAttribute
@@ -29,14 +32,10 @@ from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable 
 )
 from lazylib.metrics._inputs import Schema, check_accepted, check_k, check_weights, stored_classes
 from lazylib.metrics._sets import member_pair_bytes
-from lazylib.params import Params
+from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
 WORKING_MEMORY = 64
-
-
-class NotFittedError(RuntimeError):
-    """A metric was used before ``fit``."""
 
 
 class SetSides(NamedTuple):
@@ -47,7 +46,7 @@ class SetSides(NamedTuple):
     stored: tuple[SetTable | None, ...]
 
 
-class Metric(Params):
+class Metric(BaseEstimator):
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
     Subclasses describe one attribute at a time; this class checks input (:mod:`lazylib.metrics._inputs`),
@@ -212,7 +211,7 @@ class Metric(Params):
         Zq, Zs, cls, training, sets = self._prepare(A, B, y_B)
         yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training, sets=sets)
 
-    def nearest_chunks(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
+    def nearest_chunks(self, A, k: int, tie_tolerance: float = TIE_TOLERANCE, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
         ``S`` (see :meth:`pairwise_chunks`) is within ``tie_tolerance`` (relative to it, whatever the scale of the
         data) of the query's k-th smallest, so the k nearest and every instance tied with the k-th.
@@ -236,8 +235,8 @@ class Metric(Params):
 
         Yields
         ------
-        tuple of (int, int, ndarray, ndarray, ndarray)
-            ``(start, stop, rows, cols, sums)`` for the queries ``start:stop``.
+        lazylib.search.Nearest
+            ``(start, stop, rows, cols, sums)`` for the queries ``start:stop``, a named tuple.
         """
         from lazylib import search
 
@@ -251,13 +250,14 @@ class Metric(Params):
                     rows[keep] - start, cols[keep], sums[keep], stop - start, k, tie_tolerance
                 )
                 rows = rows + start
-            yield start, stop, rows, cols, sums
+            yield search.Nearest(start, stop, rows, cols, sums)
 
-    def nearest_groups(self, A, k: int, tie_tolerance: float = 1e-9, *, leave_one_out: bool = False):
+    def nearest_groups(self, A, k: int, tie_tolerance: float = TIE_TOLERANCE, *, leave_one_out: bool = False):
         """:meth:`nearest_chunks` over groups of training instances with identical stored sides (identical
-        sums against every query; :class:`lazylib.search.Groups`): yields ``(start, stop, rows,
-        groups, sums, grouping)`` where ``groups`` index ``grouping``'s groups and the k-th smallest sum counts
-        each group once per member. Massive ties among identical instances then cost one pair per group.
+        sums against every query; :class:`lazylib.search.Groups`): yields :class:`lazylib.search.Candidates`
+        ``(start, stop, rows, cols, sums, groups)`` where ``cols`` index the groups of ``groups`` and the k-th
+        smallest sum counts each group once per member. Massive ties among identical instances then cost one
+        pair per group.
 
         With ``leave_one_out=True`` (``A=None``), the search is made for ``k + 1`` among all training
         instances, each query's own instance included: removing it (one member of its group) leaves a superset
@@ -276,8 +276,9 @@ class Metric(Params):
 
         Yields
         ------
-        tuple
-            ``(start, stop, rows, groups, sums, grouping)`` for the queries ``start:stop``.
+        lazylib.search.Candidates
+            ``(start, stop, rows, cols, sums, groups)`` for the queries ``start:stop``, a named tuple (``cols``
+            index the groups of ``groups``).
         """
         from lazylib import search
 
@@ -296,11 +297,11 @@ class Metric(Params):
             plan, groups = search.group_plan(plan)
             size = None if groups.trivial else groups.size
             for block in search.search(self, plan, k, tie_tolerance, size):
-                yield (*block, groups)
+                yield search.Candidates(*block, groups)
             return
         groups = search.Groups.identity(len(Zs))
         for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True, training=True, sets=sets):
-            yield (start, stop, *search.select(S, k, tie_tolerance, start), groups)
+            yield search.Candidates(start, stop, *search.select(S, k, tie_tolerance, start), groups)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``.
@@ -381,8 +382,7 @@ class Metric(Params):
 
     # ------------------------------------------------------------------ machinery
     def _check_fitted(self) -> None:
-        if not getattr(self, "fitted_", False):
-            raise NotFittedError(f"{type(self).__name__} is not fitted: call fit(X, y) first")
+        check_is_fitted(self, "fitted_", msg="%(name)s is not fitted: call fit(X, y) first")
 
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
         """``X`` encoded as the training data were (:meth:`lazylib.metrics._inputs.Schema.encode`)."""

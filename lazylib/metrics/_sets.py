@@ -63,10 +63,14 @@ def min_member_distances(
 
     Parameters
     ----------
-    tq, ts : SetTable
-        The query and stored set tables (of the same dimension).
-    iq, is_ : ndarray of float
-        Set indices into ``tq`` and ``ts`` (an encoded set column), NaN for unknown.
+    tq : SetTable
+        The query set table.
+    iq : ndarray of float
+        Set indices into ``tq`` (an encoded set column), NaN for unknown.
+    ts : SetTable
+        The stored set table (of the same dimension as ``tq``).
+    is_ : ndarray of float
+        Set indices into ``ts``, NaN for unknown.
     shift : ndarray of shape (d,), optional
         Subtracted from every member on both sides (the training mean: differences unchanged, cancelling terms
         smaller).
@@ -102,7 +106,7 @@ def min_member_distances(
             keep = low[r, c] <= CANCELLATION * (big_a[r] + big_b[c])
             if keep.any():
                 low[r[keep], c[keep]] = _exact(
-                    Ma, starts_a, size_q[qlo:qhi], Mb, starts_b, size_s[slo:shi], r[keep], c[keep]
+                    Ma, starts_a, size_q[qlo:qhi], Mb, starts_b, size_s[slo:shi], r[keep], c[keep], max_bytes
                 )
             np.maximum(low, 0.0, out=low)
             out[np.ix_(kq[qlo:qhi], ks[slo:shi])] = np.sqrt(low)
@@ -114,13 +118,20 @@ def _members(table: SetTable, ids: np.ndarray, shift) -> tuple[np.ndarray, np.nd
     return (members if shift is None else members - shift), starts
 
 
-def _exact(Ma, starts_a, sizes_a, Mb, starts_b, sizes_b, r, c) -> np.ndarray:
-    """Smallest squared member distance of the set pairs ``(r[k], c[k])``, from direct differences."""
-    na, nb = sizes_a[r], sizes_b[c]
-    pairs = na * nb
-    owner = np.repeat(np.arange(len(r)), pairs)
-    within = np.arange(pairs.sum()) - np.repeat(np.cumsum(pairs) - pairs, pairs)
-    u = starts_a[r][owner] + within // nb[owner]
-    v = starts_b[c][owner] + within % nb[owner]
-    sq = ((Ma[u] - Mb[v]) ** 2).sum(1)
-    return np.minimum.reduceat(sq, np.cumsum(pairs) - pairs)
+def _exact(Ma, starts_a, sizes_a, Mb, starts_b, sizes_b, r, c, max_bytes: float = 64 * 2**20) -> np.ndarray:
+    """Smallest squared member distance of the set pairs ``(r[k], c[k])``, from direct differences, a block of set
+    pairs at a time so that their member pairs stay within ``max_bytes`` (pixel-like data can put most pairs of
+    sets near zero, and all their member pairs at once would need gigabytes)."""
+    pairs = sizes_a[r] * sizes_b[c]
+    per_pair = 8 * (Ma.shape[1] + 6)  # a member pair's difference row and its index temporaries
+    out = np.empty(len(r))
+    for lo, hi in _blocks(pairs, max(max_bytes / per_pair, 1)):
+        rr, cc, pp = r[lo:hi], c[lo:hi], pairs[lo:hi]
+        nb = sizes_b[cc]
+        owner = np.repeat(np.arange(len(rr)), pp)
+        within = np.arange(pp.sum()) - np.repeat(np.cumsum(pp) - pp, pp)
+        u = starts_a[rr][owner] + within // nb[owner]
+        v = starts_b[cc][owner] + within % nb[owner]
+        sq = ((Ma[u] - Mb[v]) ** 2).sum(1)
+        out[lo:hi] = np.minimum.reduceat(sq, np.cumsum(pp) - pp)
+    return out

@@ -3,6 +3,8 @@ sections 2.5, 4 and 5, Eqs. 17-26, Figures 5, 9 and 10)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from lazylib._validation import Boolean, Choice, Integer, check, check_working_memory
@@ -35,8 +37,11 @@ class DVDM(AttributeMetric):
         (or that default, if larger): more ranges would leave most of them empty.
     erratum : bool
         True (default): the corrected equations. False: the equations as printed, ``sum_a vdm_a^2`` with
-        ``vdm_a = sum_c |dP|^2`` (no square roots). Both rank neighbours differently only through ties; the
-        distances differ.
+        ``vdm_a = sum_c |dP|^2`` (no square roots). With one attribute the two forms are monotone in each other
+        and rank neighbours alike; with several they do not: the printed form adds *squared* sums of squares,
+        so one large attribute difference outweighs several moderate ones, and the nearest neighbour can
+        change (on a hepatitis test fold 2 of 16 queries, on horse-colic 16 of 37, get another nearest
+        instance). The erratum says the experiments added the un-rooted sums, i.e. the corrected form.
     unseen : {"zero", "uniform"}
         Probabilities of a value (or range) with no training instance: 0 (Figure 5), or ``1/C``.
     integer : {"discrete", "continuous"}
@@ -135,7 +140,11 @@ class DVDM(AttributeMetric):
     def _continuous_attribute(self, x, y, C, disc, form):
         table, P = probability_table(_discretize_keep_nan(disc, x), y, C, self.unseen)
         return ProbabilityAttribute(
-            table, P, form=form, missing="value", transform=lambda v: _discretize_keep_nan(disc, v)
+            table,
+            P,
+            form=form,
+            missing="value",
+            transform=partial(_discretize_keep_nan, disc),  # a partial, not a lambda: picklable
         )
 
     def range_probabilities(self, column) -> np.ndarray:
@@ -241,7 +250,9 @@ class IVDM(DVDM):
         P_ranges = _range_probabilities(disc, x, y, C)
         convention = self.midpoints
         return CurveAttribute(
-            lambda v: interpolate_ranges(v, disc, P_ranges, convention), _missing_row(x, y, C, self.unseen), form=form
+            partial(interpolate_ranges, disc=disc, P_ranges=P_ranges, convention=convention),  # picklable
+            _missing_row(x, y, C, self.unseen),
+            form=form,
         )
 
     def probabilities(self, column, values) -> np.ndarray:

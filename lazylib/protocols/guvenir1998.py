@@ -20,8 +20,8 @@ from lazylib._validation import check_random_state
 from lazylib.encoding import encode_labels, known_range
 from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
-from lazylib.neighbors import TIE_RULES, class_probabilities, neighbourhood, vote, vote_priority
-from lazylib.search import select
+from lazylib.neighbors import class_probabilities, neighbourhood, vote, vote_priority
+from lazylib.search import TIE_RULES, TIE_TOLERANCE, select
 from lazylib.vfi import VFI5Classifier, winners
 
 #: Float64 numbers of the (test x train x features) difference array computed at once.
@@ -66,7 +66,7 @@ def fold_accuracies(
     kinds,
     ks=(1, 3, 5),
     ties: str = "all",
-    tie_tolerance: float = 1e-9,
+    tie_tolerance: float = TIE_TOLERANCE,
     vfi_params: dict | None = None,
 ) -> dict:
     """Accuracy of VFI5 and of k-NN for every ``k`` in ``ks`` on one fold, for every width.

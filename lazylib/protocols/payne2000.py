@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Choice, check, check_random_state
+from lazylib.encoding import encode_labels
 from lazylib.evaluation import parallel_map
 from lazylib.selection import MonteCarloSelector, c45_attributes
-from lazylib.subspace import SubspaceMapping, _labels, accuracy_by_width, nn_accuracy, numeric_matrix
+from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy, numeric_matrix
 
 #: Readings of the attribute normalisation the paper does not state (see :func:`scale_fold`).
 SCALINGS = ("none", "range", "sd")
@@ -147,7 +148,7 @@ def cv_sweep(
     ((5, 4), 3)
     """
     X = numeric_matrix(X)
-    codes, classes = _labels(y)
+    codes, classes = encode_labels(y, len(X))
     C = len(classes)
 
     def one(f):
@@ -191,7 +192,7 @@ def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "a
     """Cross-validated Euclidean 1-NN accuracy per fold (the paper's NN), optionally on a subset of attributes
     per fold (``attributes[f]`` a boolean mask or index list, as MC and FNN produce)."""
     X = numeric_matrix(X)
-    codes, classes = _labels(y)
+    codes, classes = encode_labels(y, len(X))
     acc = []
     for f, (train, test) in enumerate(folds):
         tr, te = scale_fold(X[train], X[test], scaling)
@@ -233,7 +234,7 @@ def cv_selection(
     if method not in ("mc", "fnn"):
         raise ValueError(f"method must be 'mc' or 'fnn', got {method!r}")
     Xn = numeric_matrix(X)
-    codes, _ = _labels(y)
+    codes, _ = encode_labels(y, len(Xn))
     seeds = check_random_state(random_state).integers(0, 2**32 - 1, len(folds))
     masks = []
     for f, (train, _) in enumerate(folds):

@@ -32,14 +32,14 @@ from lazylib._validation import Integer, Real, check
 from lazylib.encoding import Encoded, encode
 from lazylib.evaluation import _labels, paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.neighbors import TIE_RULES, KNeighborsClassifier, class_probabilities, neighbourhood
+from lazylib.neighbors import KNeighborsClassifier, block_neighbourhood, class_probabilities
+from lazylib.search import TIE_RULES, TIE_TOLERANCE
 
 #: Columns of the tidy table returned by :func:`run`.
 COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
 
 #: Tolerance within which two mean accuracies count as tied (fold means of identical predictions can differ
 #: in the last bits of floating point).
-TIE_TOLERANCE = 1e-9
 
 
 def dataset_seed(name: str, random_state: int) -> int:
@@ -126,6 +126,39 @@ def _factory(name: str, spec):
     )
 
 
+def only_discrete(enc: Encoded) -> bool:
+    """True when no attribute is continuous: DVDM, IVDM and WVDM are then the same function (they differ only
+    in how they treat continuous attributes; Wilson & Martinez 1997, section 4.2)."""
+    return "continuous" not in enc.kinds
+
+
+def linear_complete(enc: Encoded) -> bool:
+    """True when every attribute is linear and no value is unknown: HVDM is then Euclid. (normalised by the
+    standard deviation) divided by 4, which ranks neighbours the same (section 6)."""
+    return "nominal" not in enc.kinds and not np.isnan(enc.values).any()
+
+
+def nominal_complete(enc: Encoded) -> bool:
+    """True when every attribute is nominal and no value is unknown: HVDM and DVDM are then the same function
+    (N2's VDM on every attribute; section 6)."""
+    return all(kind == "nominal" for kind in enc.kinds) and not np.isnan(enc.values).any()
+
+
+def _reuse_rules(reuse, makers) -> dict:
+    rules = {}
+    for name, spec in (reuse or {}).items():
+        options = spec if isinstance(spec, list) else [spec]
+        for option in options:
+            if not (isinstance(option, tuple) and len(option) == 2 and callable(option[1])):
+                raise ValueError(f"reuse[{name!r}]: expected (metric, predicate) or a list of them, got {option!r}")
+            if name not in makers or option[0] not in makers:
+                raise ValueError(f"reuse[{name!r}] = {option!r}: both metrics must be among {list(makers)}")
+            if option[0] == name:
+                raise ValueError(f"reuse[{name!r}]: a metric cannot reuse itself")
+        rules[name] = options
+    return rules
+
+
 def run(
     datasets,
     metrics: dict,
@@ -135,9 +168,10 @@ def run(
     ties: str = "all",
     also_ties=(),
     train_fractions=None,
-    random_state: int = 0,
+    random_state=0,
     n_jobs: int | None = None,
     max_instances: int | dict | None = None,
+    reuse: dict | None = None,
     label: str = "experiments",
 ) -> pd.DataFrame:
     """Cross-validated k-NN accuracy of every metric on every data set, all metrics on the same folds.
@@ -165,9 +199,11 @@ def run(
         (seeded by the data set, fold and fraction; at least two instances of two different classes, since
         the VDM family needs class probabilities) and test on the whole test fold. Adds a column
         ``fraction`` and one row per fraction.
-    random_state : int
+    random_state : int or sequence of int
         The experiment's seed (an int only: each data set's seed is derived from it and the data set's name
-        by :func:`dataset_seed`, so it cannot be a Generator).
+        by :func:`dataset_seed`, so it cannot be a Generator). A sequence of seeds repeats the whole
+        experiment once per seed (other folds, other training subsets) in one pool of workers and adds a
+        column ``seed``.
     n_jobs : int or None
         Worker processes (:func:`lazylib.evaluation.parallel_map`: -1 = every core, None = joblib's setting, so
         ``joblib.parallel_config(backend="dask")`` sends the jobs to a Dask cluster). Results are identical to
@@ -175,17 +211,24 @@ def run(
     max_instances : int or dict, optional
         Cut larger data sets to a stratified subset of this size (one number for all, or per name); the
         returned table's ``attrs["subsampled"]`` lists every data set that was cut, as ``{name: (used, total)}``.
+    reuse : dict, optional
+        Display name -> ``(other, predicate)`` or a list of them: on a data set whose encoded attributes
+        satisfy ``predicate`` (e.g. :func:`only_discrete`), the metric is the same function as ``other``, so
+        its folds are not searched again but copied from ``other``'s. Adds a boolean column ``reused``. Only
+        for metrics that rank neighbours identically there (``tests/unit`` checks each predicate of this
+        module against a full run).
     label : str
         Progress-bar text (:func:`lazylib.evaluation.parallel_map`).
 
     Returns
     -------
-    DataFrame with columns :data:`COLUMNS`, one row per data set, metric and fold, in the order given.
+    DataFrame with columns :data:`COLUMNS` (then ``accuracy_<rule>``, ``fraction``, ``seed``, ``reused`` as
+    asked), one row per seed, data set, metric and fold, in the order given.
 
     Notes
     -----
-    Every fold of every data set is one job per metric, so a big data set's folds are spread over the
-    workers; the jobs start with the largest, which keeps both workers busy to the end.
+    Every fold of every data set (and seed) is one job per metric, so a big data set's folds are spread over
+    the workers; the jobs start with the largest, which keeps both workers busy to the end.
     """
     n_splits = check("n_splits", n_splits, Integer(low=2))
     rules = [ties, *[r for r in also_ties if r != ties]]
@@ -201,30 +244,66 @@ def run(
         raise ValueError("train_fractions is empty")
     if not isinstance(metrics, dict) or not metrics:
         raise ValueError("metrics must be a non-empty dict of display name -> metric")
+    repeated = not isinstance(random_state, (int, np.integer))
+    seeds = list(random_state) if repeated else [random_state]
+    if not seeds:
+        raise ValueError("random_state is an empty sequence of seeds")
+    seeds = [check("random_state", s, Integer(low=0)) for s in seeds]
+    if len(set(seeds)) < len(seeds):
+        raise ValueError(f"random_state repeats a seed: {seeds}")
     makers = {name: _factory(name, spec) for name, spec in metrics.items()}
+    reuse_rules = _reuse_rules(reuse, makers)
     specs = datasets if isinstance(datasets, dict) else {name: None for name in datasets}
     if not specs:
         raise ValueError("datasets is empty")
-    prepared, folds, subsampled = {}, {}, {}
+    prepared, folds, subsampled, copied = {}, {}, {}, {}
     for name, data in specs.items():
         cap = max_instances.get(name) if isinstance(max_instances, dict) else max_instances
-        X, y, types, n_total = prepare(name, data, max_instances=cap, random_state=random_state)
-        if len(y) < n_total:
-            subsampled[name] = (len(y), n_total)
-        prepared[name] = (encode(X, types), y)
-        folds[name] = stratified_kfold(y, n_splits, random_state=dataset_seed(name, random_state))
-    jobs = [(name, metric, f, fr) for name in specs for fr in fractions for metric in makers for f in range(n_splits)]
-    cost = [len(folds[n][f][0]) * (fr or 1.0) * len(folds[n][f][1]) for n, _, f, fr in jobs]
-    order = np.argsort(cost, kind="stable")[::-1]
+        for seed in seeds:
+            if cap is None and seed != seeds[0]:  # the same data for every seed: prepared once
+                prepared[name, seed] = prepared[name, seeds[0]]
+            else:
+                X, y, types, n_total = prepare(name, data, max_instances=cap, random_state=seed)
+                if len(y) < n_total:
+                    subsampled[name] = (len(y), n_total)
+                prepared[name, seed] = (encode(X, types), y)
+            folds[name, seed] = stratified_kfold(
+                prepared[name, seed][1], n_splits, random_state=dataset_seed(name, seed)
+            )
+        encodings = [prepared[name, seed][0] for seed in seeds]
+        for metric, options in reuse_rules.items():
+            source = next((other for other, predicate in options if all(predicate(e) for e in encodings)), None)
+            if source is not None:
+                copied[name, metric] = source
+    # a metric copied from one that is itself copied takes the first computed one
+    for key, source in list(copied.items()):
+        seen = {key[1]}
+        while (key[0], source) in copied and source not in seen:
+            seen.add(source)
+            source = copied[key[0], source]
+        copied[key] = source
+    jobs = [
+        (name, metric, f, fr, seed)
+        for seed in seeds
+        for name in specs
+        for fr in fractions
+        for metric in makers
+        for f in range(n_splits)
+    ]
+    computed = [i for i, (n, m, *_) in enumerate(jobs) if (n, m) not in copied]
+    cost = [
+        len(folds[n, s][f][0]) * (fr or 1.0) * len(folds[n, s][f][1]) for n, _, f, fr, s in (jobs[i] for i in computed)
+    ]
+    order = [computed[i] for i in np.argsort(cost, kind="stable")[::-1]]
 
-    def training_part(name, f, fraction):
-        train = folds[name][f][0]
+    def training_part(name, f, fraction, seed):
+        train = folds[name, seed][f][0]
         if fraction is None:
             return train
-        seed = [dataset_seed(name, random_state), f, int(round(fraction * 1e6))]
+        rng_seed = [dataset_seed(name, seed), f, int(round(fraction * 1e6))]
         size = max(2, int(round(fraction * len(train))))
-        shuffled = np.random.default_rng(seed).permutation(train)
-        labels = _labels(prepared[name][1].iloc[shuffled])
+        shuffled = np.random.default_rng(rng_seed).permutation(train)
+        labels = _labels(prepared[name, seed][1].iloc[shuffled])
         chosen = list(shuffled[:size])
         if len(set(labels[:size])) < 2:  # the metrics learn class probabilities: two classes at least
             other = np.flatnonzero(labels != labels[0])
@@ -233,26 +312,42 @@ def run(
         return np.sort(np.asarray(chosen))
 
     def one(job):
-        name, metric, f, fraction = job
-        Z, y = prepared[name]
-        train, test = training_part(name, f, fraction), folds[name][f][1]
+        name, metric, f, fraction, seed = job
+        Z, y = prepared[name, seed]
+        train, test = training_part(name, f, fraction, seed), folds[name, seed][f][1]
         clf = KNeighborsClassifier(n_neighbors, makers[metric](), ties=ties)
         clf.fit(Z.take(train), y.iloc[train])
         return _tie_scores(clf, Z.take(test), _labels(y.iloc[test]), rules), len(train)
 
     scores = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
-    accuracy = np.empty((len(jobs), len(rules)))
-    used = np.empty(len(jobs), dtype=int)
+    accuracy = np.full((len(jobs), len(rules)), np.nan)
+    used = np.zeros(len(jobs), dtype=int)
     for i, (hits, n_used) in zip(order, scores):
         accuracy[i], used[i] = hits, n_used
+    position = {job[:1] + job[2:]: {} for job in jobs}
+    for i, job in enumerate(jobs):
+        position[job[:1] + job[2:]][job[1]] = i
+    for i, (n, m, f, fr, s) in enumerate(jobs):
+        if (n, m) in copied:
+            j = position[(n, f, fr, s)][copied[n, m]]
+            accuracy[i], used[i] = accuracy[j], used[j]
     rows = []
-    for (n, m, f, fr), a, u in zip(jobs, accuracy, used):
-        row = {"dataset": n, "metric": m, "fold": f, "accuracy": a[0], "n_train": u, "n_test": len(folds[n][f][1])}
+    for (n, m, f, fr, s), a, u in zip(jobs, accuracy, used):
+        row = {"dataset": n, "metric": m, "fold": f, "accuracy": a[0], "n_train": u, "n_test": len(folds[n, s][f][1])}
         row.update({f"accuracy_{rule}": value for rule, value in zip(rules[1:], a[1:])})
         if train_fractions is not None:
             row["fraction"] = fr
+        if repeated:
+            row["seed"] = s
+        if reuse_rules:
+            row["reused"] = (n, m) in copied
         rows.append(row)
-    extra = [f"accuracy_{rule}" for rule in rules[1:]] + (["fraction"] if train_fractions is not None else [])
+    extra = (
+        [f"accuracy_{rule}" for rule in rules[1:]]
+        + (["fraction"] if train_fractions is not None else [])
+        + (["seed"] if repeated else [])
+        + (["reused"] if reuse_rules else [])
+    )
     out = pd.DataFrame(rows, columns=COLUMNS + extra)
     out.attrs["subsampled"] = subsampled
     out.attrs["ties"] = ties
@@ -266,19 +361,9 @@ def _tie_scores(clf: KNeighborsClassifier, Z, truth: np.ndarray, rules) -> np.nd
     lookup = {c: i for i, c in enumerate(clf.classes_)}
     index = np.array([lookup.get(t, -1) for t in truth])
     hits = np.zeros(len(rules))
-    for start, stop, rows, cols, sums, groups in clf.metric_.nearest_groups(Z, k, clf.tie_tolerance):
-        nb = neighbourhood(
-            rows - start,
-            cols,
-            sums,
-            stop - start,
-            clf.y_,
-            len(clf.classes_),
-            k,
-            clf.tie_tolerance,
-            first="first" in rules,
-            groups=groups,
-        )
+    for block in clf.metric_.nearest_groups(Z, k, clf.tie_tolerance):
+        nb = block_neighbourhood(block, clf.y_, len(clf.classes_), k, clf.tie_tolerance, first="first" in rules)
+        start, stop = block.start, block.stop
         mine = index[start:stop]
         for r, rule in enumerate(rules):
             P = class_probabilities(nb, k, clf.priority_, rule)
@@ -518,8 +603,8 @@ def average_attribute_distance(metric, X, y, folds, *, types=None) -> pd.DataFra
 
 def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
     """Average accuracy of every metric over the paper's groups of data sets: ``all``, ``no continuous``
-    (no continuous attribute), ``no nominal``, ``nominal`` (at least one nominal) and ``continuous`` (at least
-    one continuous), with the number of data sets in each."""
+    (no continuous attribute), ``no nominal``, ``nominal`` (at least one nominal), ``continuous`` (at least
+    one continuous) and ``both`` (at least one of each), with the number of data sets in each."""
     k = kinds.reindex(means.index)
     if k.isna().any().any():
         raise ValueError(f"kinds lack the data sets {list(k.index[k.isna().any(axis=1)])}")
@@ -529,6 +614,7 @@ def group_means(means: pd.DataFrame, kinds: pd.DataFrame) -> pd.DataFrame:
         "no nominal": k["nominal"].to_numpy() == 0,
         "nominal": k["nominal"].to_numpy() > 0,
         "continuous": k["continuous"].to_numpy() > 0,
+        "both": (k["continuous"].to_numpy() > 0) & (k["nominal"].to_numpy() > 0),
     }
     rows = {g: {"datasets": int(sel.sum()), **means[sel].mean().to_dict()} for g, sel in groups.items()}
     return pd.DataFrame.from_dict(rows, orient="index")
@@ -543,8 +629,11 @@ __all__ = [
     "fold_table",
     "group_means",
     "head_to_head",
+    "linear_complete",
     "marks",
     "mean_table",
+    "nominal_complete",
+    "only_discrete",
     "over_next",
     "prepare",
     "pvalues",

@@ -83,6 +83,7 @@ def table(
     yes: str = "yes",
     no: str = "no",
     missing: str = MISSING,
+    html_columns=(),
 ):
     """Style ``frame`` for the book: a compact table that wraps its text instead of overflowing the page.
 
@@ -103,6 +104,9 @@ def table(
         Text columns kept on one line (short codes such as ``"6 / 3 / 29"``).
     yes, no, missing : str
         What booleans and missing values (NaN, None, NA) show as.
+    html_columns : sequence, optional
+        Columns whose cells are HTML already (built by :func:`md` or :func:`rest_to_html`); every other cell, the
+        index and the headers are escaped, so text such as ``<unseen>`` shows as itself.
 
     Returns
     -------
@@ -119,8 +123,13 @@ def table(
         return lambda value: missing if _is_missing(value) else render(value)
 
     per_column = {column: guarded(fmt) for column, fmt in (formats or {}).items()}
-    styler = frame.style.format({column: per_column.get(column, show) for column in frame.columns})
-    styler = styler.format_index(show, axis=0).set_table_styles(TABLE_STYLES, overwrite=True)
+    # cell text is escaped: a label such as "<unseen>" shows as itself instead of vanishing as an HTML tag
+    plain = [c for c in frame.columns if c not in set(html_columns)]
+    styler = frame.style.format({c: per_column.get(c, show) for c in plain}, subset=plain, escape="html")
+    if len(plain) < len(frame.columns):
+        styler = styler.format({c: per_column.get(c, show) for c in html_columns}, subset=list(html_columns))
+    styler = styler.format_index(show, axis=0, escape="html").format_index(axis=1, escape="html")
+    styler = styler.set_table_styles(TABLE_STYLES, overwrite=True)
     styler = styler.set_uuid(f"lazylib{next(_TABLE_IDS)}")
     numeric = [
         c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
@@ -193,7 +202,9 @@ def module_table(package: str = "lazylib"):
         for name in sorted(names)
     ]
     frame = pd.DataFrame(rows, columns=["module", "what it holds"])
-    return table(frame, index=False).set_properties(subset=["module"], **{"white-space": "nowrap"})
+    return table(frame, index=False, html_columns=list(frame.columns)).set_properties(
+        subset=["module"], **{"white-space": "nowrap"}
+    )
 
 
 def frames_as_tables() -> None:

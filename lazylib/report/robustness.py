@@ -129,3 +129,89 @@ def policy_table(names=None) -> pd.DataFrame:
             "symmetric": _symmetric(name),
         }
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("metric")
+
+
+# What every estimator does with awkward input (the classes of bad input of the one input path).
+
+
+def _estimator_makers() -> dict:
+    from lazylib.neighbors import KNeighborsClassifier
+    from lazylib.selection import FNNSelector, MonteCarloSelector
+    from lazylib.subspace import SubspaceMapping
+    from lazylib.trees import C45Classifier
+    from lazylib.vfi import VFI5Classifier
+    from lazylib.weighting.sets import DifferenceKNN
+
+    return {
+        "KNeighborsClassifier": lambda: KNeighborsClassifier(1, "hvdm"),
+        "C45Classifier": lambda: C45Classifier(min_cases=1),
+        "VFI5Classifier": VFI5Classifier,
+        "DifferenceKNN": DifferenceKNN,
+        "SubspaceMapping": lambda: SubspaceMapping("cacp"),
+        "MonteCarloSelector": lambda: MonteCarloSelector(n_subsets=3, random_state=0),
+        "FNNSelector": lambda: FNNSelector({"min_cases": 1}),
+    }
+
+
+def _estimator_data(numeric: bool) -> tuple[pd.DataFrame, np.ndarray]:
+    """Six instances of two classes: a nominal and a linear attribute, or (``numeric``) two linear ones."""
+    X = pd.DataFrame({"a": [0.0, 0.2, 0.1, 1.0, 1.2, 1.1], "b": [3.0, 2.0, 3.5, 0.5, 1.0, 0.2]})
+    if not numeric:
+        X["a"] = pd.Categorical(["u", "u", "v", "w", "w", "v"])
+    return X, np.array(["p", "p", "p", "q", "q", "q"])
+
+
+def _outcome(call) -> str:
+    try:
+        call()
+    except ValueError:
+        return "refused"
+    return "accepted"
+
+
+def _query(est, X):
+    return est.predict(X) if hasattr(est, "predict") else est.transform(X)
+
+
+def estimator_table() -> pd.DataFrame:
+    """One row per estimator of lazylib, with what it does with each class of awkward input of the one input
+    path (:func:`lazylib.encoding.fit_input` / ``query_input``): every cell comes from running the estimator on
+    six instances (numeric ones for the mapping and the selectors, a nominal and a linear attribute for the
+    others).
+
+    Examples
+    --------
+    >>> row = estimator_table().loc["VFI5Classifier"]
+    >>> row["columns reordered"], row["label 1 and '1'"], row["fitted types reused"]
+    ('refused', 'refused', 'yes')
+    """
+    rows = {name: _estimator_row(name, make) for name, make in _estimator_makers().items()}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("estimator")
+
+
+def _estimator_row(name: str, make) -> dict:
+    import pickle
+
+    numeric = name in ("SubspaceMapping", "MonteCarloSelector", "FNNSelector")
+    X, y = _estimator_data(numeric)
+    est = make().fit(X, y)
+    other = None if numeric else X.assign(a=X["a"].cat.reorder_categories(["w", "v", "u"]))
+    reused = "-"  # numeric attributes only: no types to declare
+    if not numeric:  # fitted with the types a loader gives (b "integer"), then asked about the same frame
+        typed = make().fit(X, y, types={"a": "nominal", "b": "integer"})
+        reused = "yes" if np.array_equal(_query(typed, X), _query(est, X)) else "no"
+    garbage = np.array([[0.0, "x"], [1.0, 2.0], [2.0, 1.0], [3.0, 0.0], [4.0, 1.0], [5.0, 2.0]], dtype=object)
+    return {
+        "columns reordered": _outcome(lambda: _query(est, X[["b", "a"]])),
+        "columns renamed": _outcome(lambda: _query(est, X.rename(columns={"b": "c"}))),
+        "category list in another order": "-" if numeric else _outcome(lambda: _query(est, other)),
+        "NaN label": _outcome(lambda: make().fit(X, np.array(["p", "p", None, "q", "q", "q"], dtype=object))),
+        "single class": _outcome(lambda: make().fit(X, np.array(["p"] * 6))),
+        "label 1 and '1'": _outcome(lambda: make().fit(X, np.array([1, 1, 1, "1", "1", "1"], dtype=object))),
+        "complex values": _outcome(lambda: make().fit(X.assign(b=X["b"] + 1j), y)),
+        "text in a numeric array": _outcome(lambda: make().fit(garbage, y)),
+        "fitted types reused": reused,
+        "pickled": "same output"
+        if np.array_equal(_query(pickle.loads(pickle.dumps(est)), X), _query(est, X))
+        else "differs",
+    }

@@ -25,9 +25,14 @@ import pandas as pd
 
 from lazylib.encoding import LINEAR_TYPES, NOMINAL, SET, TYPES, SetTable, encode, encode_labels, known_range
 from lazylib.metrics import WORKING_MEMORY, AttributeMetric
-from lazylib.metrics._attributes import OverlapAttribute, PowerAttribute, SetAttribute
-from lazylib.metrics._inputs import check_weights
-from lazylib.metrics._sets import centre, min_member_distances
+from lazylib.metrics.extend import (
+    OverlapAttribute,
+    PowerAttribute,
+    SetAttribute,
+    centre,
+    check_weights,
+    min_member_distances,
+)
 from lazylib.metrics.vdm import MVDM
 
 #: Feature kinds of :func:`mean_difference`.

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
 
-from lazylib.encoding import encode_labels
+from lazylib.encoding import as_numbers, check_query, encode_labels, fit_input
 from lazylib.neighbors import vote, vote_priority
-from lazylib.params import Params
 from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
 
 
@@ -164,7 +164,7 @@ def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.nd
     return vote(D, codes, k, vote_priority(np.bincount(codes, minlength=len(classes))), ties)
 
 
-class DifferenceKNN(Params):
+class DifferenceKNN(ClassifierMixin, BaseEstimator):
     """The k-NN classifier over :func:`combined_distance`, for data with set-valued features.
 
     Parameters
@@ -178,13 +178,19 @@ class DifferenceKNN(Params):
 
     Attributes
     ----------
+    n_features_in_ : int
+        Number of attributes seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
+    schema_ : lazylib.encoding.Schema
+        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
     X_ : DataFrame
         The training data (the stored instances).
     types_ : dict or sequence, or None
         The ``types`` given to ``fit``.
     y_ : ndarray of shape (n,)
         Class codes ``0..C-1`` of the training instances.
-    classes_ : tuple
+    classes_ : ndarray of shape (C,)
         The class labels, in the order of their codes.
     weights_ : DataFrame or None
         The per-class mean difference weights (``weighting="mdw"``), or None.
@@ -221,13 +227,26 @@ class DifferenceKNN(Params):
         """
         if self.weighting not in (None, "mdw"):
             raise ValueError(f"weighting must be None or 'mdw', got {self.weighting!r}")
-        self.X_, self.types_ = X, types
-        self.y_, self.classes_ = encode_labels(y, len(X))
+        enc = fit_input(self, X, types, sets=True)  # the schema every query must match
+        self.X_, self.types_ = self._frame(X), enc.kinds
+        self.y_, self.classes_ = encode_labels(y, len(enc), column=True)
         self.weights_ = (
             None if self.weighting is None else mdw_weights(X, self.y_, types).set_axis(list(range(len(self.classes_))))
         )
         self.priority_ = vote_priority(np.bincount(self.y_, minlength=len(self.classes_)))
         return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True  # an unknown value differs by 0 from anything (feature_difference)
+        tags.input_tags.categorical = True  # symbolic features as pandas Categorical columns
+        return tags
+
+    def _frame(self, X) -> pd.DataFrame:
+        """A DataFrame as it is; an array (numbers only) as a DataFrame with the fitted column names."""
+        if isinstance(X, pd.DataFrame):
+            return X
+        return pd.DataFrame(as_numbers(X), columns=list(self.schema_.columns))
 
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """Predicted class labels of the rows of ``X``.
@@ -242,8 +261,11 @@ class DifferenceKNN(Params):
         ndarray of shape (n,)
             The predicted class label of each query.
         """
+        X = check_query(self, X)
+        self.schema_.encode_with_sets(X, "X")  # same columns, types, categories and set dimensions as in fit
+        X = self._frame(X)
         D = combined_distance(X, self.X_, weights=self.weights_, y_B=self.y_, types=self.types_)
-        return np.asarray(list(self.classes_))[vote(D, self.y_, self.n_neighbors, self.priority_, self.ties)]
+        return self.classes_[vote(D, self.y_, self.n_neighbors, self.priority_, self.ties)]
 
 
 #: Pixel positions of the Statlog satellite 3 x 3 window (row-major, 0 = top-left, 4 = centre).

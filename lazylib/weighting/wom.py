@@ -11,8 +11,8 @@ from lazylib._validation import check_random_state
 from lazylib.encoding import encode, encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.overlap import Overlap
-from lazylib.neighbors import check_ties, vote_priority
-from lazylib.search import tolerance
+from lazylib.neighbors import vote_priority
+from lazylib.search import TIE_TOLERANCE, check_ties, tolerance
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
 _UNKNOWN = -1.0
@@ -38,7 +38,7 @@ def wom_weights(
     ties: str = "all",
     random_state=None,
     types=None,
-    tie_tolerance: float = 1e-9,
+    tie_tolerance: float = TIE_TOLERANCE,
 ) -> WOMWeights:
     """Learn WOM's per-attribute weights with Eq. 7 of Payne & Edwards by leave-one-out over the training data.
 

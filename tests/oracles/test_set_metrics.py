@@ -14,9 +14,10 @@ import pickle
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
 from lazylib.metrics import encode
-from lazylib.neighbors import KNeighborsClassifier, clone, loo_accuracy_by_k
+from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.weighting import MDW, FeatureDifference, mdw_weights
 from lazylib.weighting.sets import DifferenceKNN, combined_distance, loo_accuracy
 
@@ -205,3 +206,25 @@ def test_cross_validation_encodes_set_columns_once():
     once = evaluation.cross_validate(make, X, y, folds)
     each = evaluation.cross_validate(make, X, y, folds, encode_once=False)
     np.testing.assert_array_equal(once, each)
+
+
+def test_the_near_zero_recomputation_stays_within_working_memory():
+    """Sets of nearly equal 36-d members put every pair of sets near zero: the exact recomputation of their member
+    pairs goes a block at a time (it used to take d + 6 times the bound, gigabytes at the default 64 MiB)."""
+    import tracemalloc
+
+    from lazylib.encoding import SetTable
+    from lazylib.metrics.extend import min_member_distances
+
+    rng = np.random.default_rng(0)
+    table = SetTable.from_sets([1000.0 + 1e-6 * rng.random((12, 36)) for _ in range(60)])
+    ids = np.arange(60, dtype=float)
+    bound = 2**20
+    tracemalloc.start()
+    D = min_member_distances(table, ids, table, ids, max_bytes=bound)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 3 * bound + D.nbytes
+    members = table.members.reshape(60, 12, 36)
+    exact = np.sqrt(((members[:, None, :, None] - members[None, :, None, :]) ** 2).sum(-1).min(axis=(2, 3)))
+    np.testing.assert_allclose(D, exact, rtol=1e-9, atol=1e-12)

@@ -129,3 +129,41 @@ def test_published_prose_numbers_are_typed_once_with_their_sentence():
     assert values["t6_ivdm_higher"] + values["t6_dvdm_higher"] == values["t6_n"] - 2
     assert values["t7_wvdm_higher"] + values["t7_dvdm_higher"] == values["t6_n"]
     assert values[[f"t8_wins_{m}" for m in ("euclid", "hoem", "hvdm", "dvdm", "ivdm", "wvdm")]].sum() >= values["t8_n"]
+
+
+@pytest.mark.parametrize("name", ["dvdm", "ivdm", "wvdm"])
+def test_printed_and_corrected_forms_rank_neighbours_differently(name):
+    """The erratum's square roots are not a monotone change once there are two attributes: the corrected form
+    adds the attributes' sums of squares, the printed one adds their squares. Query (a, a) against stored
+    (b, b) (sums 0.5 and 0.5) and (e, a) (sums 0.98 and 0): corrected 1.0 > 0.98, printed 0.5 < 0.9604."""
+    rows = [("b", "b", 0), ("b", "b", 1)] + [("e", "a", 0)] * 3 + [("e", "z", 1)] * 7 + [("a", "a", 0)] * 2
+    X = pd.DataFrame({"p": pd.Categorical([r[0] for r in rows]), "q": pd.Categorical([r[1] for r in rows])})
+    y = [r[2] for r in rows]
+    query = pd.DataFrame(
+        {
+            "p": pd.Categorical(["a"], categories=X["p"].cat.categories),
+            "q": pd.Categorical(["a"], categories=X["q"].cat.categories),
+        }
+    )
+    stored = X.iloc[[0, 2]]  # (b, b) and (e, a)
+    corrected = make_metric(name).fit(X, y).pairwise(query, stored)[0]
+    printed = make_metric(name, erratum=False).fit(X, y).pairwise(query, stored)[0]
+    np.testing.assert_allclose(corrected**2, [1.0, 0.98], rtol=1e-12)
+    np.testing.assert_allclose(printed, [0.5, 0.9604], rtol=1e-12)
+    assert corrected[1] < corrected[0] and printed[0] < printed[1]
+
+
+def test_printed_form_gives_other_nearest_neighbours_on_hepatitis():
+    from lazylib.evaluation import stratified_kfold
+
+    ds = load("hepatitis")
+    train, test = stratified_kfold(ds.y, 10, random_state=0)[0]
+    other = 0
+    for erratum in (True, False):
+        D = make_metric("dvdm", erratum=erratum).fit(ds.X.iloc[train], ds.y.iloc[train]).pairwise(ds.X.iloc[test])
+        nearest = D == D.min(axis=1, keepdims=True)
+        if erratum:
+            first = nearest
+        else:
+            other = int((nearest != first).any(axis=1).sum())
+    assert other >= 1

@@ -22,3 +22,11 @@ def test_frames_as_tables_styles_what_a_notebook_displays(monkeypatch):
     assert "a long sentence " * 7 in html  # nothing cut
     duplicated = pd.DataFrame([[1, 2]], columns=["a", "a"])  # a Styler needs unique labels: pandas' own table
     assert "<table" in shell.display_formatter.format(duplicated)[0]["text/html"]
+
+
+def test_table_escapes_cell_text_index_and_headers():
+    from lazylib.report.display import table
+
+    html = table(pd.DataFrame({"<a>": ["<b>x</b> & y", "z"], "n": [1.0, 2.5]}, index=["<unseen>", "j"])).to_html()
+    assert "&lt;b&gt;x&lt;/b&gt; &amp; y" in html and "&lt;a&gt;" in html and "&lt;unseen&gt;" in html
+    assert "<b>x" not in html and "<unseen>" not in html

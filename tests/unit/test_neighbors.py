@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from lazylib.datasets import load
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k, select_k_loo
@@ -88,7 +89,7 @@ def test_validation():
         KNeighborsClassifier(1, "overlap", ties="bogus").fit(X, [0, 1, 0], types=["nominal"])
     with pytest.raises(ValueError, match="unknown metric"):
         KNeighborsClassifier(1, "nope").fit(X, [0, 1, 0], types=["nominal"])
-    with pytest.raises(RuntimeError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         KNeighborsClassifier().predict(X)
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 
 from lazylib.datasets import load
 from lazylib.metrics import available, make_metric
-from lazylib.neighbors import KNeighborsClassifier, clone
+from lazylib.neighbors import KNeighborsClassifier
 
 
 def test_get_params_round_trip_and_set_params():
@@ -23,7 +24,7 @@ def test_get_params_round_trip_and_set_params():
     }
     assert KNeighborsClassifier(**params).get_params() == params
     assert knn.set_params(n_neighbors=5, ties="all") is knn and knn.n_neighbors == 5 and knn.ties == "all"
-    with pytest.raises(ValueError, match=r"no parameter\(s\) \['k'\]"):
+    with pytest.raises(ValueError, match=r"Invalid parameter .k."):
         knn.set_params(k=3)
 
 
@@ -34,7 +35,7 @@ def test_every_metric_clones_with_its_parameters(name):
     assert type(copy) is type(metric) and copy is not metric
     assert repr(copy) == repr(metric)
     assert not hasattr(copy, "fitted_")
-    with pytest.raises(ValueError, match="no parameter"):
+    with pytest.raises(ValueError, match="Invalid parameter"):
         metric.set_params(bogus=1)
 
 
@@ -46,7 +47,7 @@ def test_clone_is_unfitted_and_shares_nothing():
     assert not hasattr(twin, "metric_") and twin.metric is not metric
     assert twin.metric.working_memory == 8
     np.testing.assert_array_equal(twin.fit(ds.X, ds.y).predict(ds.X), knn.predict(ds.X))
-    with pytest.raises(TypeError, match="no get_params"):
+    with pytest.raises(TypeError, match="Cannot clone object"):
         clone(object())
 
 
@@ -89,8 +90,8 @@ def test_every_public_estimator_has_sklearn_parameters(name, cls):
     except TypeError:
         pytest.skip(f"{name} has required constructor arguments")
     params = estimator.get_params()
-    assert list(params) == names  # every constructor keyword, stored under its own name
+    assert sorted(params) == sorted(names)  # every constructor keyword, stored under its own name
     twin = clone(estimator)
     assert type(twin) is cls and twin is not estimator and twin.get_params().keys() == params.keys()
-    with pytest.raises(ValueError, match="no parameter"):
+    with pytest.raises(ValueError, match="Invalid parameter"):
         estimator.set_params(not_a_parameter=1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from lazylib import datasets, evaluation
 from lazylib.neighbors import KNeighborsClassifier
@@ -160,5 +161,5 @@ def test_validation():
         SubspaceMapping("cacp").fit(np.ones((3, 2)))
     with pytest.raises(ValueError, match="missing"):
         SubspaceMapping().fit([[1.0, np.nan], [2.0, 3.0]])
-    with pytest.raises(RuntimeError, match="fitted"):
+    with pytest.raises(NotFittedError, match="fitted"):
         SubspaceMapping().transform(np.ones((2, 2)))

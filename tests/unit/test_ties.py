@@ -157,3 +157,39 @@ def test_loo_expected_accuracy_matches_the_classifier_rule():
         assert loo[k] == pytest.approx(hits / len(X), abs=1e-12)
     draws = loo_accuracy_by_k(X, y, [1, 3], metric="overlap", ties="random", random_state=0)
     assert draws.equals(loo_accuracy_by_k(X, y, [1, 3], metric="overlap", ties="random", random_state=0))
+
+
+def _exact_random_tie_probabilities(a, t, k):
+    """P(each class wins) under ties='random', by enumerating every draw with exact rational arithmetic."""
+    import itertools
+    import math
+    from fractions import Fraction
+
+    C, r = len(a), k - sum(a)
+    P = [Fraction(0)] * C
+    total = math.comb(sum(t), r)
+    for head in itertools.product(*(range(min(tj, r) + 1) for tj in t[:-1])):
+        last = r - sum(head)
+        if not 0 <= last <= t[-1]:
+            continue
+        x = (*head, last)
+        weight = Fraction(math.prod(math.comb(tj, xj) for tj, xj in zip(t, x)), total)
+        votes = [aj + xj for aj, xj in zip(a, x)]
+        top = [c for c, v in enumerate(votes) if v == max(votes)]
+        for c in top:
+            P[c] += weight / len(top)
+    return [float(p) for p in P]
+
+
+@pytest.mark.parametrize(
+    "a, t, k",
+    [([0, 0, 0], [120, 100, 90], 155), ([2, 1], [400, 390], 203), ([0, 0], [700, 700], 301), ([1, 0, 3], [5, 3, 2], 7)],
+    ids=["310-tied-3-classes", "790-tied", "1400-tied", "small"],
+)
+def test_random_tie_probabilities_are_exact_for_hundreds_of_tied_neighbours(a, t, k):
+    """The expected accuracy of ties='random' is computed in log space: it matches exact rational arithmetic
+    where scaling by T^y underflowed to NaN (a few hundred tied neighbours)."""
+    from lazylib.neighbors import Neighbourhood, class_probabilities
+
+    got = class_probabilities(Neighbourhood(np.array([a]), np.array([t])), k, np.full(len(a), 0.5), "random")[0]
+    np.testing.assert_allclose(got, _exact_random_tie_probabilities(a, t, k), rtol=1e-9, atol=1e-12)

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from lazylib import datasets
+from lazylib.datasets import load
 from lazylib.metrics import NotFittedError
 from lazylib.trees import C45Classifier, candidate_splits, entropy, extra_errors, normal_deviate
 
@@ -212,7 +213,7 @@ outlook = rain:
         }
     )
     proba = tree.predict_proba(query)[0]
-    assert tree.classes_ == ("no", "play")
+    assert tree.classes_.tolist() == ["no", "play"]
     assert proba[1] == pytest.approx(2 / (5 + 5 / 13) + (5 / 13) / (5 + 5 / 13), abs=1e-12)
     assert proba[1] == pytest.approx(0.44, abs=0.005)
     assert tree.predict(query)[0] == "no"
@@ -388,7 +389,7 @@ def test_validation_and_not_fitted():
         with pytest.raises(ValueError):
             C45Classifier(**bad).fit(X, y)
     tree = C45Classifier().fit(X, y)
-    with pytest.raises(ValueError, match="attributes"):
+    with pytest.raises(ValueError, match="X has 3 features, but C45Classifier is expecting 4"):
         tree.predict(X.to_numpy()[:, :3])
     other = X.assign(outlook=X.outlook.cat.reorder_categories(["rain", "sunny", "overcast"]))
     with pytest.raises(ValueError, match="categories"):
@@ -418,3 +419,17 @@ def test_min_cases_above_the_cap_of_the_minimum_split_still_holds():
     y = (X[:, 0] >= 30).astype(int)
     row = candidate_splits(X, y, types=["continuous"], min_cases=40).loc["0"]
     assert row.threshold == 39 and row.n_thresholds == 100 - 1 - 2 * 39
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e-3, 1e6])
+def test_rescaled_iris_grows_the_same_tree(scale):
+    """The value tolerance is relative to an attribute's range below 1: iris x 1e-6 is not a single leaf."""
+    iris = load("iris")
+    tree = C45Classifier().fit(iris.X, iris.y)
+    scaled = C45Classifier().fit(iris.X * scale, iris.y)
+    assert (scaled.n_leaves_, scaled.depth_, scaled.used_attributes_) == (
+        tree.n_leaves_,
+        tree.depth_,
+        tree.used_attributes_,
+    )
+    np.testing.assert_array_equal(scaled.predict(iris.X * scale), tree.predict(iris.X))

@@ -448,7 +448,7 @@ CASES = [
     Case(
         "y-infinite-label",
         lambda: fitted("mvdm", y=[0.0, np.inf, 0.0, np.inf, 0.0]).classes_,
-        Ok(lambda v: v == (0.0, np.inf), "an infinite label is one more class"),
+        Err(ValueError, "infinite values, which are not class labels"),
     ),
     Case(
         "fit-non-contiguous",
@@ -559,7 +559,7 @@ CASES = [
     Case(
         "y-categorical-unused-category",
         lambda: fitted("mvdm", y=pd.Categorical(["a", "b", "a", "b", "a"], categories=["a", "z", "b"])).classes_,
-        Ok(lambda v: v == ("a", "b")),
+        Ok(lambda v: v.tolist() == ["a", "b"]),
     ),
     Case(
         "y-single-class-label-free-metric",
@@ -1228,22 +1228,30 @@ CASES = [
     Case("tree-upper-limit-close", lambda: _tree(upper_limit="Normal"), Err(ValueError, "did you mean 'normal'")),
     Case("tree-y-wrong-length", lambda: _tree(y=Y2[:2]), Err(ValueError, "y has 2 labels but X has 5 rows")),
     Case("tree-predict-unfitted", lambda: C45Classifier().predict(FRAME), Err(NotFittedError, "not fitted")),
-    Case("tree-predict-wrong-width", lambda: _tree().predict(FRAME[["c"]]), Err(ValueError, "attributes")),
+    Case(
+        "tree-predict-wrong-width",
+        lambda: _tree().predict(FRAME[["c"]]),
+        Err(ValueError, "Feature names seen at fit time, yet now missing"),
+    ),
     Case(
         "tree-predict-array-after-categorical-fit",
         lambda: _tree().predict(np.zeros((1, 2))),
-        Err(ValueError, "array but the tree was fitted on a DataFrame with categorical"),
+        Err(ValueError, "fitted on a DataFrame with categorical columns"),
     ),
-    Case("tree-score-wrong-length", lambda: _tree().score(FRAME, Y2[:1]), Err(ValueError, "y has 1 labels for 5")),
+    Case(
+        "tree-score-wrong-length",
+        lambda: _tree().score(FRAME, Y2[:1]),
+        Err(ValueError, "inconsistent numbers of samples: [1, 5]"),
+    ),
     Case(
         "tree-predict-columns-reordered",
         lambda: _tree(X=FRAME.assign(z=FRAME.x * 2)).predict(FRAME.assign(z=FRAME.x * 2)[["c", "z", "x"]]),
-        Err(ValueError, "same names in the same order"),
+        Err(ValueError, "Feature names must be in the same order as they were in fit"),
     ),
     Case(
         "tree-predict-columns-renamed",
         lambda: _tree().predict(FRAME.rename(columns={"x": "size"})),
-        Err(ValueError, "same names in the same order"),
+        Err(ValueError, "Feature names unseen at fit time:\n- size"),
     ),
     Case("tree-predict-inf", lambda: _tree().predict(FRAME.assign(x=[np.inf] * 5)), Err(ValueError, "infinite")),
     Case("tree-predict-nan", lambda: len(_tree().predict(FRAME.assign(x=[np.nan] * 5))), Ok(lambda v: v == 5)),

@@ -185,6 +185,7 @@ def test_attribute_kinds_and_groups():
     assert g.loc["no continuous", "datasets"] == 1 and g.loc["no continuous", "A"] == pytest.approx(0.8)
     assert g.loc["no nominal", "A"] == pytest.approx(0.9)
     assert g.loc["all", "B"] == pytest.approx(0.6)
+    assert g.loc["both", "datasets"] == 1 and g.loc["both", "A"] == pytest.approx(0.7)  # crx
     with pytest.raises(ValueError, match="wine"):
         ex.group_means(pd.DataFrame({"A": [1.0]}, index=["wine"]), kinds)
 
@@ -258,3 +259,65 @@ def test_train_fractions_train_on_seeded_subsets_of_two_classes_at_least():
     pd.testing.assert_frame_equal(res, again)
     with pytest.raises(ValueError):
         ex.run(["iris"], {"HOEM": "heom"}, train_fractions=[0.0])
+
+
+def test_seeds_repeat_the_run_once_per_seed_in_one_pool():
+    both = ex.run(["iris", "zoo"], METRICS, n_splits=5, random_state=[3, 8], n_jobs=2)
+    assert list(both.columns) == [*ex.COLUMNS, "seed"] and set(both["seed"]) == {3, 8}
+    for seed in (3, 8):
+        alone = ex.run(["iris", "zoo"], METRICS, n_splits=5, random_state=seed)
+        mine = both[both["seed"] == seed].drop(columns="seed").reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine, alone)
+    with pytest.raises(ValueError, match="repeats a seed"):
+        ex.run(["iris"], METRICS, random_state=[1, 1])
+    with pytest.raises(ValueError, match="empty sequence"):
+        ex.run(["iris"], METRICS, random_state=[])
+
+
+SIX = {
+    "Euclid.": ("euclidean", {"normalize": "std"}),
+    "HVDM": "hvdm",
+    "DVDM": "dvdm",
+    "IVDM": "ivdm",
+    "WVDM": "wvdm",
+}
+REUSE = {
+    "IVDM": ("DVDM", ex.only_discrete),
+    "WVDM": ("DVDM", ex.only_discrete),
+    "HVDM": [("Euclid.", ex.linear_complete), ("DVDM", ex.nominal_complete)],
+}
+
+
+def test_reuse_copies_only_where_the_functions_coincide_and_changes_no_accuracy():
+    names = ["iris", "monks-1", "zoo", "hepatitis", "lymphography"]
+    rules = ("random", "first")
+    full = ex.run(names, SIX, n_splits=5, random_state=2, also_ties=rules)
+    short = ex.run(names, SIX, n_splits=5, random_state=[2], also_ties=rules, reuse=REUSE)
+    columns = ["accuracy", "accuracy_random", "accuracy_first", "n_train", "n_test"]
+    np.testing.assert_allclose(short[columns].to_numpy(float), full[columns].to_numpy(float), rtol=0, atol=1e-12)
+    reused = set(short.loc[short["reused"], ["dataset", "metric"]].itertuples(index=False, name=None))
+    # iris: linear, complete (HVDM = Euclid./4); monks-1: nominal, complete (HVDM = DVDM); zoo, lymphography:
+    # no continuous attribute (IVDM = WVDM = DVDM); hepatitis: continuous attributes and unknowns, nothing copied
+    assert reused == {
+        ("iris", "HVDM"),
+        ("monks-1", "HVDM"),
+        ("monks-1", "IVDM"),
+        ("monks-1", "WVDM"),
+        ("zoo", "IVDM"),
+        ("zoo", "WVDM"),
+        ("lymphography", "IVDM"),
+        ("lymphography", "WVDM"),
+    }
+
+
+@pytest.mark.parametrize(
+    "reuse, message",
+    [
+        ({"IVDM": ("DVDM", "no")}, "expected"),
+        ({"IVDM": ("HOEM", ex.only_discrete)}, "must be among"),
+        ({"IVDM": ("IVDM", ex.only_discrete)}, "itself"),
+    ],
+)
+def test_bad_reuse_is_named(reuse, message):
+    with pytest.raises(ValueError, match=message):
+        ex.run(["iris"], SIX, reuse=reuse)
