@@ -11,7 +11,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: book test unit lint bench clean
+.PHONY: book test unit lint lab times bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,21 @@ unit: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+## JupyterLab on the repository, every chapter opening as a notebook (jupytext reads and saves the Markdown; no
+## .ipynb is written): installs the lab extra and makes "Jupytext Notebook" the default viewer of Markdown files in
+## this environment only (an overrides.json in .venv, not your own JupyterLab settings).
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
+lab: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[lab]"
+	mkdir -p $(LAB_SETTINGS)
+	printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' > $(LAB_SETTINGS)/overrides.json
+	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" book/intro.md
+
+## The README's time table, from the last `bash .ci/run` (.ci/last_run.tsv) and the pages' execution times in the
+## book's execution cache (lazylib/_book/times.py).
+times: $(STAMP)
+	$(BIN)/python -m lazylib._book.times
 
 ## Speed table of the distance functions (writes benchmarks/results.md).
 bench: $(STAMP)

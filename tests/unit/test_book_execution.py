@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from lazylib._book import execute_once
+from lazylib._book import execute_once, times
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -87,7 +87,7 @@ def small_book(tmp_path):
     (tmp_path / "book").mkdir()
     shutil.copy(ROOT / "book" / "references.bib", tmp_path / "book")
     (tmp_path / "book" / "appendix").mkdir()
-    for name in ("scorecard.md", "references.md"):
+    for name in ("scorecard.md", "execution.md", "references.md"):
         shutil.copy(ROOT / "book" / "appendix" / name, tmp_path / "book" / "appendix" / name)
     (tmp_path / "book" / "p1").mkdir()
     (tmp_path / "book" / "intro.md").write_text(FRONT + "\n# A small book\n\n```{code-cell} ipython3\n1 + 1\n```\n")
@@ -96,6 +96,7 @@ def small_book(tmp_path):
         "format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I\n"
         "    chapters:\n      - file: book/p1/01_a\n  - caption: Appendix\n"
         "    chapters:\n      - file: book/appendix/scorecard\n"
+        "      - file: book/appendix/execution\n"
         "      - file: book/appendix/references\n"
     )
     (tmp_path / "pytest.ini").write_text(
@@ -121,6 +122,17 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     assert built.stdout.count("Using cached notebook") == 3 and "Executing notebook" not in built.stdout
     page = (small_book / "_build" / "html" / "book" / "appendix" / "scorecard.html").read_text()
     assert "96.09" in page and "96.08" in page
+    # lazylib/_book/notebooks.py: how to run each page, its measured time, its executed notebook for download
+    chapter = (small_book / "_build" / "html" / "book" / "p1" / "01_a.html").read_text()
+    record = next(r for r in execute_once._cache(cache).list_cache_records() if r.uri.endswith("01_a.md"))
+    seconds = record.data["execution_seconds"]
+    assert "Run this chapter" in chapter and "book/p1/01_a.md" in chapter
+    assert f"took {times.format_seconds(seconds)}" in chapter
+    assert 'href="../../_notebooks/book/p1/01_a.ipynb"' in chapter
+    executed = json.loads((small_book / "_build" / "html" / "_notebooks" / "book" / "p1" / "01_a.ipynb").read_text())
+    assert any("chapter A executed" in str(cell.get("outputs")) for cell in executed["cells"])
+    table = (small_book / "_build" / "html" / "book" / "appendix" / "execution.html").read_text()
+    assert "01_a" in table and f"{round(seconds, 2)}" in table  # myst-nb's table, from the same cache
 
     (small_book / "book" / "p1" / "01_a.md").write_text(CHAPTER.replace("REPRODUCED", "95.5"))
     assert not execute_once.current(small_book, cache, stamp)[0]

@@ -1,0 +1,58 @@
+"""Files a research package is expected to carry: citation metadata, contribution rules, a generated time table."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+import lazylib
+from lazylib._book import times
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_citation_file_names_this_version_and_the_five_papers():
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert citation["cff-version"] == "1.2.0" and citation["version"] == lazylib.__version__
+    years = sorted(ref["year"] for ref in citation["references"] if "year" in ref)
+    assert len(citation["references"]) == 5 and years[0] == 1997
+
+
+def test_contributing_points_at_files_that_exist():
+    text = (ROOT / "CONTRIBUTING.md").read_text()
+    paths = set(re.findall(r"`((?:lazylib|tests|book|benchmarks)/[\w./<>-]+?)`", text))
+    concrete = [p for p in paths if "<" not in p and "*" not in p]
+    assert len(concrete) >= 8
+    assert [p for p in concrete if not (ROOT / p).exists()] == []
+    assert "CONTRIBUTING.md" in (ROOT / "README.md").read_text()
+
+
+def test_the_readme_time_table_is_written_between_its_markers(tmp_path):
+    runs = tmp_path / "last_run.tsv"
+    runs.write_text(
+        "make lint\t27\t\nmake test\t648\t====== 1,767 passed, 2 skipped in 640.12s (0:10:40) ======\nmake book\t8\t\n"
+    )
+    steps = times.read_steps(runs)
+    pages = {"book/intro.md": 3.0, "book/p1/01_a.md": 70.6, "book/appendix/scorecard.md": 1.2}
+    parts = {"book/intro.md": "front page", "book/p1/01_a.md": "Part I", "book/appendix/scorecard.md": "Appendix"}
+    block = times.table(steps, pages, parts, "2026-11-25")
+    assert "| `make test` (1,767 tests passed) | 10 min 48 s |" in block
+    assert "| all of `bash .ci/run` | 11 min 23 s |" in block
+    assert "Executing the 3 pages took 1 min 15 s: front page 3 s, Part I 1 min 11 s, Appendix 1 s" in block
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# x\n\n{times.BEGIN}\nold table\n{times.END}\n\nafter\n")
+    times.rewrite(readme, block)
+    text = readme.read_text()
+    assert "old table" not in text and block in text and text.endswith(f"{times.END}\n\nafter\n")
+    with pytest.raises(ValueError, match="no block between"):
+        times.rewrite(runs, block)
+
+
+def test_the_real_readme_and_toc_have_what_make_times_needs():
+    text = (ROOT / "README.md").read_text()
+    assert text.count(times.BEGIN) == 1 and text.count(times.END) == 1
+    parts = times.part_of_page(ROOT)
+    assert parts["book/intro.md"] == "front page" and parts["book/wilson1997_hdf/03_accuracy.md"] == "Part IV"
