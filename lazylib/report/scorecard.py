@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lazylib.report.verdicts import VERDICTS, Band, Judgement, check_kind, check_verdict, prediction_band
+from lazylib.report.verdicts import VERDICTS, Band, Judgement, check_kind, prediction_band
 
 CELL_COLUMNS = [
     "part",
@@ -75,12 +75,6 @@ CELL_COLUMNS = [
     "deviation",
 ]
 CLAIM_COLUMNS = ["part", "paper", "chapter", "claim", "kind", "verdict", "stability", "conditions", "note", "evidence"]
-
-#: Said of a band registered through the deprecated ``reproduced``/``low``/``high``/``tolerance`` path.
-LEGACY_BAND = "legacy band: the chapter's own range of runs widened by its tolerance (not yet migrated)"
-#: Said of a verdict registered through the deprecated ``verdict=`` path.
-LEGACY_STABILITY = "legacy: verdict computed by the chapter, not yet over every condition (not yet migrated)"
-
 
 #: The libraries whose version can change a chapter's numbers (with Python's and lazylib's own).
 NUMERICAL_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib")
@@ -178,14 +172,6 @@ def _number(value, name: str) -> float:
     return number
 
 
-def _legacy_digits(tolerance: float) -> int | None:
-    """The printed decimals a legacy tolerance of half a unit stands for (0.005 -> 2), if it is one."""
-    for digits in range(0, 7):
-        if math.isclose(tolerance, 0.5 * 10.0**-digits, rel_tol=1e-9):
-            return digits
-    return None
-
-
 @dataclass
 class Chapter:
     """The scorecard record of one chapter: published cells and judged claims.
@@ -219,15 +205,11 @@ class Chapter:
         source: str,
         cell: str,
         published,
-        runs=None,
-        digits: int | None = None,
+        runs,
+        digits: int,
         kind: str = "published",
         deterministic: bool = False,
         deviation: str = "",
-        reproduced=None,
-        low=None,
-        high=None,
-        tolerance=None,
     ) -> Band:
         """Register one published number beside the runs of our protocol; returns its band.
 
@@ -250,73 +232,34 @@ class Chapter:
         deviation : str
             Why ours differs: required for a published-kind cell outside its band (an explanation, or
             "unexplained; readings tried: ...").
-        reproduced : float, optional
-            Deprecated (chapters not yet migrated to ``runs``): our value. Recorded with :data:`LEGACY_BAND` as
-            the band's definition.
-        low, high : float, optional
-            Deprecated: the chapter's own band.
-        tolerance : float, optional
-            Deprecated: the widening of that band.
 
         Raises
         ------
         ValueError
-            A non-numeric or NaN value, an unknown kind, both or neither of ``runs`` and ``reproduced``, or a
-            published-kind cell outside its band without a deviation.
+            A non-numeric or NaN value, an unknown kind, no runs, or a published-kind cell outside its band
+            without a deviation.
         """
         name = f"{source} / {cell}"
         published = _number(published, f"published value of {name}")
         check_kind(kind)
-        if (runs is None) == (reproduced is None):
+        if runs is None or digits is None:
             raise ValueError(
-                f"cell {name}: give the runs of our protocol (runs=...), "
-                f"not {'both' if runs is not None else 'neither'}"
+                f"cell {name}: give the runs of our protocol (runs=...) and the printed decimals (digits=...)"
             )
-        if runs is not None:
-            if digits is None:
-                raise ValueError(f"cell {name}: digits (decimals the paper prints) is required with runs")
-            values = np.atleast_1d(np.asarray(runs, dtype=float))
-            band = prediction_band(values, digits=digits, deterministic=deterministic)
-            record = {
-                "reproduced": band.centre,
-                "low": band.low,
-                "high": band.high,
-                "runs": band.n,
-                "deterministic": band.deterministic,
-                "band": band.definition,
-                "digits": int(digits),
-            }
-        else:
-            reproduced = _number(reproduced, f"reproduced value of {name}")
-            low = reproduced if low is None else _number(low, f"band low of {name}")
-            high = reproduced if high is None else _number(high, f"band high of {name}")
-            if low > high:
-                raise ValueError(f"band of {name} is empty: low {low} > high {high}")
-            tolerance = _number(0.0 if tolerance is None else tolerance, "tolerance")
-            if tolerance < 0:
-                raise ValueError(f"tolerance must be non-negative, got {tolerance}")
-            legacy = _legacy_digits(tolerance)
-            band = Band(
-                low - tolerance,
-                high + tolerance,
-                reproduced,
-                0,
-                float("nan"),
-                False,
-                legacy if legacy is not None else -1,
-            )
-            record = {
-                "reproduced": reproduced,
-                "low": band.low,
-                "high": band.high,
-                "runs": None,
-                "deterministic": False,
-                "band": LEGACY_BAND,
-                "digits": legacy if digits is None else int(digits),
-            }
+        values = np.atleast_1d(np.asarray(runs, dtype=float))
+        band = prediction_band(values, digits=digits, deterministic=deterministic)
+        record = {
+            "reproduced": band.centre,
+            "low": band.low,
+            "high": band.high,
+            "runs": band.n,
+            "deterministic": band.deterministic,
+            "band": band.definition,
+            "digits": int(digits),
+        }
         inside = band.contains(published)
         deviation = str(deviation or "").strip()
-        if kind == "published" and not inside and not deviation and runs is not None:
+        if kind == "published" and not inside and not deviation:
             raise ValueError(
                 f"cell {name}: the published {published:g} lies outside our band [{band.low:.4g}, {band.high:.4g}]; "
                 "say why (deviation=...: an explanation, or 'unexplained; readings tried: ...')"
@@ -348,34 +291,28 @@ class Chapter:
         self,
         *,
         claim: str,
-        judgement: Judgement | None = None,
+        judgement: Judgement,
         evidence: str = "",
         kind: str = "published",
-        verdict: str | None = None,
     ) -> None:
         """Register a claim of the paper with the :class:`~lazylib.report.verdicts.Judgement` our numbers give it.
 
         ``kind`` says what the claim is (:data:`~lazylib.report.verdicts.KINDS`: a claim true by construction of
-        the method is a "property"). ``verdict=`` (a verdict string instead of a judgement) is the deprecated path
-        of chapters not yet migrated; it is recorded with :data:`LEGACY_STABILITY`.
+        the method is a "property"). A verdict is never typed: it is the output of a rule, judged over every
+        condition the chapter shows (:func:`~lazylib.report.verdicts.judge`).
         """
         check_kind(kind)
-        if (judgement is None) == (verdict is None):
-            raise ValueError(f"claim {claim!r}: give the Judgement of a verdict rule (judgement=...)")
-        if judgement is not None:
-            if not isinstance(judgement, Judgement):
-                raise ValueError(
-                    f"claim {claim!r}: judgement must be a lazylib.report.verdicts.Judgement (from "
-                    f"judge()), got {type(judgement).__name__}"
-                )
-            fields = {
-                "verdict": judgement.verdict,
-                "stability": judgement.stability,
-                "conditions": judgement.n_conditions,
-                "note": judgement.note,
-            }
-        else:
-            fields = {"verdict": check_verdict(verdict), "stability": LEGACY_STABILITY, "conditions": None, "note": ""}
+        if not isinstance(judgement, Judgement):
+            raise ValueError(
+                f"claim {claim!r}: judgement must be a lazylib.report.verdicts.Judgement (from judge()), "
+                f"got {type(judgement).__name__}"
+            )
+        fields = {
+            "verdict": judgement.verdict,
+            "stability": judgement.stability,
+            "conditions": judgement.n_conditions,
+            "note": judgement.note,
+        }
         self._claims.append({"claim": str(claim), "kind": kind, **fields, "evidence": str(evidence)})
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -404,10 +341,6 @@ class Chapter:
         }
         path.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
         return path
-
-
-_CELL_DEFAULTS = {"kind": "published", "digits": None, "runs": None, "deterministic": False, "band": LEGACY_BAND}
-_CLAIM_DEFAULTS = {"kind": "published", "stability": LEGACY_STABILITY, "conditions": None, "note": ""}
 
 
 def load(
@@ -448,8 +381,8 @@ def load(
     cells, claims = [], []
     for record in records:
         meta = {k: record[k] for k in ("part", "paper", "chapter")}
-        cells += [{**meta, **_CELL_DEFAULTS, **c} for c in record["cells"]]
-        claims += [{**meta, **_CLAIM_DEFAULTS, **c} for c in record["claims"]]
+        cells += [{**meta, **c} for c in record["cells"]]
+        claims += [{**meta, **c} for c in record["claims"]]
     return pd.DataFrame(cells, columns=CELL_COLUMNS), pd.DataFrame(claims, columns=CLAIM_COLUMNS)
 
 
