@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_metric_loops import random_mixed
 
 from lazylib.metrics import make_metric, terms
-from tests.oracles.test_metric_loops import random_mixed
 
 RTOL = 1e-12
 ATOL = 1e-12
@@ -63,8 +63,9 @@ def test_engine_equals_the_per_pair_form_of_every_term(name, params):
 
 @pytest.mark.parametrize("scale", ["range", "raw"])
 def test_engine_equals_the_per_pair_form_of_the_set_term(scale):
+    from test_set_metrics import random_sets
+
     from lazylib.weighting import FeatureDifference
-    from tests.oracles.test_set_metrics import random_sets
 
     X, y = random_sets(12, n=40)
     train, Q = X.iloc[:26], X.iloc[26:]
