@@ -205,7 +205,7 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n, support_.sum())
+        ndarray of shape (n, ``support_``.sum())
             The chosen columns.
         """
         check_is_fitted(self)
@@ -286,7 +286,7 @@ class FNNSelector(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n, support_.sum())
+        ndarray of shape (n, ``support_``.sum())
             The chosen columns.
         """
         return query_input(self, X)[:, self.support_]

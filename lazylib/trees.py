@@ -731,7 +731,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n, len(classes_))
+        ndarray of shape (n, len(``classes_``))
             The class probabilities of each query.
         """
         Z = self._encode_queries(X)

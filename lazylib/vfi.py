@@ -90,19 +90,19 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         The weight of each feature's votes (all ones without ``feature_weights``).
     grid_ : ndarray
         Every distinct end point over all features, sorted.
-    is_point_ : bool ndarray of shape (m, len(grid_))
+    is_point_ : bool ndarray of shape (m, len(``grid_``))
         Whether each grid value is an end point of each feature.
-    below_ : ndarray of shape (m, len(grid_) + 1)
+    below_ : ndarray of shape (m, len(``grid_``) + 1)
         End points of each feature below each grid position (cumulative counts of ``is_point_``).
     n_points_ : ndarray of shape (m,)
         End points of each feature.
     n_slots_ : int
         Interval slots per feature, ``2 max(n_points_) + 1`` (even slots ranges, odd slots point intervals).
-    counts_ : ndarray of shape (m, n_slots_, C)
+    counts_ : ndarray of shape (m, ``n_slots_``, C)
         Training values of each class in each interval.
-    votes_ : ndarray of shape (m, n_slots_, C)
+    votes_ : ndarray of shape (m, ``n_slots_``, C)
         The class votes of each interval (normalised, times ``weights_`` with a confidence bias).
-    weights_ : ndarray of shape (m, n_slots_), or None
+    weights_ : ndarray of shape (m, ``n_slots_``), or None
         Weka's confidence weight of each interval (None without ``confidence_bias``).
 
     Notes
@@ -350,7 +350,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n, m, len(classes_))
+        ndarray of shape (n, m, len(``classes_``))
             The vote vector of each feature for each query.
         """
         Z = self._encode_queries(X)
@@ -369,7 +369,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n, len(classes_))
+        ndarray of shape (n, len(``classes_``))
             The summed votes of each query.
         """
         Z = self._encode_queries(X)
@@ -395,7 +395,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of shape (n, len(classes_))
+        ndarray of shape (n, len(``classes_``))
             :meth:`decision_function` divided by its row sums, columns in ``classes_`` order (Weka's VFI returns
             the same normalisation as its class distribution).
         """

@@ -71,7 +71,7 @@ class Metric(BaseEstimator):
         Categories of each nominal column of a DataFrame (None for the other columns).
     n_features_in_ : int
         Number of attributes seen in ``fit``.
-    X_ : ndarray of shape (n, n_features_in_)
+    X_ : ndarray of shape (n, ``n_features_in_``)
         The encoded training data (nominal values as codes, unknown values as NaN, set-valued values as indices
         into ``sets_``): the stored instances when ``pairwise`` is given no ``B``.
     sets_ : tuple or None
@@ -81,7 +81,7 @@ class Metric(BaseEstimator):
         Class codes ``0..C-1`` of the training instances (None when fitted without labels).
     classes_ : tuple or None
         The class labels, in the order of their codes (None when fitted without labels).
-    weights_ : ndarray of shape (n_features_in_,) or (C, n_features_in_), or None
+    weights_ : ndarray of shape (``n_features_in_``,) or (C, ``n_features_in_``), or None
         The fitted attribute weights (None: all ones).
     root_ : float
         The exponent of the final root, ``D = S ** (1 / root_)`` (2 for HEOM, HVDM; ``r`` for Minkowski).
@@ -163,9 +163,9 @@ class Metric(BaseEstimator):
 
         Parameters
         ----------
-        A : DataFrame or array of shape (n_A, n_features_in_)
+        A : DataFrame or array of shape (n_A, ``n_features_in_``)
             Queries, encoded as in :meth:`fit`.
-        B : DataFrame or array of shape (n_B, n_features_in_), optional
+        B : DataFrame or array of shape (n_B, ``n_features_in_``), optional
             Stored instances (default: the training data).
         y_B : array-like of shape (n_B,), optional
             Classes of ``B``, for per-class weights.
@@ -194,9 +194,9 @@ class Metric(BaseEstimator):
 
         Parameters
         ----------
-        A : DataFrame or array of shape (n_A, n_features_in_)
+        A : DataFrame or array of shape (n_A, ``n_features_in_``)
             Queries, as for :meth:`pairwise`.
-        B : DataFrame or array of shape (n_B, n_features_in_), optional
+        B : DataFrame or array of shape (n_B, ``n_features_in_``), optional
             Stored instances, as for :meth:`pairwise`.
         y_B : array-like of shape (n_B,), optional
             Classes of ``B``, as for :meth:`pairwise`.

@@ -26,7 +26,7 @@ class HEOM(AttributeMetric):
 
     Attributes
     ----------
-    range_ : ndarray of shape (n_features_in_,)
+    range_ : ndarray of shape (``n_features_in_``,)
         ``max_a - min_a`` of each attribute's known training values (Eq. 7; used by the linear attributes only).
 
     See Also
@@ -84,7 +84,7 @@ class HVDM(AttributeMetric):
 
     Attributes
     ----------
-    sigma_ : ndarray of shape (n_features_in_,)
+    sigma_ : ndarray of shape (``n_features_in_``,)
         Standard deviation of each attribute's known training values (Eq. 13).
 
     See Also

@@ -157,7 +157,7 @@ class DVDM(AttributeMetric):
 
         Returns
         -------
-        ndarray of shape (s_, C)
+        ndarray of shape (``s_``, C)
             Row ``u - 1``: the class probabilities of range ``u``.
         """
         a = column_index(self, column)

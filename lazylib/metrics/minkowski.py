@@ -34,9 +34,9 @@ class Minkowski(AttributeMetric):
 
     Attributes
     ----------
-    center_ : ndarray of shape (n_features_in_,)
+    center_ : ndarray of shape (``n_features_in_``,)
         Training mean of each attribute (known values).
-    scale_ : ndarray of shape (n_features_in_,)
+    scale_ : ndarray of shape (``n_features_in_``,)
         Divisor of each attribute's difference: its standard deviation, range, or 1 (``normalize``).
     unit_ : float
         Unit (a power of 2) in which the terms are computed; 1 unless ``r`` is neither 1 nor 2 or the spread

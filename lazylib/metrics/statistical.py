@@ -135,7 +135,7 @@ class Mahalanobis(_NumericMetric):
     ----------
     factor_ : float
         ``det(V)^(1/m)``, the factor of the distance.
-    whiten_ : ndarray of shape (n_features_in_, n_features_in_)
+    whiten_ : ndarray of shape (``n_features_in_``, ``n_features_in_``)
         A matrix ``L`` with ``L L^T = V^-1``: the distance is ``factor_ ||(x - y) L||^2``.
 
     Examples
@@ -191,7 +191,7 @@ class Quadratic(_NumericMetric):
 
     Attributes
     ----------
-    factor_ : ndarray of shape (n_features_in_, n_features_in_)
+    factor_ : ndarray of shape (``n_features_in_``, ``n_features_in_``)
         The Cholesky factor ``L`` of ``Q`` (``Q = L L^T``).
 
     Examples
@@ -243,7 +243,7 @@ class Correlation(_NumericMetric):
 
     Attributes
     ----------
-    mean_ : ndarray of shape (n_features_in_,)
+    mean_ : ndarray of shape (``n_features_in_``,)
         Training mean of each attribute.
 
     Examples
@@ -291,7 +291,7 @@ class ChiSquare(_NumericMetric):
 
     Attributes
     ----------
-    totals_ : ndarray of shape (n_features_in_,)
+    totals_ : ndarray of shape (``n_features_in_``,)
         Training total of each attribute (the ``sum_a`` of the formula).
 
     Examples

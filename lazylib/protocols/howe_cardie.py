@@ -384,8 +384,8 @@ def zero_weight_shares(tasks: dict, make_metric=None) -> pd.DataFrame:
 
     Returns
     -------
-    DataFrame with one row per (task, class): ``training instances``, ``zero weights`` (count), ``varying
-    features`` and ``zero share (%)``.
+    DataFrame with one row per (task, class): ``training instances``, ``zero weights`` (count),
+    ``varying features`` and ``zero share (%)``.
     """
     from lazylib.weighting.mdw import MDW
 

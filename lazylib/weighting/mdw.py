@@ -608,9 +608,9 @@ class FeatureDifference(AttributeMetric):
 
     Attributes
     ----------
-    range_ : ndarray of shape (n_features_in_,)
+    range_ : ndarray of shape (``n_features_in_``,)
         Training range of each feature (NaN for a set-valued one).
-    scales_ : ndarray of shape (n_features_in_,)
+    scales_ : ndarray of shape (``n_features_in_``,)
         The divisor of each feature's difference: its range, or for a set-valued feature its largest training
         difference, under ``scale="range"``; 1 under ``"raw"`` and for symbolic features.
 
@@ -748,7 +748,7 @@ class IGWeighted(_Learned, FeatureDifference):
 
     Attributes
     ----------
-    learned_ : ndarray of shape (n_features_in_,)
+    learned_ : ndarray of shape (``n_features_in_``,)
         Information gain of each feature, which ``fit`` sets as ``weights_``.
 
     Examples
@@ -797,7 +797,7 @@ class MDW(_Learned, FeatureDifference):
     ----------
     components_ : MDWResult
         The mean differences and significances behind the weights (:func:`mdw_components`).
-    learned_ : ndarray of shape (C, n_features_in_)
+    learned_ : ndarray of shape (C, ``n_features_in_``)
         The learnt per-class weights, which ``fit`` sets as ``weights_``.
 
     Notes
@@ -884,7 +884,7 @@ class MDWMVDM(_Learned, MVDM):
     ----------
     components_ : MDWResult
         The mean differences and significances behind the weights (:func:`mdw_components`).
-    learned_ : ndarray of shape (C, n_features_in_)
+    learned_ : ndarray of shape (C, ``n_features_in_``)
         The learnt per-class weights, which ``fit`` sets as ``weights_``.
 
     Examples

@@ -56,3 +56,21 @@ def test_the_real_readme_and_toc_have_what_make_times_needs():
     assert text.count(times.BEGIN) == 1 and text.count(times.END) == 1
     parts = times.part_of_page(ROOT)
     assert parts["book/intro.md"] == "front page" and parts["book/wilson1997_hdf/03_accuracy.md"] == "Part IV"
+
+
+def test_the_api_reference_renders_every_public_module():
+    """book/appendix/api.md has one automodule per public module of lazylib (the walk of the docstring test), so a
+    new module cannot be left out of the reference; the page is in the table of contents."""
+    import pkgutil
+
+    public = sorted(
+        ["lazylib"]
+        + [
+            info.name
+            for info in pkgutil.walk_packages(lazylib.__path__, "lazylib.")
+            if not any(part.startswith("_") for part in info.name.split(".")[1:])
+        ]
+    )
+    page = (ROOT / "book" / "appendix" / "api.md").read_text()
+    assert re.findall(r"^\.\. automodule:: (\S+)$", page, flags=re.M) == public
+    assert "book/appendix/api" in (ROOT / "_toc.yml").read_text()
