@@ -306,7 +306,7 @@ class Config:
 
     def seeds(self) -> list[int]:
         """The fold seeds, drawn from ``random_state``."""
-        return [int(s) for s in np.random.default_rng(self.random_state).integers(0, 2**31 - 1, self.n_seeds)]
+        return [int(s) for s in check_random_state(self.random_state).integers(0, 2**31 - 1, self.n_seeds)]
 
     def key(self) -> str:
         """A short hash of the configuration (with the library's inputs fingerprint, the name of a cached run)."""
