@@ -470,7 +470,7 @@ def headline(
     if parts is not None:
         table = table.reindex(list(parts), fill_value=0)
     if total and len(table) > 1:
-        sums = table.drop(columns="share inside").sum()
+        sums = table.drop(columns="share inside").sum().astype(float)
         sums["share inside"] = sums["inside"] / sums["published numbers"] if sums["published numbers"] else np.nan
         table.loc["all"] = sums
     out = pd.DataFrame(index=table.index)
