@@ -24,6 +24,10 @@ The page gets one line, "lazylib on this page", at the end of its "Run this chap
 (``book/appendix/api.md``). When the name as the page uses it is not registered, the name where the object is
 defined (``__module__`` and ``__qualname__``) is tried; when neither is, the build warns (``-n -W`` fails), so a
 name missing from the reference cannot become a dead link.
+
+The other direction: on the API reference, under each module's heading, "Used in:" links the pages whose line
+lists that module, in the book's order (the modules as the pages use them: a page importing ``HVDM`` from
+``lazylib.metrics`` is listed under ``lazylib.metrics``).
 """
 
 from __future__ import annotations
@@ -352,6 +356,7 @@ def _add_links(app, doctree) -> None:
         return
     if not uses:
         return
+    _modules_used(app.env)[app.env.docname] = [module.name for module, _ in grouped(uses)]
     line = links_paragraph(uses)
     note = next(iter(n for n in doctree.findall(nodes.admonition) if "run-this-chapter" in n["classes"]), None)
     if note is not None:
@@ -408,8 +413,82 @@ def _resolve_elsewhere(app, env, node, contnode):
     return None
 
 
+# -- the reverse direction: under each module of the API reference, the pages that use it ---------------------
+
+
+def _modules_used(env) -> dict[str, list[str]]:
+    """Page -> the modules its code uses (as grouped on its line), kept in the build environment."""
+    if not hasattr(env, "lazylib_modules_used"):
+        env.lazylib_modules_used = {}
+    return env.lazylib_modules_used
+
+
+def _purge(app, env, docname) -> None:
+    _modules_used(env).pop(docname, None)
+
+
+def _merge(app, env, docnames, other) -> None:
+    _modules_used(env).update({d: m for d, m in _modules_used(other).items() if d in docnames})
+
+
+def book_order(env) -> list[str]:
+    """Every page reachable from the root page through the toctrees, in reading order."""
+    order, stack = [], [env.config.root_doc]
+    while stack:
+        doc = stack.pop()
+        if doc not in order:
+            order.append(doc)
+            stack.extend(reversed(env.toctree_includes.get(doc, [])))
+    return order
+
+
+def used_in(env) -> dict[str, list[str]]:
+    """Module -> the pages whose code uses it, in the book's order."""
+    pages: dict[str, list[str]] = {}
+    used = _modules_used(env)
+    for doc in book_order(env):
+        for module in used.get(doc, ()):
+            pages.setdefault(module, []).append(doc)
+    return pages
+
+
+def _add_used_in(app, doctree, docname) -> None:
+    """On the page holding the API reference: under each module's heading, the pages that use it."""
+    pages = used_in(app.env)
+    for section in doctree.findall(nodes.section):
+        module = next((i.removeprefix("module-") for i in section["ids"] if i.startswith(f"module-{PACKAGE}")), None)
+        if module not in pages:
+            continue
+        line = nodes.paragraph(classes=["lazylib-used-in"])
+        line += nodes.emphasis("Used in:", "Used in:")
+        for i, page in enumerate(pages[module]):
+            line += nodes.Text(" " if i == 0 else ", ")
+            title = app.env.titles[page].astext()
+            line += nodes.reference(title, title, internal=True, refuri=app.builder.get_relative_uri(docname, page))
+        line += nodes.Text(".")
+        title = next((i for i, child in enumerate(section.children) if isinstance(child, nodes.title)), -1)
+        section.insert(title + 1, line)
+
+
+def _read_now(app, env, docnames) -> None:
+    app.lazylib_reading = set(docnames)
+
+
+def _rewrite_reference(app, env) -> list[str]:
+    """An incremental build that re-read a page using lazylib writes the reference's "Used in" lines again."""
+    reading = getattr(app, "lazylib_reading", set())
+    if not reading & set(_modules_used(env)):
+        return []
+    return sorted({entry.docname for entry in env.get_domain("py").modules.values()} - reading)
+
+
 def setup(app):
     # After lazylib._book.notebooks (priority 500) has added the "Run this chapter" note.
     app.connect("doctree-read", _add_links, priority=600)
     app.connect("missing-reference", _resolve_elsewhere)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("env-before-read-docs", _read_now)
+    app.connect("env-get-updated", _rewrite_reference)
+    app.connect("doctree-resolved", _add_used_in)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -144,3 +144,22 @@ def test_the_line_holds_one_cross_reference_per_module_and_name():
     ]
     assert all(r["refdomain"] == "py" and r["refwarn"] for r in line.findall(pending_xref))
     assert line.astext() == "lazylib on this page: lazylib.metrics (HVDM); lazylib.datasets."
+
+
+def test_used_in_lists_each_modules_pages_in_the_books_order():
+    from types import SimpleNamespace
+
+    from lazylib._book.api_links import book_order, used_in
+
+    env = SimpleNamespace(
+        config=SimpleNamespace(root_doc="intro"),
+        toctree_includes={"intro": ["p1/index", "p2/a", "appendix/api"], "p1/index": ["p1/b", "p1/a"]},
+        lazylib_modules_used={
+            "p2/a": ["lazylib.metrics"],
+            "p1/a": ["lazylib.metrics", "lazylib.datasets"],
+            "p1/b": ["lazylib.datasets"],
+            "orphan": ["lazylib.metrics"],  # not in the book's tables of contents: not listed
+        },
+    )
+    assert book_order(env) == ["intro", "p1/index", "p1/b", "p1/a", "p2/a", "appendix/api"]
+    assert used_in(env) == {"lazylib.datasets": ["p1/b", "p1/a"], "lazylib.metrics": ["p1/a", "p2/a"]}

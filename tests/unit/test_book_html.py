@@ -217,18 +217,30 @@ def test_the_readme_scorecard_table_is_the_one_the_records_give():
 
 
 class Links(HTMLParser):
-    """Every ``<a href>`` of a page, and every ``id`` it defines."""
+    """Every ``<a href>`` of a page, every ``id`` it defines, and the links of its "Used in" lines by the id of the
+    section holding each line."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.hrefs, self.ids = [], set()
+        self.hrefs, self.ids, self.used_in = [], set(), {}
+        self._section, self._in_used_in = None, False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if tag == "a" and attrs.get("href"):
             self.hrefs.append(attrs["href"])
+            if self._in_used_in:
+                self.used_in.setdefault(self._section, []).append(attrs["href"])
         if attrs.get("id"):
             self.ids.add(attrs["id"])
+        if tag == "section":
+            self._section = attrs.get("id")
+        if tag == "p" and "lazylib-used-in" in (attrs.get("class") or "").split():
+            self._in_used_in = True
+
+    def handle_endtag(self, tag):
+        if tag == "p":
+            self._in_used_in = False
 
 
 def _links(path: Path) -> Links:
@@ -259,7 +271,7 @@ def test_every_page_importing_lazylib_links_the_names_it_uses_into_the_api_refer
 
     api = HTML / "book" / "appendix" / "api.html"
     anchors = _links(api).ids
-    checked, without, dead = 0, [], []
+    checked, without, dead, uses = 0, [], [], set()
     for source in toc_notebooks(ROOT):
         if not _imports_lazylib(source):
             continue
@@ -273,7 +285,11 @@ def test_every_page_importing_lazylib_links_the_names_it_uses_into_the_api_refer
         if not ours:
             without.append(str(source.relative_to(ROOT)))
         dead += [f"{source.relative_to(ROOT)}: #{anchor}" for _, anchor in ours if anchor not in anchors]
+        uses |= {(anchor, page.resolve()) for _, anchor in ours if anchor.startswith("module-")}
         checked += 1
     assert checked > 20
     assert not without, f"pages importing lazylib without a link into the API reference: {without}"
     assert not dead, f"links to anchors the API page does not define: {dead}"
+    # the other direction: under each module of the reference, "Used in" links exactly the pages whose line lists it
+    back = {(section, local_file(api, href)) for section, hrefs in _links(api).used_in.items() for href in hrefs}
+    assert back == uses
