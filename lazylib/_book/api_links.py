@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import inspect
 import types
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -101,7 +100,7 @@ def resolve(dotted: str) -> Use | None:
         if _private(name):
             return None
         canonical = None
-        if attribute is not None and not inspect.ismodule(attribute):
+        if attribute is not None:
             home, qualname = getattr(attribute, "__module__", None), getattr(attribute, "__qualname__", None)
             if isinstance(home, str) and isinstance(qualname, str) and home.split(".")[0] == PACKAGE:
                 canonical = f"{home}.{qualname}" if f"{home}.{qualname}" != name else None
