@@ -339,7 +339,8 @@ class Metric(BaseEstimator):
         return _engine.chunk_rows(self.working_memory, n_stored, width, sets)
 
     def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
-        """The engine's plan of a computation for this metric (:func:`lazylib.metrics._engine.plan`)."""
+        """The engine's plan of a computation for this metric (:func:`lazylib.metrics._engine.plan`), for tests
+        and benchmarks that inspect it; no method of the metric goes through it."""
         return _engine.plan(self, Zq, Zs, cls, training=training)
 
     def __repr__(self) -> str:
