@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import workload  # noqa: E402
 
-from lazylib import make_metric
 from lazylib import search as _search  # noqa: E402
+from lazylib.metrics import make_metric
 
 REPEATS = 3
 
