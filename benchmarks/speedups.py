@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from run import workload  # noqa: E402
 
-from lazylib import make_metric
 from lazylib import search as _search  # noqa: E402
+from lazylib.metrics import make_metric
 
 REPEATS = 3
 
@@ -54,7 +54,7 @@ def rows(n: int) -> list[tuple[str, str, tuple[float, float], tuple[float, float
 
     # 1. the bilinear product against one term matrix per attribute
     plan = hvdm._plan(hvdm._encode_like_fit(Q, "A"), hvdm.X_, hvdm.y_)
-    q, s = plan.pair
+    q, s = plan.query, plan.stored
 
     def per_attribute():
         S = np.zeros((len(Q), len(X)))

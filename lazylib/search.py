@@ -215,11 +215,21 @@ class Groups:
         return rows[order], cols[order], sums[order]
 
 
+class Grouped(NamedTuple):
+    """Groups of identical stored sides: one stored instance per group (``representatives``), the
+    :class:`Groups`, and the stored side of the representatives (``stored``, a
+    :class:`lazylib.metrics._engine.StoredSide`)."""
+
+    representatives: np.ndarray
+    groups: Groups
+    stored: object
+
+
 def find_groups(stored):
-    """``(representatives, Groups, StoredSide of the representatives)`` for the training data's stored side
+    """:class:`Grouped` ``(representatives, groups, stored)`` for the training data's stored side
     ``stored`` (:class:`lazylib.metrics._engine.StoredSide`), or None when grouping identical stored sides would
     not halve the stored instances."""
-    s, ns = stored.side, stored.right.shape[0]
+    s, ns = stored.terms, stored.right.shape[0]
     key = [stored.right, s.alpha, s.psi]
     key += [part for part in (s.unknown_one, stored.V) if part is not None]
     # a random projection first: rows with different projections differ, so most sets of distinct rows
@@ -235,11 +245,11 @@ def find_groups(stored):
     if 2 * len(rep) > ns:
         return None
     pick = lambda a: None if a is None else a[rep]
-    side = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], unknown_one=pick(s.unknown_one))
-    return (
+    terms = replace(s, alpha=s.alpha[rep], psi=s.psi[rep], unknown_one=pick(s.unknown_one))
+    return Grouped(
         rep,
         Groups.of_labels(of.ravel(), len(rep)),
-        replace(stored, side=side, right=stored.right[rep], V=pick(stored.V)),
+        replace(stored, terms=terms, right=stored.right[rep], V=pick(stored.V)),
     )
 
 
@@ -248,27 +258,25 @@ def group_plan(plan):
     :class:`Groups`; ``(plan, identity groups)`` when grouping would not halve the stored instances or the
     stored side is not the training data's. Grouping is computed once per fitted stored side."""
     ns = plan.right.shape[0]
-    found = None if plan.stored is None else plan.stored.grouped
+    found = None if plan.training is None else plan.training.grouped
     if found is None:
         return plan, Groups.identity(ns)
-    rep, groups, sub_stored = found
-    pick = lambda a: None if a is None else a[rep]
     sub = replace(
         plan,
-        pair=(plan.pair[0], sub_stored.side),
-        V=sub_stored.V,
-        right=sub_stored.right,
-        fill=pick(plan.fill),
-        stored=sub_stored,
+        stored=found.stored.terms,
+        V=found.stored.V,
+        right=found.stored.right,
+        fill=None if plan.fill is None else plan.fill[found.representatives],
+        training=found.stored,
     )
-    return sub, groups
+    return sub, found.groups
 
 
 def search(metric, plan, k: int, tie_tolerance: float, size: np.ndarray | None = None):
-    """Yield ``(start, stop, rows, cols, sums)`` over blocks of queries: for each query, the stored instances
-    within the tolerance of its k-th smallest sum (see :func:`select`; ``size``: the multiplicity of each
-    stored row of ``plan``), for a metric whose sums are the bilinear product of ``plan`` alone (no direct
-    terms)."""
+    """Yield :class:`Nearest` ``(start, stop, rows, cols, sums)`` over blocks of queries: for each query, the
+    stored instances within the tolerance of its k-th smallest sum (see :func:`select`; ``size``: the
+    multiplicity of each stored row of ``plan``), for a metric whose sums are the bilinear product of ``plan``
+    alone (no direct terms)."""
     nq, ns = plan.left.shape[0], plan.right.shape[0]
     if ns <= STORED_BLOCK:  # a single tile: scanning it in double precision costs no more than the filter
         yield from _scan_rows(metric, plan, 0, nq, k, tie_tolerance, size)
@@ -287,7 +295,7 @@ def search(metric, plan, k: int, tie_tolerance: float, size: np.ndarray | None =
         rows, cols, sums = within(
             rows, cols, exact_sums(plan, rows + start, cols), stop - start, k, tie_tolerance, size
         )
-        yield start, stop, rows + start, cols, sums
+        yield Nearest(start, stop, rows + start, cols, sums)
 
 
 def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float, size=None):
@@ -311,7 +319,7 @@ def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float
         rows, cols = np.nonzero(S <= limit[:, None])
         sums = exact_sums(plan, rows + lo, cols)
         rows, cols, sums = within(rows, cols, sums, hi - lo, k, tie_tolerance, size)
-        yield lo, hi, rows + lo, cols, sums
+        yield Nearest(lo, hi, rows + lo, cols, sums)
 
 
 def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -383,9 +391,9 @@ def _single_precision(plan):
     """``(narrow parts, wide parts or None)`` of :class:`SingleParts` for the plan (kept with the training
     data's stored side when there is one); None when the parts the plan needs exceed single precision's range.
     """
-    if plan.stored is not None:
-        single = plan.stored.single_precision
-        wide = None if plan.unknown_one is None else plan.stored.single_precision_wide
+    if plan.training is not None:
+        single = plan.training.single_precision
+        wide = None if plan.unknown_one is None else plan.training.single_precision_wide
     else:
         single = SingleParts.of(plan.right, plan.tail)
         wide = None if plan.unknown_one is None else single.wide(plan.fill)

@@ -1,56 +1,45 @@
-"""The public side of every metric: :class:`Metric` (fit, ``pairwise``, the search entry points) and
-:class:`AttributeMetric` (one fitted attribute term per column, turned into the two sides of the engine's
-product). The computation itself is in :mod:`lazylib.metrics._engine` (the bilinear plan and its exactness) and
-:mod:`lazylib.search` (the exact k-nearest search); what a fitted metric accepts is checked in
-:mod:`lazylib.metrics._inputs`.
+"""What a metric *is*: :class:`Metric` (its parameters, ``fit``, the terms, weights and root a subclass
+declares, and the public methods, each a short call into the engine) and :class:`AttributeMetric` (one fitted
+attribute term per column, declared as the two sides of the engine's product). The computation itself, from
+the plan to the chunks and the exactness near zero, is :mod:`lazylib.metrics._engine`, read top to bottom; the
+exact k-nearest search is :mod:`lazylib.search`; what a fitted metric accepts is checked in
+:mod:`lazylib.metrics._inputs`, which also encodes its operands.
 
 A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError  # noqa: F401  (re-exported by lazylib.metrics)
 from sklearn.utils.validation import check_is_fitted
 
-from lazylib.encoding import SetTable, encode, encode_labels
+from lazylib.encoding import encode, encode_labels
+from lazylib.metrics import _engine
 from lazylib.metrics._attributes import SetAttribute
 from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
     CANCELLATION,
     SNAP,
     Bilinear,
+    BilinearPair,
     Plan,
+    SetSides,
     StoredSide,
-    _assemble_left,
-    _assemble_right,
-    _exact_pairs,
-    _unknown_one_fill,
-    sq_attributes,
 )
-from lazylib.metrics._inputs import Schema, check_accepted, check_k, check_weights, stored_classes
-from lazylib.metrics._sets import member_pair_bytes
+from lazylib.metrics._inputs import Schema, check_accepted, check_k, check_weights, operands, training_operands
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
 WORKING_MEMORY = 64
 
 
-class SetSides(NamedTuple):
-    """The set tables of the queries and of the stored instances, one entry per column (None where the column
-    is not set-valued): what a set-valued attribute term needs besides the encoded set indices."""
-
-    query: tuple[SetTable | None, ...]
-    stored: tuple[SetTable | None, ...]
-
-
 class Metric(BaseEstimator):
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
-    Subclasses describe one attribute at a time; this class checks input (:mod:`lazylib.metrics._inputs`),
-    applies weights, chunks the work and combines the terms.
+    Subclasses describe one attribute at a time; this class holds the parameters and what ``fit`` learns, and
+    hands every computation to the engine (:mod:`lazylib.metrics._engine`: weights, chunks, the product and its
+    exactness), its input checked by :mod:`lazylib.metrics._inputs`.
 
     Parameters
     ----------
@@ -98,8 +87,9 @@ class Metric(BaseEstimator):
     #: Attribute types the metric accepts (None: all but set-valued ones, which a metric accepts only by naming
     #: ``"set"`` here and giving such columns a term).
     accepts: tuple[str, ...] | None = None
-    #: Whether the sums come from the engine (:meth:`_plan` and :meth:`_direct_terms`); a metric that computes
-    #: its blocks otherwise sets it False and overrides :meth:`_chunks` (it is then searched by whole rows).
+    #: Whether the sums come from the engine's product (:meth:`_bilinear`) and :meth:`_direct_terms`; a metric
+    #: that computes its blocks otherwise sets it False and gives them by ``_block(Zq, Zs)`` (it is then searched
+    #: by whole rows).
     uses_engine: bool = True
 
     @property
@@ -175,15 +165,7 @@ class Metric(BaseEstimator):
         ndarray of shape (len(A), len(B))
             ``D[i, j]``, the distance from query ``i`` to stored instance ``j``.
         """
-        Zq, Zs, cls, training, sets = self._prepare(A, B, y_B)
-        out = np.empty((Zq.shape[0], Zs.shape[0]))
-        if self.uses_engine:  # the engine writes each chunk in place
-            for _ in self._chunks(Zq, Zs, cls, training=training, out=out, sets=sets):
-                pass
-            return out
-        for start, stop, block in self._chunks(Zq, Zs, cls, training=training, sets=sets):
-            out[start:stop] = block
-        return out
+        return _engine.pairwise(self, operands(self, A, B, y_B))
 
     def pairwise_chunks(self, A, B=None, *, y_B=None, reduced: bool = False):
         """Yield ``(start, stop, D[start:stop])`` over row chunks of ``A``; memory stays bounded by
@@ -208,8 +190,7 @@ class Metric(BaseEstimator):
         tuple of (int, int, ndarray)
             ``(start, stop, block)``: the rows ``start:stop`` of ``D`` (or of ``S``).
         """
-        Zq, Zs, cls, training, sets = self._prepare(A, B, y_B)
-        yield from self._chunks(Zq, Zs, cls, reduced=reduced, training=training, sets=sets)
+        yield from _engine.chunks(self, operands(self, A, B, y_B), reduced=reduced)
 
     def nearest_chunks(self, A, k: int, tie_tolerance: float = TIE_TOLERANCE, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
@@ -238,19 +219,8 @@ class Metric(BaseEstimator):
         lazylib.search.Nearest
             ``(start, stop, rows, cols, sums)`` for the queries ``start:stop``, a named tuple.
         """
-        from lazylib import search
-
-        for start, stop, rows, cols, sums, groups in self.nearest_groups(
-            A, k, tie_tolerance, leave_one_out=leave_one_out
-        ):
-            rows, cols, sums = groups.expand(rows, cols, sums)
-            if leave_one_out:
-                keep = cols != rows
-                rows, cols, sums = search.within(
-                    rows[keep] - start, cols[keep], sums[keep], stop - start, k, tie_tolerance
-                )
-                rows = rows + start
-            yield search.Nearest(start, stop, rows, cols, sums)
+        candidates = self.nearest_groups(A, k, tie_tolerance, leave_one_out=leave_one_out)
+        yield from _engine.nearest(candidates, k, tie_tolerance, leave_one_out=leave_one_out)
 
     def nearest_groups(self, A, k: int, tie_tolerance: float = TIE_TOLERANCE, *, leave_one_out: bool = False):
         """:meth:`nearest_chunks` over groups of training instances with identical stored sides (identical
@@ -280,28 +250,15 @@ class Metric(BaseEstimator):
             ``(start, stop, rows, cols, sums, groups)`` for the queries ``start:stop``, a named tuple (``cols``
             index the groups of ``groups``).
         """
-        from lazylib import search
-
         if leave_one_out:
             if A is not None:
                 raise ValueError("leave_one_out searches the training data: pass A=None")
-            self._check_fitted()
-            Zq, Zs, cls = self.X_, self.X_, self.y_
-            sets = None if self.sets_ is None else SetSides(self.sets_, self.sets_)
-            k = check_k(k, len(Zs), leave_one_out=True) + 1
+            ops = training_operands(self)
+            k = check_k(k, len(ops.Zs), leave_one_out=True) + 1
         else:
-            Zq, Zs, cls, _, sets = self._prepare(A, None, None)
-            k = check_k(k, len(Zs))
-        plan = self._plan(Zq, Zs, cls, training=True) if self._searchable() else None
-        if plan is not None and plan.left is not None:
-            plan, groups = search.group_plan(plan)
-            size = None if groups.trivial else groups.size
-            for block in search.search(self, plan, k, tie_tolerance, size):
-                yield search.Candidates(*block, groups)
-            return
-        groups = search.Groups.identity(len(Zs))
-        for start, stop, S in self._chunks(Zq, Zs, cls, reduced=True, training=True, sets=sets):
-            yield search.Candidates(start, stop, *search.select(S, k, tie_tolerance, start), groups)
+            ops = operands(self, A)
+            k = check_k(k, len(ops.Zs))
+        yield from _engine.nearest_groups(self, ops, k, tie_tolerance)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``.
@@ -331,16 +288,10 @@ class Metric(BaseEstimator):
     def _center(self, Z: np.ndarray) -> None:
         """After ``_fit``: anything fitted that depends on the training values as a whole."""
 
-    def _bilinear(
-        self, Zq: np.ndarray, Zs: np.ndarray, stored: Bilinear | None = None
-    ) -> tuple[Bilinear, Bilinear] | None:
+    def _bilinear(self, Zq: np.ndarray, Zs: np.ndarray, stored: Bilinear | None = None) -> BilinearPair | None:
         """Query-side and stored-side bilinear terms of all bilinear attributes, or None. ``stored``: the
         stored side already computed (only for a separable metric, see :meth:`_separable`)."""
         return None
-
-    def _searchable(self) -> bool:
-        """Whether the sums are the bilinear product of :meth:`_plan` alone (for :meth:`nearest_chunks`)."""
-        return self.uses_engine and not self._direct_attributes()
 
     def _separable(self) -> bool:
         """Whether the stored side of the bilinear terms can be computed without the queries."""
@@ -350,20 +301,14 @@ class Metric(BaseEstimator):
         """The stored side of the bilinear terms for the training data (separable metrics only)."""
         raise NotImplementedError
 
-    def _training_stored_side(self, V, no_query_weights: bool) -> StoredSide:
-        """The stored side for the training data, built once per fit and per weights (one per value of
-        ``no_query_weights``, on which the assembled right-hand matrix depends)."""
-        side = self._training_sides.get(no_query_weights)
-        if side is None:
-            terms = self._training_stored_terms()
-            right, tail_attributes = _assemble_right(terms, V, no_query_weights)
-            side = self._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
-        return side
-
     def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray, sets: SetSides | None = None):
         """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs));
         ``sets``: the set tables of both sides, which the set indices of set-valued columns point into."""
         return iter(())
+
+    def _direct_attributes(self):
+        """The attributes whose term is not bilinear (given by :meth:`_direct_terms`)."""
+        return ()
 
     def _query_weights(self, Zq: np.ndarray) -> np.ndarray | None:
         """Query-side weights ``u`` (nq, m), or None for all ones."""
@@ -388,116 +333,19 @@ class Metric(BaseEstimator):
         """``X`` encoded as the training data were (:meth:`lazylib.metrics._inputs.Schema.encode`)."""
         return self._schema.encode(X, what)
 
-    def _prepare(self, A, B, y_B):
-        """Encoded queries, stored instances and their classes, and whether the stored instances are the
-        training data (``B`` None)."""
-        self._check_fitted()
-        Zq, sets_q = self._schema.encode_with_sets(A, "A")
-        if B is None:
-            Zs, cls, sets_s = self.X_, self.y_, self.sets_
-        else:
-            Zs, sets_s = self._schema.encode_with_sets(B, "B")
-            cls = None if y_B is None else stored_classes(y_B, len(Zs), self.classes_)
-        if self.weights_ is not None and self.weights_.ndim == 2 and cls is None:
-            raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")
-        return Zq, Zs, cls, B is None, None if self.sets_ is None else SetSides(sets_q, sets_s)
-
-    def _stored_weights(self, n: int, cls) -> np.ndarray | None:
-        W = self.weights_
-        if W is None:
-            return None
-        if W.ndim == 1:
-            return np.broadcast_to(W, (n, W.shape[0]))
-        return W[cls]
-
     def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:
-        per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
-        if sets is not None:  # a set term's member-pair temporaries (one set column at a time: the largest)
-            per_row += max(
-                (member_pair_bytes(q.sizes, len(s.members)) for q, s in zip(*sets) if q is not None), default=0
-            )
-        return max(1, int(self.working_memory * 2**20 // max(per_row, 1)))
+        """Query rows per chunk within ``working_memory`` (:func:`lazylib.metrics._engine.chunk_rows`; the
+        search, outside this package, bounds its blocks by it)."""
+        return _engine.chunk_rows(self.working_memory, n_stored, width, sets)
 
     def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
-        """The bilinear product of a search, set up once: both sides, the weights and the unknown-value fills.
-        ``training``: the stored instances are the training data (``Zs`` is ``X_``), whose stored side is
-        built once per fit."""
-        V = self._stored_weights(len(Zs), cls)
-        U = self._query_weights(Zq)
-        stored = self._training_stored_side(V, U is None) if training and self._separable() else None
-        pair = self._bilinear(Zq, Zs, stored=None if stored is None else stored.side)
-        if pair is None:
-            return Plan(pair, U, V, stored)
-        if stored is not None:
-            right, tail_attributes = stored.right, stored.tail_attributes
-        else:
-            right, tail_attributes = _assemble_right(pair[1], V, U is None)
-        left = _assemble_left(pair[0], U, V is None, tail_attributes)
-        unknown_one = fill = None
-        if pair[0].unknown_one is not None and pair[0].unknown_one.any():
-            unknown_one = pair[0].unknown_one
-            fill = stored.fill if stored is not None else np.asfortranarray(_unknown_one_fill(pair[1], V))
-        return Plan(pair, U, V, stored, left, right, len(tail_attributes), unknown_one, fill)
-
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False, out=None, sets=None):
-        """Yield ``(start, stop, block)``: the distances (``reduced``: the sums) of the queries ``start:stop``
-        against every stored instance, ``block`` a view of ``out`` when given (filled in place); ``sets``: the
-        set tables of both sides (:class:`SetSides`), for set-valued columns."""
-        plan = self._plan(Zq, Zs, cls, training=training)
-        pair, left, right, U, V = plan.pair, plan.left, plan.right, plan.U, plan.V
-        step = self._chunk_rows(len(Zs), 0 if left is None else left.shape[1], sets)
-        # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
-        # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
-        if pair is not None:
-            scale_q, scale_s = plan.cancelling_scales
-            scale_s_max = scale_s.max(initial=0.0)
-        for start in range(0, len(Zq), step):
-            stop = min(start + step, len(Zq))
-            S = None if out is None else out[start:stop]
-            if left is not None:
-                S = np.matmul(left[start:stop], right.T, out=S)
-                plan.add_fills(S, start, stop)
-                _refine_near_zero(plan, S, start, scale_q, scale_s, scale_s_max)
-            elif S is None:
-                S = np.zeros((stop - start, len(Zs)))
-            else:
-                S[:] = 0.0
-            for a, term in self._direct_terms(Zq[start:stop], Zs, sets):
-                if U is not None:
-                    term *= U[start:stop, a][:, None]
-                if V is not None:
-                    term *= V[:, a][None, :]
-                S += term
-            # refined sums are exact and the others above a positive bound: no negative rounding left to clip
-            yield start, stop, (S if reduced else self._finish(S, nonnegative=left is not None))
-
-    def _direct_attributes(self):
-        return ()
+        """The engine's plan of a computation for this metric (:func:`lazylib.metrics._engine.plan`), for tests
+        and benchmarks that inspect it; no method of the metric goes through it."""
+        return _engine.plan(self, Zq, Zs, cls, training=training)
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not None)
         return f"{type(self).__name__}({params})"
-
-
-def _refine_near_zero(plan: Plan, S: np.ndarray, start: int, scale_q, scale_s, scale_s_max: float) -> None:
-    """Recompute in place the sums of the block ``S`` (queries ``start:``) that lie below ``CANCELLATION``
-    times their cancelling scales (:meth:`Plan.refine`): near zero the product has lost its relative precision.
-
-    Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
-    row's largest possible threshold, and only the rows below it are searched pair by pair. Every negative
-    rounding is below its threshold, so the block comes out non-negative.
-    """
-    bound = CANCELLATION * (scale_q[start : start + len(S)] + scale_s_max)
-    rows = np.flatnonzero(S.min(axis=1) <= bound)
-    if not len(rows):
-        return
-    block = S if len(rows) == len(S) else S[rows]
-    r, c = np.nonzero(block <= bound[rows][:, None])
-    r = rows[r]
-    keep = S[r, c] <= CANCELLATION * (scale_q[start + r] + scale_s[c])
-    r, c = r[keep], c[keep]
-    if len(r):
-        S[r, c] = plan.refine(r + start, c, S[r, c])
 
 
 class AttributeMetric(Metric):
@@ -559,8 +407,8 @@ class AttributeMetric(Metric):
             return None
         if self._separable():
             if stored is not None:  # the training data's, built once
-                return self._side(Zq, "query"), stored
-            return self._side(Zq, "query"), self._side(Zs, "stored")
+                return BilinearPair(self._side(Zq, "query"), stored)
+            return BilinearPair(self._side(Zq, "query"), self._side(Zs, "stored"))
         m = len(self.attributes_)
         nq, ns = len(Zq), len(Zs)
         aq, as_ = np.zeros((nq, m)), np.zeros((ns, m))
@@ -574,7 +422,9 @@ class AttributeMetric(Metric):
             block.append(np.full(q.emb.shape[1], a))
             squared.append(np.full(q.emb.shape[1], q.squared))
         block, squared = np.concatenate(block), np.concatenate(squared)
-        return (Bilinear(aq, np.hstack(psi), block, mq, squared), Bilinear(as_, np.hstack(chi), block, ms, squared))
+        return BilinearPair(
+            Bilinear(aq, np.hstack(psi), block, mq, squared), Bilinear(as_, np.hstack(chi), block, ms, squared)
+        )
 
     def _direct_attributes(self):
         return [a for a, att in enumerate(self.attributes_) if not att.bilinear]
@@ -599,7 +449,3 @@ class AttributeMetric(Metric):
         for a, att in enumerate(self.attributes_):
             U[:, a] = att.query_weights(Zq[:, a])
         return U
-
-
-#: The former private names.
-_Plan = Plan

@@ -20,6 +20,19 @@ When the stored side of every bilinear term can be computed without the queries 
 whose value table spans both sides), the stored matrix for the training data is built once per fit and reused
 by every later search against it (:class:`StoredSide`).
 
+A metric only declares what it *is* (:class:`lazylib.metrics.Metric`: its attribute terms, weights and root);
+this module is the whole path of a computation, top to bottom as one query takes it:
+
+1. :class:`Operands`: the encoded queries and stored instances (:func:`lazylib.metrics._inputs.operands`);
+2. :func:`pairwise`, :func:`chunks`, :func:`nearest_groups`, :func:`nearest`: what the public methods of a
+   metric call;
+3. the plan (:func:`plan`): the weights ``U`` and ``V``, both sides of the bilinear terms assembled into
+   ``left`` and ``right``, the unknown-at-one ``fill``; the training data's stored side built once
+   (:func:`training_stored_side`, :class:`StoredSide`);
+4. the chunks within ``working_memory`` (:func:`chunk_rows`), the near-zero refinement
+   (:func:`refine_near_zero`, :meth:`Plan.refine`, :func:`_exact_pairs`) and the direct terms added to each
+   block.
+
 A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
 
@@ -27,8 +40,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+from lazylib.encoding import SetTable
+from lazylib.metrics._sets import member_pair_bytes
+
+if TYPE_CHECKING:  # the engine reads a metric's declared terms; it never imports the class
+    from lazylib.metrics._base import Metric
 
 #: Sums below this fraction of the size of their cancelling terms are recomputed pair by pair from direct
 #: differences: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root
@@ -40,6 +60,28 @@ CANCELLATION = 1e-3
 #: rounded differently). So identical instances are at distance exactly 0, in ``pairwise``
 #: and in the search alike.
 SNAP = 1e-24
+
+
+# ---------------------------------------------------------------------------------------------- the records
+class SetSides(NamedTuple):
+    """The set tables of the queries and of the stored instances, one entry per column (None where the column
+    is not set-valued): what a set-valued attribute term needs besides the encoded set indices."""
+
+    query: tuple[SetTable | None, ...]
+    stored: tuple[SetTable | None, ...]
+
+
+class Operands(NamedTuple):
+    """One computation's input, encoded as the training data were: the queries ``Zq`` (rows of the result), the
+    stored instances ``Zs`` (its columns), their class codes ``classes`` (None when unknown), whether the stored
+    instances are the training data (``training``: their stored side is built once per fit) and the set tables
+    of both sides (``sets``, None without set-valued columns)."""
+
+    Zq: np.ndarray
+    Zs: np.ndarray
+    classes: np.ndarray | None
+    training: bool
+    sets: SetSides | None
 
 
 @dataclass(frozen=True)
@@ -58,15 +100,131 @@ class Bilinear:
     squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
 
 
+class BilinearPair(NamedTuple):
+    """The bilinear terms of both sides, as a metric's ``_bilinear`` declares them: ``query`` (alpha, psi) and
+    ``stored`` (beta, chi)."""
+
+    query: Bilinear
+    stored: Bilinear
+
+
+class CancellingScales(NamedTuple):
+    """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 psi.chi``,
+    and the largest of the stored ones."""
+
+    query: np.ndarray
+    stored: np.ndarray
+    stored_max: float
+
+
+# ---------------------------------------------------------------------------------------------- the entry points
+def pairwise(metric: Metric, ops: Operands) -> np.ndarray:
+    """The distance matrix ``D`` (queries x stored instances), every chunk written in place."""
+    out = np.empty((ops.Zq.shape[0], ops.Zs.shape[0]))
+    for _ in chunks(metric, ops, out=out):
+        pass
+    return out
+
+
+def chunks(metric: Metric, ops: Operands, *, reduced: bool = False, out: np.ndarray | None = None):
+    """Yield ``(start, stop, block)``: the distances (``reduced``: the sums ``S``) of the queries ``start:stop``
+    against every stored instance, ``block`` a view of ``out`` when given (filled in place).
+
+    A metric outside the engine (``uses_engine`` False) gives each block by its ``_block``; for the others the
+    block is the plan's product, its unknown-at-one fills and near-zero refinement, plus the direct terms.
+    """
+    Zq, Zs = ops.Zq, ops.Zs
+    if not metric.uses_engine:
+        metric._check_operands(Zq, Zs)
+        step = chunk_rows(metric.working_memory, len(Zs), Zq.shape[1])
+        for start in range(0, len(Zq), step):
+            stop = min(start + step, len(Zq))
+            block = metric._block(Zq[start:stop], Zs)
+            if out is not None:
+                out[start:stop] = block
+                block = out[start:stop]
+            yield start, stop, block
+        return
+    p = plan(metric, Zq, Zs, ops.classes, training=ops.training)
+    step = chunk_rows(metric.working_memory, len(Zs), 0 if p.left is None else p.left.shape[1], ops.sets)
+    for start in range(0, len(Zq), step):
+        stop = min(start + step, len(Zq))
+        S = None if out is None else out[start:stop]
+        if p.left is not None:
+            S = np.matmul(p.left[start:stop], p.right.T, out=S)
+            p.add_fills(S, start, stop)
+            # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
+            # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
+            refine_near_zero(p, S, start)
+        elif S is None:
+            S = np.zeros((stop - start, len(Zs)))
+        else:
+            S[:] = 0.0
+        for a, term in metric._direct_terms(Zq[start:stop], Zs, ops.sets):
+            if p.U is not None:
+                term *= p.U[start:stop, a][:, None]
+            if p.V is not None:
+                term *= p.V[:, a][None, :]
+            S += term
+        # refined sums are exact and the others above a positive bound: no negative rounding left to clip
+        yield start, stop, (S if reduced else metric._finish(S, nonnegative=p.left is not None))
+
+
+def searchable(metric: Metric) -> bool:
+    """Whether the metric's sums are the bilinear product of its plan alone (no direct terms), so that
+    :func:`lazylib.search.search` can search them through the single-precision filter."""
+    return metric.uses_engine and not metric._direct_attributes()
+
+
+def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
+    """Yield :class:`lazylib.search.Candidates` over blocks of queries: the groups of identical stored sides
+    within ``tie_tolerance`` of each query's k-th smallest sum (``k`` already checked; the stored instances
+    are the training data). A searchable metric goes through :func:`lazylib.search.search` on its grouped
+    plan, the others through whole rows of :func:`chunks`."""
+    from lazylib import search
+
+    if searchable(metric):
+        p = plan(metric, ops.Zq, ops.Zs, ops.classes, training=True)
+        if p.left is not None:
+            p, groups = search.group_plan(p)
+            size = None if groups.trivial else groups.size
+            for block in search.search(metric, p, k, tie_tolerance, size):
+                yield search.Candidates(**block._asdict(), groups=groups)
+            return
+    groups = search.Groups.identity(len(ops.Zs))
+    for start, stop, S in chunks(metric, ops, reduced=True):
+        rows, cols, sums = search.select(S, k, tie_tolerance, start)
+        yield search.Candidates(start, stop, rows, cols, sums, groups)
+
+
+def nearest(candidates, k: int, tie_tolerance: float, *, leave_one_out: bool = False):
+    """Yield :class:`lazylib.search.Nearest` from the :class:`lazylib.search.Candidates` of
+    :func:`nearest_groups`: groups expanded to their members and, with ``leave_one_out`` (searched for
+    ``k + 1``), each query's own instance removed and the tolerance of the k-th smallest applied again."""
+    from lazylib import search
+
+    for block in candidates:
+        rows, cols, sums = block.groups.expand(block.rows, block.cols, block.sums)
+        if leave_one_out:
+            keep = cols != rows
+            rows, cols, sums = search.within(
+                rows[keep] - block.start, cols[keep], sums[keep], block.stop - block.start, k, tie_tolerance
+            )
+            rows = rows + block.start
+        yield search.Nearest(block.start, block.stop, rows, cols, sums)
+
+
+# ---------------------------------------------------------------------------------------------- the plan
 @dataclass(frozen=True)
 class StoredSide:
     """The stored side of the training data, built once per fit (and per weights) and reused by every search
-    against it: its bilinear terms ``side``, the right-hand matrix ``right`` of the product, the attributes with
-    stored distance-one unknowns that get a column of their own (``tail_attributes``, the last columns of
-    ``right``) and the stored weights ``V``. What only some searches need (the fills of queries with unknowns,
-    the groups of identical stored sides, the single-precision copies) is computed when first asked for."""
+    against it: its bilinear terms ``terms`` (beta, chi), the right-hand matrix ``right`` of the product, the
+    attributes with stored distance-one unknowns that get a column of their own (``tail_attributes``, the last
+    columns of ``right``) and the stored weights ``V``. What only some searches need (the fills of queries with
+    unknowns, the groups of identical stored sides, the single-precision copies) is computed when first asked
+    for."""
 
-    side: Bilinear
+    terms: Bilinear
     right: np.ndarray
     tail_attributes: np.ndarray
     V: np.ndarray | None
@@ -75,11 +233,11 @@ class StoredSide:
     def fill(self) -> np.ndarray:
         """(ns, m) rows added for queries with distance-one unknowns (see :func:`_unknown_one_fill`), columns
         contiguous: one per attribute."""
-        return np.asfortranarray(_unknown_one_fill(self.side, self.V))
+        return np.asfortranarray(_unknown_one_fill(self.terms, self.V))
 
     @cached_property
     def grouped(self):
-        """``(representatives, Groups, StoredSide of the representatives)``, or None when grouping identical
+        """:class:`lazylib.search.Grouped` ``(representatives, groups, stored)``, or None when grouping identical
         stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
         from lazylib import search
 
@@ -101,15 +259,18 @@ class StoredSide:
 
 @dataclass(frozen=True)
 class Plan:
-    """One search's bilinear product ``S = left @ right.T`` (``pair`` None without bilinear terms), its weights
-    ``U`` (queries) and ``V`` (stored), and for queries with distance-one unknowns (``unknown``, (nq, m)) the row
-    added per such attribute (``fill``, (ns, m)); ``stored`` is the training data's stored side when it was used.
-    The last ``tail`` columns of the product serve stored instances with distance-one unknowns only."""
+    """One computation's bilinear product ``S = left @ right.T``: the bilinear terms of the queries (``query``:
+    alpha, psi) and of the stored instances (``stored``: beta, chi), both None without bilinear terms; the
+    weights ``U`` (queries) and ``V`` (stored); for queries with distance-one unknowns (``unknown_one``,
+    (nq, m)) the row added per such attribute (``fill``, (ns, m)); ``training``, the training data's stored
+    side when it was used. The last ``tail`` columns of the product serve stored instances with distance-one
+    unknowns only."""
 
-    pair: tuple[Bilinear, Bilinear] | None
+    query: Bilinear | None
+    stored: Bilinear | None
     U: np.ndarray | None
     V: np.ndarray | None
-    stored: StoredSide | None = None
+    training: StoredSide | None = None
     left: np.ndarray | None = None
     right: np.ndarray | None = None
     tail: int = 0  # the last columns, one per attribute with stored distance-one unknowns
@@ -117,13 +278,14 @@ class Plan:
     fill: np.ndarray | None = None
 
     @cached_property
-    def cancelling_scales(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 phi.phi``:
-        sums far below ``scale_q + scale_s`` have lost their relative precision (see ``CANCELLATION``).
+    def cancelling_scales(self) -> CancellingScales:
+        """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 psi.chi``:
+        sums far below ``query + stored`` have lost their relative precision (see ``CANCELLATION``).
         Computed once per plan."""
         u_max = 1.0 if self.U is None else self.U.max(initial=0.0)
         v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
-        return self.pair[0].alpha.sum(1) * u_max * v_max, self.pair[1].alpha.sum(1) * u_max * v_max
+        stored = self.stored.alpha.sum(1) * u_max * v_max
+        return CancellingScales(self.query.alpha.sum(1) * u_max * v_max, stored, stored.max(initial=0.0))
 
     def fill_coefficients(self, rows) -> np.ndarray:
         """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
@@ -145,14 +307,71 @@ class Plan:
 
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
         """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
-        scale_q, scale_s = self.cancelling_scales
-        scale = scale_q[rows] + scale_s[cols]
+        scales = self.cancelling_scales
+        scale = scales.query[rows] + scales.stored[cols]
         near = np.flatnonzero(sums <= CANCELLATION * scale)
         if len(near):
             sums = sums.copy()
-            exact = _exact_pairs(self.pair, rows[near], cols[near], self.U, self.V)
+            exact = _exact_pairs(self.query, self.stored, rows[near], cols[near], self.U, self.V)
             sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
         return sums
+
+
+def plan(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: bool = False) -> Plan:
+    """The bilinear product of a computation, set up once from the metric's declared terms: the weights ``U``
+    (``_query_weights``) and ``V`` (the fitted ``weights_`` of each stored instance's class), both sides
+    (``_bilinear``), their assembly into ``left`` and ``right`` and the unknown-at-one ``fill``.
+    ``training``: the stored instances are the training data (``Zs`` is ``X_``), whose stored side is built
+    once per fit (:func:`training_stored_side`)."""
+    V = stored_weights(metric.weights_, len(Zs), classes)
+    U = metric._query_weights(Zq)
+    trained = training_stored_side(metric, V, U is None) if training and metric._separable() else None
+    terms = metric._bilinear(Zq, Zs, stored=None if trained is None else trained.terms)
+    if terms is None:
+        return Plan(None, None, U, V, trained)
+    if trained is not None:
+        right, tail_attributes = trained.right, trained.tail_attributes
+    else:
+        right, tail_attributes = _assemble_right(terms.stored, V, U is None)
+    left = _assemble_left(terms.query, U, V is None, tail_attributes)
+    unknown_one = fill = None
+    if terms.query.unknown_one is not None and terms.query.unknown_one.any():
+        unknown_one = terms.query.unknown_one
+        fill = trained.fill if trained is not None else np.asfortranarray(_unknown_one_fill(terms.stored, V))
+    return Plan(
+        terms.query,
+        terms.stored,
+        U,
+        V,
+        training=trained,
+        left=left,
+        right=right,
+        tail=len(tail_attributes),
+        unknown_one=unknown_one,
+        fill=fill,
+    )
+
+
+def stored_weights(W: np.ndarray | None, n: int, classes) -> np.ndarray | None:
+    """``V`` (n, m): the attribute weights of each stored instance (one global vector broadcast, or the vector
+    of its class), None for all ones."""
+    if W is None:
+        return None
+    if W.ndim == 1:
+        return np.broadcast_to(W, (n, W.shape[0]))
+    return W[classes]
+
+
+def training_stored_side(metric: Metric, V, no_query_weights: bool) -> StoredSide:
+    """The stored side of the training data, built once per fit and per weights (one per value of
+    ``no_query_weights``, on which the assembled right-hand matrix depends) and kept in the metric's
+    ``_training_sides`` (which setting ``weights_`` empties)."""
+    side = metric._training_sides.get(no_query_weights)
+    if side is None:
+        terms = metric._training_stored_terms()
+        right, tail_attributes = _assemble_right(terms, V, no_query_weights)
+        side = metric._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
+    return side
 
 
 def _assemble_right(s: Bilinear, V, no_query_weights: bool):
@@ -200,9 +419,43 @@ def _unknown_one_fill(s: Bilinear, V) -> np.ndarray:
     return fill if V is None else fill * V
 
 
-def _exact_pairs(pair: tuple[Bilinear, Bilinear], I: np.ndarray, J: np.ndarray, U, V) -> np.ndarray:
-    """The weighted sum ``S`` for the pairs ``(I[k], J[k])`` only, squared differences taken directly."""
-    q, s = pair
+# ---------------------------------------------------------------------------------------------- the chunks
+def chunk_rows(working_memory: float, n_stored: int, width: int, sets: SetSides | None = None) -> int:
+    """Rows of queries per chunk so that one chunk's temporaries stay within ``working_memory`` MiB: against
+    ``n_stored`` stored instances, with ``width`` columns of the query side, and for set-valued columns
+    (``sets``) the member-pair temporaries of the kernel."""
+    per_row = 8 * (n_stored * 3 + width)  # distances, a temporary, direct terms + the row's embedding
+    if sets is not None:  # a set term's member-pair temporaries (one set column at a time: the largest)
+        per_row += max((member_pair_bytes(q.sizes, len(s.members)) for q, s in zip(*sets) if q is not None), default=0)
+    return max(1, int(working_memory * 2**20 // max(per_row, 1)))
+
+
+# ---------------------------------------------------------------------------------------------- exactness
+def refine_near_zero(p: Plan, S: np.ndarray, start: int) -> None:
+    """Recompute in place the sums of the block ``S`` (queries ``start:``) that lie below ``CANCELLATION``
+    times their cancelling scales (:meth:`Plan.refine`): near zero the product has lost its relative precision.
+
+    Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
+    row's largest possible threshold, and only the rows below it are searched pair by pair. Every negative
+    rounding is below its threshold, so the block comes out non-negative.
+    """
+    scales = p.cancelling_scales
+    bound = CANCELLATION * (scales.query[start : start + len(S)] + scales.stored_max)
+    rows = np.flatnonzero(S.min(axis=1) <= bound)
+    if not len(rows):
+        return
+    block = S if len(rows) == len(S) else S[rows]
+    r, c = np.nonzero(block <= bound[rows][:, None])
+    r = rows[r]
+    keep = S[r, c] <= CANCELLATION * (scales.query[start + r] + scales.stored[c])
+    r, c = r[keep], c[keep]
+    if len(r):
+        S[r, c] = p.refine(r + start, c, S[r, c])
+
+
+def _exact_pairs(q: Bilinear, s: Bilinear, I: np.ndarray, J: np.ndarray, U, V) -> np.ndarray:
+    """The weighted sum ``S`` for the pairs ``(I[k], J[k])`` only (queries' terms ``q``, stored ``s``),
+    squared differences taken directly."""
     out = np.empty(len(I))
     m = q.alpha.shape[1]
     sq = q.squared

@@ -1,7 +1,8 @@
 """What a fitted metric accepts, checked in one place: queries and stored instances encoded exactly as the
-training data were (:class:`Schema`), attribute weights (:func:`check_weights`), the classes of stored instances
-(:func:`stored_classes`) and a number of neighbours (:func:`check_k`). Every check raises a ``ValueError`` that
-names the problem; :class:`lazylib.metrics.Metric` calls them and holds no validation of its own.
+training data were (:class:`Schema`; :func:`operands` makes them the engine's input), attribute weights
+(:func:`check_weights`), the classes of stored instances (:func:`stored_classes`) and a number of neighbours
+(:func:`check_k`). Every check raises a ``ValueError`` that names the problem; :class:`lazylib.metrics.Metric`
+calls them and holds no validation of its own.
 """
 
 from __future__ import annotations
@@ -10,6 +11,32 @@ import numpy as np
 import pandas as pd
 
 from lazylib.encoding import SET, Encoded, Schema  # noqa: F401  (Schema kept importable from here)
+from lazylib.metrics._engine import Operands, SetSides
+
+
+def operands(metric, A, B=None, y_B=None) -> Operands:
+    """The engine's input for a fitted ``metric``: the queries ``A`` and stored instances ``B`` (None: the
+    training data, whose classes are known) encoded as the training data were, the classes of ``B`` (``y_B``,
+    needed by per-class weights) and the set tables of both sides."""
+    metric._check_fitted()
+    Zq, sets_q = metric._schema.encode_with_sets(A, "A")
+    if B is None:
+        Zs, classes, sets_s = metric.X_, metric.y_, metric.sets_
+    else:
+        Zs, sets_s = metric._schema.encode_with_sets(B, "B")
+        classes = None if y_B is None else stored_classes(y_B, len(Zs), metric.classes_)
+    if metric.weights_ is not None and metric.weights_.ndim == 2 and classes is None:
+        raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")
+    sets = None if metric.sets_ is None else SetSides(sets_q, sets_s)
+    return Operands(Zq, Zs, classes, B is None, sets)
+
+
+def training_operands(metric) -> Operands:
+    """The engine's input for a leave-one-out search of a fitted ``metric``: its training data as both the
+    queries and the stored instances."""
+    metric._check_fitted()
+    sets = None if metric.sets_ is None else SetSides(metric.sets_, metric.sets_)
+    return Operands(metric.X_, metric.X_, metric.y_, True, sets)
 
 
 def check_accepted(metric: str, accepts: tuple[str, ...] | None, enc: Encoded) -> None:

@@ -17,7 +17,8 @@ from lazylib.metrics._base import CANCELLATION, WORKING_MEMORY, Metric
 
 
 class _NumericMetric(Metric):
-    """A metric over linear attributes with no rule for unknown values: ``_block(Aq, Bs)`` per chunk."""
+    """A metric over linear attributes with no rule for unknown values: ``_block(Aq, Bs)`` per chunk, which the
+    engine asks for chunk by chunk within ``working_memory`` (:func:`lazylib.metrics._engine.chunks`)."""
 
     accepts = LINEAR_TYPES
 
@@ -26,14 +27,12 @@ class _NumericMetric(Metric):
 
     uses_engine = False
 
-    def _chunks(self, Zq, Zs, cls, reduced: bool = False, *, training: bool = False, sets=None):
+    def _check_operands(self, Zq, Zs) -> None:
+        """Refuse queries ``A`` or stored instances ``B`` with unknown values or values outside the domain (the
+        engine calls it before asking for the blocks)."""
         for name, Z in (("A", Zq), ("B", Zs)):
             self._check_known(Z, name)
             self._check_values(Z, name)
-        step = self._chunk_rows(len(Zs), Zq.shape[1])
-        for start in range(0, len(Zq), step):
-            stop = min(start + step, len(Zq))
-            yield start, stop, self._block(Zq[start:stop], Zs)
 
     def _fit(self, Z, y):
         check_working_memory(self.working_memory)
