@@ -4,7 +4,8 @@ Mixed data are held as a float64 matrix (:class:`Encoded`): nominal values as nu
 pandas ``Categorical``, or whatever numbers an array holds), linear values as themselves, missing values as NaN,
 with one type per column. A *set-valued* column (Howe & Cardie's set features: each value is a set of
 d-dimensional vectors; ``encode(..., sets=True)``) holds the index of each value's set in a side table of that
-column (:class:`SetTable`), NaN for an unknown set. Class labels become indices ``0..C-1`` (:func:`encode_labels`).
+column (:class:`SetTable`), NaN for an unknown set. Class labels become indices ``0..C-1`` (:func:`encode_labels`,
+the one label encoder), or an object array of their own values for comparisons (:func:`label_values`).
 
 Per-column statistics of the known (non-missing) training values (:func:`known_range`, :func:`known_mean_std`)
 live here too. A column with no known value in the training data is allowed: every metric then applies its rule
@@ -532,6 +533,29 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
+
+
+def label_values(y) -> np.ndarray:
+    """The class labels of ``y`` as a 1-D object array of the user's own values (a Categorical's category values,
+    not its codes): :func:`encode_labels`'s classes looked up by its indices, so checked as it checks them (one
+    class is enough). This is what the predictions of an estimator (``classes_[indices]``, taken as objects) are
+    compared with, and what a protocol takes a subset of, stratifies on or counts classes of, whatever the
+    labels' dtype.
+
+    Raises
+    ------
+    ValueError
+        As :func:`encode_labels` (a missing label, mixed label types, a regression target).
+
+    Examples
+    --------
+    >>> label_values(pd.Series(pd.Categorical(["b", "a", "b"], categories=["b", "a"]))).tolist()
+    ['b', 'a', 'b']
+    >>> [type(v).__name__ for v in label_values(np.array([2, 1]))]
+    ['int', 'int']
+    """
+    codes, classes = encode_labels(y, len(y), min_classes=1)
+    return classes.astype(object)[codes]
 
 
 def _check_classes(classes, min_classes: int = 2) -> None:

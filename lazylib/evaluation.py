@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from lazylib._validation import Choice, Integer, Real, check, check_random_state
-from lazylib.encoding import Encoded, encode
+from lazylib.encoding import Encoded, encode, label_values
 
 #: The alternatives of :func:`paired_ttest` (scipy's names).
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -158,7 +158,7 @@ def cross_validate(
     """
     if encode_once and isinstance(X, pd.DataFrame):
         X = encode(X, types, sets=True)  # an estimator without a term for sets refuses them when given the folds
-    job = (make_classifier, X, y, folds, types, _labels(y), expected)
+    job = (make_classifier, X, y, folds, types, label_values(y), expected)
     scores = parallel_map(lambda i: _fold_accuracy(job, i), range(len(folds)), n_jobs=n_jobs, label=label)
     return np.array(scores)
 
@@ -277,10 +277,6 @@ def _fold_accuracy(job, i: int) -> float:
     return float(np.mean(clf.predict(_rows(X, test)).astype(object) == truth))
 
 
-def _labels(y) -> np.ndarray:
-    return np.asarray(list(y.astype(object)) if isinstance(y, pd.Series) else y, dtype=object)
-
-
 def learning_curve(make_classifier, X, y, folds, fractions, *, random_state=None, types=None) -> pd.DataFrame:
     """Accuracy when only a fraction of each training fold is used (Wilson & Martinez, Figure 13).
 
@@ -299,7 +295,7 @@ def learning_curve(make_classifier, X, y, folds, fractions, *, random_state=None
     DataFrame with one row per fraction: ``mean`` accuracy over folds, ``std`` and ``n_train`` (mean size).
     """
     rng = check_random_state(random_state)
-    truth = _labels(y)
+    truth = label_values(y)
     rows = []
     for f in fractions:
         if not 0 < f <= 1:
@@ -309,7 +305,7 @@ def learning_curve(make_classifier, X, y, folds, fractions, *, random_state=None
             size = max(1, int(round(f * len(train))))
             sub = np.sort(rng.choice(train, size=size, replace=False))
             y_sub = y.iloc[sub] if isinstance(y, pd.Series) else np.asarray(y)[sub]
-            if len(set(_labels(y_sub))) < 2:  # a metric of class probabilities needs two classes
+            if len(set(label_values(y_sub))) < 2:  # a metric of class probabilities needs two classes
                 extra = train[np.flatnonzero(truth[train] != truth[sub[0]])[:1]]
                 sub = np.sort(np.concatenate([sub, extra]))
                 y_sub = y.iloc[sub] if isinstance(y, pd.Series) else np.asarray(y)[sub]

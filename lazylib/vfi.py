@@ -7,9 +7,13 @@ in training. Each interval counts the training instances of every class falling 
 sizes and normalised to sum to one, the counts are the interval's votes. A query is classified by adding up,
 over its known features, the votes of the interval each value falls into.
 
-The whole of training and classification is vectorised over features and instances: the end points of every
-feature are merged into one sorted grid, so finding the interval of every value of every feature is a single
-``numpy.searchsorted`` followed by table look-ups.
+The whole of training and classification is vectorised over features and instances, and its memory is bounded.
+The end points are stored unpadded, sorted by feature then value, with each feature's offset; the intervals
+likewise, one flat table of counts and votes. The end points of every feature are also merged into one sorted
+grid, so that a value's rank in the grid, offset by its feature, is a key that increases with (feature, value):
+finding the interval of every value of every feature is two ``numpy.searchsorted`` calls and an addition, however
+many end points the features have. Training counts and classifies the instances a chunk at a time, each chunk's
+temporaries within ``working_memory``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,9 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from lazylib._validation import check_working_memory
 from lazylib.encoding import encode_labels, fit_input, query_input
+from lazylib.metrics import WORKING_MEMORY
 from lazylib.neighbors import vote_priority
 from lazylib.search import TIE_TOLERANCE
 
@@ -30,9 +36,9 @@ WEKA_TINY = 1e-11
 #: The rules for a tie of summed votes (``tie_break``): the class more frequent in training, or the lowest index.
 TIE_BREAKS = ("frequent", "first")
 
-#: Rows of the (instances x features x classes) vote array computed at once, bounding memory to about
-#: this many float64 numbers.
-CHUNK_ELEMENTS = 1 << 21
+#: Bytes of temporaries per (instance, feature) value besides its class votes, when classifying or counting a
+#: chunk of instances (the grid rank, the combined key, the point index, the slot and their masks).
+_BYTES_PER_VALUE = 64
 
 
 class VFI5Classifier(ClassifierMixin, BaseEstimator):
@@ -57,6 +63,11 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
     feature_weights : array-like of shape (m,) or None
         None (the paper's VFI5): every feature's votes count once. Otherwise a non-negative weight per feature
         multiplying its vote vectors at classification (the paper's "unless otherwise specified", section 2).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk of instances when counting (:meth:`fit`) and classifying
+        (:meth:`feature_votes`, :meth:`decision_function`, :meth:`predict` ...), as for the metrics
+        (:data:`lazylib.metrics.WORKING_MEMORY` by default). The fitted tables take memory proportional to the
+        number of intervals, not to features times the most end points of any feature.
 
     Attributes
     ----------
@@ -88,22 +99,27 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         (:func:`lazylib.neighbors.vote_priority`).
     feature_weights_ : ndarray of shape (m,)
         The weight of each feature's votes (all ones without ``feature_weights``).
-    grid_ : ndarray
+    grid_ : ndarray of shape (G,)
         Every distinct end point over all features, sorted.
-    is_point_ : bool ndarray of shape (m, len(``grid_``))
-        Whether each grid value is an end point of each feature.
-    below_ : ndarray of shape (m, len(``grid_``) + 1)
-        End points of each feature below each grid position (cumulative counts of ``is_point_``).
+    points_ : ndarray of shape (P,)
+        The end points of every feature, unpadded: sorted by feature, then by value (feature ``f``'s are
+        ``points_[point_offsets_[f]:point_offsets_[f + 1]]``).
+    point_offsets_ : ndarray of shape (m + 1,)
+        Where each feature's end points start in ``points_`` (the last entry is P).
+    point_keys_ : ndarray of shape (P,)
+        The increasing key of every end point, ``f (G + 1) + r`` with ``r`` its rank in ``grid_``.
     n_points_ : ndarray of shape (m,)
         End points of each feature.
-    n_slots_ : int
-        Interval slots per feature, ``2 max(n_points_) + 1`` (even slots ranges, odd slots point intervals).
-    counts_ : ndarray of shape (m, ``n_slots_``, C)
-        Training values of each class in each interval.
-    votes_ : ndarray of shape (m, ``n_slots_``, C)
-        The class votes of each interval (normalised, times ``weights_`` with a confidence bias).
-    weights_ : ndarray of shape (m, ``n_slots_``), or None
-        Weka's confidence weight of each interval (None without ``confidence_bias``).
+    slot_offsets_ : ndarray of shape (m + 1,)
+        Where each feature's interval slots start in ``counts_`` and ``votes_``: feature ``f`` has
+        ``2 n_points_[f] + 1`` slots, local slot ``2 j`` the open range below its ``j``-th end point and
+        ``2 j + 1`` that end point (the last entry is the number of slots, ``2 P + m``).
+    counts_ : ndarray of shape (``slot_offsets_[-1]``, C)
+        Training values of each class in each interval slot.
+    votes_ : ndarray of shape (``slot_offsets_[-1]``, C)
+        The class votes of each interval slot (normalised, times ``weights_`` with a confidence bias).
+    weights_ : ndarray of shape (``slot_offsets_[-1]``,), or None
+        Weka's confidence weight of each interval slot (None without ``confidence_bias``).
 
     Notes
     -----
@@ -175,12 +191,14 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         confidence_bias: float | None = None,
         tie_break: str = "frequent",
         feature_weights=None,
+        working_memory: float = WORKING_MEMORY,
     ):
         self.tie_tolerance = tie_tolerance
         self.point_intervals = point_intervals
         self.confidence_bias = confidence_bias
         self.tie_break = tie_break
         self.feature_weights = feature_weights
+        self.working_memory = working_memory
 
     # ------------------------------------------------------------------ training (Figure 4)
     def fit(self, X, y, *, types=None):
@@ -211,6 +229,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"confidence_bias must be None or a positive number, got {bias!r}")
         if self.tie_break not in TIE_BREAKS:
             raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
+        check_working_memory(self.working_memory)
         data = fit_input(self, X, types)
         Z = data.values
         n, m = Z.shape
@@ -223,49 +242,56 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         self.priority_ = vote_priority(self.class_counts_ if self.tie_break == "frequent" else np.zeros(C))
         self.feature_weights_ = self._check_feature_weights(m)
 
-        feature, point = self._points(Z, self.y_, C)
+        feature, point = self._points(Z, self.y_, C)  # sorted by feature, then value
         self.grid_ = np.unique(point)
-        is_point = np.zeros((m, len(self.grid_)), dtype=bool)
-        is_point[feature, np.searchsorted(self.grid_, point)] = True
-        self.is_point_ = is_point
-        self.below_ = np.concatenate([np.zeros((m, 1), np.intp), np.cumsum(is_point, axis=1)], axis=1)
-        self.n_points_ = self.below_[:, -1]
-        self.n_slots_ = 2 * int(self.n_points_.max(initial=0)) + 1  # interval slots per feature
+        self.points_ = point
+        self.n_points_ = np.bincount(feature, minlength=m)
+        self.point_offsets_ = np.concatenate([[0], np.cumsum(self.n_points_)]).astype(np.intp)
+        self.point_keys_ = feature * (len(self.grid_) + 1) + np.searchsorted(self.grid_, point)
+        self.slot_offsets_ = 2 * self.point_offsets_ + np.arange(m + 1)
+        n_slots = int(self.slot_offsets_[-1])
 
-        slot, known = self._slots(Z)
-        f_idx = np.broadcast_to(np.arange(m), Z.shape)[known]
-        key = (f_idx * self.n_slots_ + slot[known]) * C + np.broadcast_to(self.y_[:, None], Z.shape)[known]
-        counts = np.bincount(key, minlength=m * self.n_slots_ * C).reshape(m, self.n_slots_, C)
+        counts = np.zeros(n_slots * C, dtype=np.intp)
+        for rows in self._chunks(n, m, 0):
+            slot, known = self._slots(Z[rows])
+            key = slot[known] * C + np.broadcast_to(self.y_[rows, None], known.shape)[known]
+            counts += np.bincount(key, minlength=n_slots * C)
+        counts = counts.reshape(n_slots, C)
         if not self.point_intervals:
-            counts = self._half_counts(counts)
+            counts = self._half_counts(counts, feature)
         self.counts_ = counts
         share = counts / self.class_counts_
-        total = share.sum(axis=2, keepdims=True)
+        total = share.sum(axis=1, keepdims=True)
         self.votes_ = np.divide(share, total, out=np.zeros_like(share), where=total > 0)
         self.weights_ = None
         if self.confidence_bias is not None:
             shifted, self.weights_ = self._confidence(counts)
-            self.votes_ = shifted * self.weights_[:, :, None]
+            self.votes_ = shifted * self.weights_[:, None]
         elif not self.point_intervals:  # Weka without weighting: an empty interval votes 1/C for every class
-            self.votes_[total[:, :, 0] == 0] = 1.0 / C
+            self.votes_[total[:, 0] == 0] = 1.0 / C
         self.n_intervals_ = np.where(
             self.nominal_, self.n_points_, 2 * self.n_points_ + 1 if self.point_intervals else self.n_points_ + 1
         )
         return self
 
-    def _half_counts(self, counts):
+    def _half_counts(self, counts, feature):
         """Weka's counts on linear features: range ``j`` (slot ``2 j``) keeps its own values plus half of those
-        on the end points at either side; an end point (slot ``2 j + 1``) holds the mean of its two ranges."""
+        on the end points at either side; an end point (slot ``2 j + 1``) holds the mean of its two ranges.
+        ``feature`` is the feature of each end point; the range below end point ``p`` is range ``p + feature[p]``
+        (feature ``f`` has ``n_points_[f] + 1`` ranges), whose slot is ``2 r - f``."""
         counts = counts.astype(float)
-        ranges, points = counts[:, 0::2], counts[:, 1::2]
-        moved = ranges.copy()
-        moved[:, :-1] += points / 2
-        moved[:, 1:] += points / 2
-        on_point = (moved[:, :-1] + moved[:, 1:]) / 2
-        on_point[np.arange(points.shape[1])[None, :] >= self.n_points_[:, None]] = 0.0  # padding slots
-        linear = ~self.nominal_
-        counts[linear, 0::2] = moved[linear]
-        counts[linear, 1::2] = on_point[linear]
+        m = len(self.n_points_)
+        range_feature = np.repeat(np.arange(m), self.n_points_ + 1)
+        range_slot = 2 * np.arange(len(range_feature)) - range_feature
+        below = np.arange(len(feature)) + feature  # the range below each end point; the one above is below + 1
+        points = counts[2 * np.arange(len(feature)) + feature + 1]
+        moved = counts[range_slot]
+        moved[below] += points / 2
+        moved[below + 1] += points / 2
+        on_point = (moved[below] + moved[below + 1]) / 2
+        linear_range, linear_point = ~self.nominal_[range_feature], ~self.nominal_[feature]
+        counts[range_slot[linear_range]] = moved[linear_range]
+        counts[(2 * np.arange(len(feature)) + feature + 1)[linear_point]] = on_point[linear_point]
         return counts
 
     def _confidence(self, counts):
@@ -275,11 +301,11 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         Weka's order (class by class) and the entropy is Weka's ``(sum(-p ln p) + t ln t) / (t ln 2)``, ``t``
         the sum of the ``p``, so that the huge weights of nearly pure intervals match Weka's."""
         share = (counts + WEKA_TINY) / (self.class_counts_ + WEKA_TINY)
-        p = share / np.cumsum(share, axis=2)[:, :, -1:]
+        p = share / np.cumsum(share, axis=1)[:, -1:]
         with np.errstate(divide="ignore", invalid="ignore"):
             plogp = np.where(p > 0, p * np.log(p), 0.0)
-            t = np.cumsum(p, axis=2)[:, :, -1]
-            entropy = (-np.cumsum(plogp, axis=2)[:, :, -1] + t * np.log(t)) / (t * np.log(2.0))
+            t = np.cumsum(p, axis=1)[:, -1]
+            entropy = (-np.cumsum(plogp, axis=1)[:, -1] + t * np.log(t)) / (t * np.log(2.0))
             weight = np.maximum(1.0, entropy ** -float(self.confidence_bias))
         return p, weight
 
@@ -325,23 +351,35 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
     def _encode_queries(self, X) -> np.ndarray:
         return query_input(self, X)
 
+    def _chunks(self, n: int, m: int, C: int):
+        """Slices of at most as many rows as keep one chunk's temporaries (``C`` votes and the look-up
+        temporaries of each of ``m`` values per row) within ``working_memory``."""
+        per_row = max(1, m * (8 * C + _BYTES_PER_VALUE))
+        step = max(1, int(check_working_memory(self.working_memory) * 2**20 // per_row))
+        return [slice(start, start + step) for start in range(0, n, step)]
+
     def _slots(self, Z):
-        """Interval slot of every value: ``2 j`` is the open range below the feature's ``j``-th point,
-        ``2 j + 1`` the point itself; and whether the value is known."""
+        """Slot in ``counts_``/``votes_`` of every value (the feature's ``slot_offsets_`` plus ``2 j`` for the
+        open range below its ``j``-th end point, ``2 j + 1`` for that end point), and whether the value is
+        known (an unknown value gets its feature's last slot, to be masked by the caller)."""
         known = ~np.isnan(Z)
         m = Z.shape[1]
-        if len(self.grid_) == 0:
-            return np.zeros(Z.shape, np.intp), known
-        r = np.searchsorted(self.grid_, np.where(known, Z, np.inf))
-        cols = np.arange(m)
-        below = self.below_[cols, r]
-        r_hit = np.minimum(r, len(self.grid_) - 1)
-        hit = (self.grid_[r_hit] == Z) & self.is_point_[cols, r_hit]
-        return 2 * below + hit, known
+        G = len(self.grid_)
+        if G == 0:
+            return np.broadcast_to(self.slot_offsets_[:m], Z.shape).copy(), known
+        r = np.searchsorted(self.grid_, np.where(known, Z, np.inf))  # rank in the grid, G above it
+        on_grid = self.grid_[np.minimum(r, G - 1)] == Z
+        r += np.arange(m) * (G + 1)  # the key of (feature, value), increasing like point_keys_
+        p = np.searchsorted(self.point_keys_, r)  # first end point of the feature at or above the value
+        hit = on_grid & (self.point_keys_[np.minimum(p, len(self.point_keys_) - 1)] == r)
+        p -= self.point_offsets_[:m]  # end points of the feature below the value
+        return self.slot_offsets_[:m] + 2 * p + hit, known
 
     def feature_votes(self, X) -> np.ndarray:
         """The vote vector of every feature for every query, shape (n, features, classes): row ``f`` of a
-        query is ``feature_vote[f, :]`` of Figure 5 (all zero where the feature abstains).
+        query is ``feature_vote[f, :]`` of Figure 5 (all zero where the feature abstains). The result itself
+        takes ``8 n m C`` bytes; it is filled a chunk of queries at a time, with temporaries within
+        ``working_memory``.
 
         Parameters
         ----------
@@ -354,13 +392,24 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
             The vote vector of each feature for each query.
         """
         Z = self._encode_queries(X)
-        slot, known = self._slots(Z)
-        out = self.votes_[np.arange(Z.shape[1]), slot] * self.feature_weights_[:, None]
-        out[~known] = 0.0
+        n, m = Z.shape
+        C = len(self.classes_)
+        out = np.empty((n, m, C))
+        for rows in self._chunks(n, m, C):
+            out[rows] = self._chunk_votes(Z[rows])
         return out
 
+    def _chunk_votes(self, Z) -> np.ndarray:
+        """The weighted vote vectors (len(Z), m, C) of a chunk of encoded queries, zero where unknown."""
+        slot, known = self._slots(Z)
+        v = self.votes_[slot]
+        np.multiply(v, self.feature_weights_[:, None], out=v)
+        v[~known] = 0.0
+        return v
+
     def decision_function(self, X) -> np.ndarray:
-        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order.
+        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order, computed a
+        chunk of queries at a time within ``working_memory``.
 
         Parameters
         ----------
@@ -375,14 +424,9 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         Z = self._encode_queries(X)
         n, m = Z.shape
         C = len(self.classes_)
-        step = max(1, CHUNK_ELEMENTS // max(1, m * C))
         total = np.empty((n, C))
-        cols = np.arange(m)
-        for start in range(0, n, step):
-            slot, known = self._slots(Z[start : start + step])
-            v = self.votes_[cols, slot] * self.feature_weights_[:, None]
-            v[~known] = 0.0
-            total[start : start + step] = v.sum(axis=1)
+        for rows in self._chunks(n, m, C):
+            total[rows] = self._chunk_votes(Z[rows]).sum(axis=1)
         return total
 
     def predict_proba(self, X) -> np.ndarray:
@@ -440,7 +484,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         return {name: self._interval_table(f) for f, name in enumerate(self.columns_)}
 
     def _interval_table(self, f: int) -> pd.DataFrame:
-        points = self.grid_[self.is_point_[f]]
+        points = self.points_[self.point_offsets_[f] : self.point_offsets_[f + 1]]
         k = len(points)
         slots = np.arange(2 * k + 1)
         if self.nominal_[f]:
@@ -456,12 +500,13 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         cats = self.categories_[f]
         if self.nominal_[f] and cats is not None:
             table = {"value": [cats[int(v)] for v in points], **table}
+        slots = slots + self.slot_offsets_[f]
         for c, label in enumerate(self.classes_):
-            table[f"count {label}"] = self.counts_[f, slots, c]
+            table[f"count {label}"] = self.counts_[slots, c]
         for c, label in enumerate(self.classes_):
-            table[f"vote {label}"] = self.votes_[f, slots, c]
+            table[f"vote {label}"] = self.votes_[slots, c]
         if self.weights_ is not None:
-            table["weight"] = self.weights_[f, slots]
+            table["weight"] = self.weights_[slots]
         return pd.DataFrame(table)
 
 

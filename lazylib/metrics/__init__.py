@@ -21,7 +21,8 @@ import inspect
 
 from lazylib._validation import suggest
 from lazylib.encoding import Encoded, encode
-from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric, Metric, NotFittedError
+from lazylib.metrics import _base
+from lazylib.metrics._base import AttributeMetric, Metric, NotFittedError
 from lazylib.metrics._probabilities import (
     Discretizer,
     minimum_value_weight,
@@ -88,6 +89,10 @@ def make_metric(name: str, **params) -> Metric:
         raise ValueError(f"metric {name!r} does not take parameters {foreign}{hints} (it takes {takes})")
     return cls(**params)
 
+
+#: Default bound on the temporary memory of one chunk of a distance computation, in MiB: the default of every
+#: ``working_memory`` parameter (the same value as the engine's, documented here where it is public).
+WORKING_MEMORY = _base.WORKING_MEMORY
 
 __all__ = [
     "AttributeMetric",

@@ -42,7 +42,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from lazylib import datasets as _datasets
 from lazylib._validation import Choice, Integer, check, check_random_state
-from lazylib.encoding import encode
+from lazylib.encoding import encode, label_values
 from lazylib.evaluation import parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
@@ -324,15 +324,11 @@ def data_kind(types) -> str:
     return "nominal" if nominal == len(kinds) else "continuous" if nominal == 0 else "mixed"
 
 
-def _labels(y) -> np.ndarray:
-    return np.asarray(y.astype(object) if isinstance(y, pd.Series) else y, dtype=object)
-
-
 def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -> list[dict]:
     """Every method of ``config`` on one fold of one data set: accuracy (percent) and processor seconds."""
     X, y, types, Z = data["X"], data["y"], data["types"], data["Z"]
     train, test = fold
-    truth = _labels(y.iloc[test])
+    truth = label_values(y.iloc[test])
     table = methods(ks=config.ks, scaling=config.scaling, mc_subsets=config.mc_subsets)
     binned = None
     rows = []

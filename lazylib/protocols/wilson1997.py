@@ -29,8 +29,8 @@ import pandas as pd
 
 from lazylib import datasets as _datasets
 from lazylib._validation import Integer, Real, check
-from lazylib.encoding import Encoded, encode
-from lazylib.evaluation import _labels, paired_ttest, parallel_map, stratified_kfold
+from lazylib.encoding import Encoded, encode, label_values
+from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, block_neighbourhood, class_probabilities
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
@@ -96,7 +96,7 @@ def prepare(name: str, data=None, *, max_instances: int | None = None, random_st
         if n_total > max_instances:
             rng = np.random.default_rng(dataset_seed(name, random_state) + 1)
             # stratified: take the same fraction of every class (at least one of each)
-            labels = _labels(y.iloc[keep])
+            labels = label_values(y.iloc[keep])
             chosen = []
             for cls in sorted(set(labels), key=str):
                 members = keep[labels == cls]
@@ -303,7 +303,7 @@ def run(
         rng_seed = [dataset_seed(name, seed), f, int(round(fraction * 1e6))]
         size = max(2, int(round(fraction * len(train))))
         shuffled = np.random.default_rng(rng_seed).permutation(train)
-        labels = _labels(prepared[name, seed][1].iloc[shuffled])
+        labels = label_values(prepared[name, seed][1].iloc[shuffled])
         chosen = list(shuffled[:size])
         if len(set(labels[:size])) < 2:  # the metrics learn class probabilities: two classes at least
             other = np.flatnonzero(labels != labels[0])
@@ -317,7 +317,7 @@ def run(
         train, test = training_part(name, f, fraction, seed), folds[name, seed][f][1]
         clf = KNeighborsClassifier(n_neighbors, makers[metric](), ties=ties)
         clf.fit(Z.take(train), y.iloc[train])
-        return _tie_scores(clf, Z.take(test), _labels(y.iloc[test]), rules), len(train)
+        return _tie_scores(clf, Z.take(test), label_values(y.iloc[test]), rules), len(train)
 
     scores = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
     accuracy = np.full((len(jobs), len(rules)), np.nan)
@@ -542,7 +542,7 @@ def attribute_kinds(names, data: dict | None = None) -> pd.DataFrame:
                 "integer": kinds.count("integer"),
                 "nominal": kinds.count("nominal"),
                 "linear": kinds.count("continuous") + kinds.count("integer"),
-                "classes": len(set(_labels(y))),
+                "classes": len(set(label_values(y))),
             }
         )
     return pd.DataFrame(rows).set_index("dataset")
@@ -586,7 +586,7 @@ def average_attribute_distance(metric, X, y, folds, *, types=None) -> pd.DataFra
         metric if callable(metric) and not isinstance(metric, Metric) else (lambda: type(metric)(**metric.get_params()))
     )
     enc = encode(X, types)
-    labels = _labels(y if isinstance(y, pd.Series) else pd.Series(np.asarray(y, dtype=object)))
+    labels = label_values(y)
     totals = np.zeros(len(enc.columns))
     pairs = 0
     for train, test in folds:

@@ -8,6 +8,7 @@ import pandas as pd
 
 #: Colours by role: published numbers are drawn grey, ours in colour.
 PUBLISHED = "#8c8c8c"
+#: Colours of our series, in the order a figure draws them.
 PALETTE = ["#1b6ca8", "#d1495b", "#edae49", "#00798c", "#66a182", "#30638e", "#8d5a97"]
 
 STYLE = {

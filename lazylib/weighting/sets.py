@@ -427,4 +427,5 @@ __all__ = [
     "feature_difference",
     "loo_accuracy",
     "loo_predictions",
+    "mdw_loo_distances",
 ]

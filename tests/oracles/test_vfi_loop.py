@@ -201,8 +201,8 @@ def test_confidence_weighting_alone_keeps_point_intervals():
     weighted = VFI5Classifier(confidence_bias=0.6).fit(X, y, types=["continuous", "integer"])
     np.testing.assert_array_equal(plain.n_intervals_, weighted.n_intervals_)
     # every interval holding values: votes scaled by a weight of at least 1, in the same proportions
-    v0, v1 = plain.votes_, weighted.votes_
-    held = v0.sum(axis=2) > 0
-    ratio = v1.sum(axis=2)[held] / v0.sum(axis=2)[held]
+    v0, v1 = plain.votes_, weighted.votes_  # (interval slots, classes)
+    held = v0.sum(axis=1) > 0
+    ratio = v1.sum(axis=1)[held] / v0.sum(axis=1)[held]
     assert (ratio >= 1 - 1e-12).all()
     np.testing.assert_allclose(v1[held] / ratio[:, None], v0[held], atol=1e-9)  # up to the 1e-11 shift

@@ -214,3 +214,82 @@ def test_the_readme_scorecard_table_is_the_one_the_records_give():
     except scorecard.StaleRecords as stale:
         pytest.skip(f"the records are not current (execute the book first): {stale}")
     scorecard.check_readme(ROOT / "README.md", cells, claims)
+
+
+class Links(HTMLParser):
+    """Every ``<a href>`` of a page, every ``id`` it defines, and the links of its "Used in" lines by the id of the
+    section holding each line."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.hrefs, self.ids, self.used_in = [], set(), {}
+        self._section, self._in_used_in = None, False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "a" and attrs.get("href"):
+            self.hrefs.append(attrs["href"])
+            if self._in_used_in:
+                self.used_in.setdefault(self._section, []).append(attrs["href"])
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "section":
+            self._section = attrs.get("id")
+        if tag == "p" and "lazylib-used-in" in (attrs.get("class") or "").split():
+            self._in_used_in = True
+
+    def handle_endtag(self, tag):
+        if tag == "p":
+            self._in_used_in = False
+
+
+def _links(path: Path) -> Links:
+    links = Links()
+    links.feed(path.read_text(encoding="utf-8"))
+    return links
+
+
+def _imports_lazylib(path: Path) -> bool:
+    """Whether a code cell of the page imports lazylib (read with ast, independently of lazylib/_book/api_links.py)."""
+    import ast
+
+    from lazylib._book.api_links import code_cells, python_source
+
+    for cell in code_cells(path):
+        for node in ast.walk(ast.parse(python_source(cell))):
+            if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "lazylib" for a in node.names):
+                return True
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "lazylib":
+                return True
+    return False
+
+
+def test_every_page_importing_lazylib_links_the_names_it_uses_into_the_api_reference():
+    """lazylib/_book/api_links.py: each executed page that imports lazylib has a "lazylib on this page" line whose
+    entries are links into the API reference, and every such link's anchor is defined on the API page."""
+    from lazylib._book.execute_once import toc_notebooks
+
+    api = HTML / "book" / "appendix" / "api.html"
+    anchors = _links(api).ids
+    checked, without, dead, uses = 0, [], [], set()
+    for source in toc_notebooks(ROOT):
+        if not _imports_lazylib(source):
+            continue
+        page = HTML / source.relative_to(ROOT).with_suffix(".html")
+        into_api = [
+            urldefrag(href)
+            for href in _links(page).hrefs
+            if "#" in href and not ABSOLUTE.match(href) and local_file(page, href) == api.resolve()
+        ]
+        ours = [(url, anchor) for url, anchor in into_api if anchor.startswith(("lazylib", "module-lazylib"))]
+        if not ours:
+            without.append(str(source.relative_to(ROOT)))
+        dead += [f"{source.relative_to(ROOT)}: #{anchor}" for _, anchor in ours if anchor not in anchors]
+        uses |= {(anchor, page.resolve()) for _, anchor in ours if anchor.startswith("module-")}
+        checked += 1
+    assert checked > 20
+    assert not without, f"pages importing lazylib without a link into the API reference: {without}"
+    assert not dead, f"links to anchors the API page does not define: {dead}"
+    # the other direction: under each module of the reference, "Used in" links exactly the pages whose line lists it
+    back = {(section, local_file(api, href)) for section, hrefs in _links(api).used_in.items() for href in hrefs}
+    assert back == uses

@@ -74,3 +74,48 @@ def test_the_api_reference_renders_every_public_module():
     page = (ROOT / "book" / "appendix" / "api.md").read_text()
     assert re.findall(r"^\.\. automodule:: (\S+)$", page, flags=re.M) == public
     assert "book/appendix/api" in (ROOT / "_toc.yml").read_text()
+
+
+def test_make_times_rewrites_the_readme_from_a_ci_log_and_an_execution_cache(tmp_path):
+    """`python -m lazylib._book.times ROOT` end to end: .ci/last_run.tsv as `.ci/run` writes it (command, seconds,
+    pytest's closing line or nothing) and a jupyter-cache holding two executed pages with their seconds."""
+    import subprocess
+    import sys
+
+    import nbformat
+
+    from lazylib._book import execute_once
+
+    (tmp_path / ".ci").mkdir()
+    (tmp_path / ".ci" / "last_run.tsv").write_text(
+        "make lint\t59\t\n"
+        "make test\t2036\t===== 2,720 passed, 16 skipped, 6 xfailed in 2030.55s (0:33:50) =====\n"
+        "make book\t95\t\n"
+    )
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I. A paper\n"
+        "    chapters:\n      - file: book/p1/01_a\n"
+    )
+    (tmp_path / "README.md").write_text(f"# x\n\n{times.BEGIN}\ntyped by hand\n{times.END}\n")
+    cache = tmp_path / execute_once.CACHE
+    for page, seconds, source in (("book/intro.md", 4.2, "1 + 1"), ("book/p1/01_a.md", 125.4, "2 + 2")):
+        path = tmp_path / page
+        path.parent.mkdir(parents=True, exist_ok=True)
+        notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+        execute_once.store(notebook, path, seconds, cache)
+    done = subprocess.run(
+        [sys.executable, "-m", "lazylib._book.times", str(tmp_path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "README.md").read_text()
+    assert "typed by hand" not in text and done.stdout.strip() in text
+    assert "| `make test` (2,720 tests passed) | 33 min 56 s |" in text
+    assert "| `make lint` | 59 s |" in text and "| all of `bash .ci/run` | 36 min 30 s |" in text
+    assert "Executing the 2 pages took 2 min 10 s: front page 4 s, Part I 2 min 5 s" in text
+    assert "the slowest page, `book/p1/01_a.md`, 2 min 5 s" in text
+
+    (tmp_path / ".ci" / "last_run.tsv").unlink()
+    missing = subprocess.run(
+        [sys.executable, "-m", "lazylib._book.times", str(tmp_path)], capture_output=True, text=True
+    )
+    assert missing.returncode != 0 and "run `bash .ci/run` first" in missing.stderr

@@ -193,3 +193,24 @@ def test_random_tie_probabilities_are_exact_for_hundreds_of_tied_neighbours(a, t
 
     got = class_probabilities(Neighbourhood(np.array([a]), np.array([t])), k, np.full(len(a), 0.5), "random")[0]
     np.testing.assert_allclose(got, _exact_random_tie_probabilities(a, t, k), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_random_tie_probabilities_equal_exact_enumeration_on_random_small_cases(seed):
+    """Two to six classes, a few strictly nearer and tied neighbours each, many queries at once: every path of the
+    leave-one-class-out products (one, two and more other classes) against exact rational enumeration."""
+    from lazylib.neighbors import Neighbourhood, class_probabilities
+
+    rng = np.random.default_rng(seed)
+    checked = 0
+    for C in range(2, 7):
+        a = rng.integers(0, 3, (12, C)) * (rng.random((12, C)) < 0.5)
+        t = rng.integers(0, 4, (12, C))
+        t[:, 0] += 1
+        k = int(a.sum(axis=1).max()) + int(rng.integers(1, 6))
+        got = class_probabilities(Neighbourhood(a, t), k, np.zeros(C), "random")
+        for i in np.flatnonzero(k - a.sum(axis=1) <= t.sum(axis=1)):  # r <= T: enumerable
+            exact = _exact_random_tie_probabilities(a[i].tolist(), t[i].tolist(), k)
+            np.testing.assert_allclose(got[i], exact, rtol=0, atol=1e-12)
+            checked += 1
+    assert checked >= 30

@@ -127,14 +127,51 @@ def test_validation_errors():
         VFI5Classifier().fit(X, np.zeros(len(X)), types=["continuous"] * 4)
 
 
-def test_chunked_decision_function_matches_feature_votes(monkeypatch):
-    import lazylib.vfi as vfi
-
+@pytest.mark.parametrize("params", [{}, {"point_intervals": False, "confidence_bias": 0.6}])
+def test_a_chunk_of_one_row_gives_the_same_bits(params):
+    # 1e-4 MiB is 104 bytes, less than one row's temporaries: training and classification go one row at a time
     X, y = _data(seed=9)
-    clf = VFI5Classifier().fit(X, y, types=["continuous"] * 4)
-    whole = clf.feature_votes(X).sum(axis=1)
-    monkeypatch.setattr(vfi, "CHUNK_ELEMENTS", 30)
-    np.testing.assert_allclose(clf.decision_function(X), whole)
+    X[::7, 1] = np.nan
+    X[:, 3] = np.round(X[:, 3])  # a nominal feature
+    types = ["continuous"] * 3 + ["nominal"]
+    whole = VFI5Classifier(**params).fit(X, y, types=types)
+    rows = VFI5Classifier(**params, working_memory=1e-4).fit(X, y, types=types)
+    np.testing.assert_array_equal(rows.counts_, whole.counts_)
+    np.testing.assert_array_equal(rows.votes_, whole.votes_)
+    np.testing.assert_array_equal(rows.feature_votes(X), whole.feature_votes(X))
+    np.testing.assert_array_equal(rows.decision_function(X), whole.decision_function(X))
+    np.testing.assert_array_equal(rows.predict(X), whole.predict(X))
+    np.testing.assert_allclose(whole.decision_function(X), whole.feature_votes(X).sum(axis=1))
+    for bad in (0, -1.0, float("inf"), "64", True):
+        with pytest.raises(ValueError, match="working_memory"):
+            VFI5Classifier(working_memory=bad).fit(X, y, types=types)
+
+
+def test_tables_and_classification_stay_within_working_memory():
+    """One nominal feature with 20,000 values beside 199 binary ones: tables padded to the widest feature took
+    200 x 40,001 slots per class (fit peaked near 600 MiB on 30 MiB of data, predict near 330 MiB); unpadded,
+    the tables hold 2 P + m slots and each chunk of instances stays within ``working_memory``."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    n, m = 20_000, 200
+    X = rng.integers(0, 2, (n, m)).astype(float)
+    X[:, 0] = rng.permutation(n)
+    y = rng.integers(0, 2, n)
+    types = ["nominal"] + ["continuous"] * (m - 1)
+    bound = 4 * 2**20
+    queries = X[:2000].copy()
+    tracemalloc.start()
+    clf = VFI5Classifier(working_memory=bound / 2**20).fit(X, y, types=types)
+    fit_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.reset_peak()
+    votes = clf.decision_function(queries)
+    predict_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert clf.counts_.shape == (2 * (n + 2 * (m - 1)) + m, 2)
+    assert fit_peak < 3 * X.nbytes + 2 * bound
+    assert predict_peak < 2 * queries.nbytes + 2 * bound
+    np.testing.assert_allclose(votes[:5], clf.feature_votes(queries[:5]).sum(axis=1))
 
 
 def test_votes_sum_to_one_or_abstain_and_outer_ranges_are_empty():
