@@ -51,6 +51,10 @@ class AttributeTerm:
     bilinear: bool = True
     #: Whether each side of the bilinear form can be computed without the other (:meth:`half`).
     separable: bool = False
+    #: Whether a non-bilinear term is the square of a non-negative bilinear one, ``t(x, y) = r(x, y)^2`` with
+    #: ``r`` given by :meth:`root_half`: the engine then searches it through a lower bound from ``r``
+    #: (:func:`lazylib.metrics._engine.bounded_groups`) and computes candidates with :meth:`direct_pairs`.
+    squares_bilinear: bool = False
 
     def pair(self, xq: np.ndarray, xs: np.ndarray) -> tuple[Half, Half]:
         """Query and stored halves of the bilinear term for a column of queries and one of stored values."""
@@ -63,6 +67,15 @@ class AttributeTerm:
     def direct(self, xq: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of terms of a non-bilinear attribute."""
         raise NotImplementedError(f"{type(self).__name__} is bilinear: use pair")
+
+    def direct_pairs(self, xq: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        """The terms of the pairs ``(xq[i], xs[i])``, equal to the entries of :meth:`direct` to the last bit
+        (``squares_bilinear`` terms)."""
+        raise NotImplementedError(f"{type(self).__name__} has no pair-by-pair form")
+
+    def root_half(self, x: np.ndarray, side: str) -> Half:
+        """One side of the bilinear term ``r`` whose square this term is (``squares_bilinear`` terms)."""
+        raise NotImplementedError(f"{type(self).__name__} is not the square of a bilinear term")
 
     def fit_shift(self, x: np.ndarray) -> None:
         """Centre the term on the training column ``x`` (squared differences only)."""
@@ -246,6 +259,7 @@ class CurveAttribute(_Squared):
     def __init__(self, curve, P_missing: np.ndarray, form: str = "sq"):
         self.curve, self.P_missing, self.form = curve, P_missing, form
         self.bilinear = form == "sq"
+        self.squares_bilinear = form == "sqsq"
 
     def probabilities(self, x) -> np.ndarray:
         out = np.tile(self.P_missing, (len(x), 1))
@@ -260,11 +274,37 @@ class CurveAttribute(_Squared):
         """``(phi, unknown_one)`` of form ``"sq"``: the interpolated probability vectors; no distance-one unknowns."""
         return self.probabilities(x), np.zeros(len(x), bool)
 
+    def value_rows(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, P)``: the probability vectors ``P`` of the distinct values of ``x`` (all unknowns one value)
+        and the row of ``P`` of each entry of ``x``."""
+        values, rows = np.unique(x, return_inverse=True)
+        return rows.reshape(-1), self.probabilities(values)
+
     def direct(self, xq, xs) -> np.ndarray:
-        pq, ps = self.probabilities(xq), self.probabilities(xs)
-        sq = (pq**2).sum(1)[:, None] + (ps**2).sum(1)[None, :] - 2.0 * pq @ ps.T
-        np.maximum(sq, 0.0, out=sq)
-        return sq * sq
+        """``(sum_c (P_xc - P_yc)^2)^2`` for every pair (form ``"sqsq"``): computed between the distinct values
+        of both sides from direct differences (identical values at exactly 0), then gathered."""
+        rq, pq = self.value_rows(xq)
+        rs, ps = self.value_rows(xs)
+        return _squared_sum_squared(pq[:, None, :], ps[None, :, :]).take(rq, axis=0).take(rs, axis=1)
+
+    def direct_pairs(self, xq, xs) -> np.ndarray:
+        """The terms of the pairs ``(xq[i], xs[i])``: the same operations as :meth:`direct`, pair by pair."""
+        return _squared_sum_squared(self.probabilities(xq), self.probabilities(xs))
+
+    def root_half(self, x, side: str) -> Half:
+        """One side of the erratum's term ``sum_c (P_xc - P_yc)^2``, whose square is the printed one."""
+        return _Squared.half(self, x, side)
+
+
+def _squared_sum_squared(pq: np.ndarray, ps: np.ndarray) -> np.ndarray:
+    """``(sum_c (pq_c - ps_c)^2)^2`` over the last axis of two broadcastable arrays, the classes added one by
+    one in order, so that a table between values and a list of pairs give the same bits."""
+    sq = np.zeros(np.broadcast_shapes(pq.shape, ps.shape)[:-1])
+    for c in range(pq.shape[-1]):
+        d = pq[..., c] - ps[..., c]
+        d *= d
+        sq += d
+    return sq * sq
 
 
 class PowerAttribute(AttributeTerm):

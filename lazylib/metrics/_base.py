@@ -310,6 +310,11 @@ class Metric(BaseEstimator):
         """The attributes whose term is not bilinear (given by :meth:`_direct_terms`)."""
         return ()
 
+    def _root_terms(self):
+        """``[(a, term)]`` when every direct term is the square of a bilinear one (``squares_bilinear``, in the
+        order of :meth:`_direct_attributes`), else None: the engine then searches through a lower bound."""
+        return None
+
     def _query_weights(self, Zq: np.ndarray) -> np.ndarray | None:
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
@@ -374,7 +379,7 @@ class AttributeMetric(Metric):
         """Center the embeddings of squared-difference terms on their training means (exact for every distance;
         it keeps the rounding of the product small, see :func:`lazylib.metrics._attributes._squared_half`)."""
         for a, att in enumerate(self.attributes_):
-            if att.bilinear:
+            if att.bilinear or att.squares_bilinear:
                 att.fit_shift(Z[:, a])
 
     def _bilinear_attributes(self) -> list[int]:
@@ -428,6 +433,10 @@ class AttributeMetric(Metric):
 
     def _direct_attributes(self):
         return [a for a, att in enumerate(self.attributes_) if not att.bilinear]
+
+    def _root_terms(self):
+        terms = [(a, self.attributes_[a]) for a in self._direct_attributes()]
+        return terms if terms and all(att.squares_bilinear for _, att in terms) else None
 
     def _direct_terms(self, Zq, Zs, sets=None):
         for a in self._direct_attributes():

@@ -14,7 +14,8 @@ so is any table lookup ``T[x, y]`` over a finite set of values (psi = row of T, 
 attributes and weighted, the whole distance matrix is then **one matrix product** of two wide matrices, so the
 work is done by BLAS, chunk by chunk over the queries. Attribute terms that are not bilinear (``|x - y|^r``,
 the squared VDM of the printed IVDM/WVDM equations) are added one attribute at a time, still vectorised over
-all pairs of a chunk.
+all pairs of a chunk; a search with terms that square bilinear ones (the printed IVDM/WVDM) goes through a
+lower bound instead of whole rows (:func:`bounded_groups`).
 
 When the stored side of every bilinear term can be computed without the queries (all terms but the overlap,
 whose value table spans both sides), the stored matrix for the training data is built once per fit and reused
@@ -149,17 +150,7 @@ def chunks(metric: Metric, ops: Operands, *, reduced: bool = False, out: np.ndar
     step = chunk_rows(metric.working_memory, len(Zs), 0 if p.left is None else p.left.shape[1], ops.sets)
     for start in range(0, len(Zq), step):
         stop = min(start + step, len(Zq))
-        S = None if out is None else out[start:stop]
-        if p.left is not None:
-            S = np.matmul(p.left[start:stop], p.right.T, out=S)
-            p.add_fills(S, start, stop)
-            # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
-            # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
-            refine_near_zero(p, S, start)
-        elif S is None:
-            S = np.zeros((stop - start, len(Zs)))
-        else:
-            S[:] = 0.0
+        S = bilinear_sums(p, start, stop, len(Zs), None if out is None else out[start:stop])
         for a, term in metric._direct_terms(Zq[start:stop], Zs, ops.sets):
             if p.U is not None:
                 term *= p.U[start:stop, a][:, None]
@@ -168,6 +159,22 @@ def chunks(metric: Metric, ops: Operands, *, reduced: bool = False, out: np.ndar
             S += term
         # refined sums are exact and the others above a positive bound: no negative rounding left to clip
         yield start, stop, (S if reduced else metric._finish(S, nonnegative=p.left is not None))
+
+
+def bilinear_sums(p: Plan, start: int, stop: int, n_stored: int, out: np.ndarray | None = None) -> np.ndarray:
+    """The bilinear part of the sums of the queries ``start:stop`` (0 without bilinear terms): the plan's product,
+    its unknown-at-one fills and its near-zero refinement, written into ``out`` when given."""
+    if p.left is not None:
+        S = np.matmul(p.left[start:stop], p.right.T, out=out)
+        p.add_fills(S, start, stop)
+        # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
+        # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
+        refine_near_zero(p, S, start)
+        return S
+    if out is None:
+        return np.zeros((stop - start, n_stored))
+    out[:] = 0.0
+    return out
 
 
 def searchable(metric: Metric) -> bool:
@@ -180,7 +187,8 @@ def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     """Yield :class:`lazylib.search.Candidates` over blocks of queries: the groups of identical stored sides
     within ``tie_tolerance`` of each query's k-th smallest sum (``k`` already checked; the stored instances
     are the training data). A searchable metric goes through :func:`lazylib.search.search` on its grouped
-    plan, the others through whole rows of :func:`chunks`."""
+    plan, one whose direct terms all square bilinear ones through :func:`bounded_groups`, the others through
+    whole rows of :func:`chunks`."""
     from lazylib import search
 
     if searchable(metric):
@@ -192,6 +200,10 @@ def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
                 yield search.Candidates(**block._asdict(), groups=groups)
             return
     groups = search.Groups.identity(len(ops.Zs))
+    if metric.uses_engine and ops.sets is None and metric._root_terms() is not None:
+        for start, stop, rows, cols, sums in bounded_groups(metric, ops, k, tie_tolerance):
+            yield search.Candidates(start, stop, rows, cols, sums, groups)
+        return
     for start, stop, S in chunks(metric, ops, reduced=True):
         rows, cols, sums = search.select(S, k, tie_tolerance, start)
         yield search.Candidates(start, stop, rows, cols, sums, groups)
@@ -212,6 +224,109 @@ def nearest(candidates, k: int, tie_tolerance: float, *, leave_one_out: bool = F
             )
             rows = rows + block.start
         yield search.Nearest(block.start, block.stop, rows, cols, sums)
+
+
+# ---------------------------------------------------------------------------------------------- bounded search
+#: Relative margin of the lower bound of :func:`bounded_groups`: far above the rounding of its products (the
+#: number of columns times 1e-16 of the terms that cancel), so that the computed bound stays a bound.
+BOUND_MARGIN = 1e-9
+
+
+def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
+    """Yield ``(start, stop, rows, cols, sums)``: what :func:`lazylib.search.select` gives on whole rows of
+    :func:`chunks`, for a metric whose direct terms are all squares ``t_a = r_a^2`` of non-negative bilinear
+    terms (the printed IVDM and WVDM, ``Metric._root_terms``), without computing them for every pair.
+
+    With the weights ``w_a = u_a(x) v_a(y)``, Cauchy-Schwarz gives ``sum_a w_a r_a^2 >= (sum_a w_a r_a)^2 /
+    sum_a w_a``, and ``sum_a w_a r_a`` is one more matrix product. So per query the bound ``L = bilinear part +
+    (sum_a w_a r_a)^2 / W`` (``W >= sum_a w_a``) lies below every sum; the exact sums of the k smallest bounds
+    give ``tau``, at or above the k-th smallest sum; every pair within the tie tolerance of the k-th smallest
+    sum has ``L <= tau + tolerance``, and only those pairs are computed exactly. Their sums are those of
+    :func:`chunks` to the last bit (the same block, the same terms added in the same order), so the result is
+    the whole-row one.
+    """
+    from lazylib import search
+
+    Zq, Zs = ops.Zq, ops.Zs
+    nq, ns = len(Zq), len(Zs)
+    p = plan(metric, Zq, Zs, ops.classes, training=ops.training)
+    roots = metric._root_terms()
+    D = [a for a, _ in roots]
+    U = None if p.U is None else p.U[:, D]
+    V = None if p.V is None else p.V[:, D]
+    u_max = np.ones(len(D)) if U is None else U.max(axis=0, initial=0.0)
+    stored = _RootSide.of([att.root_half(Zs[:, a], "stored") for a, att in roots], V)
+    v_max = stored.W.max(axis=0, initial=0.0)
+    # the rounding margin of the root sums rides in the product: -M * (scale of the query + of the stored one)
+    right = np.hstack([stored.product, np.ones((ns, 1)), -BOUND_MARGIN * (stored.weighted_alpha @ u_max)[:, None]])
+    b_scales = p.cancelling_scales if p.left is not None else None
+    b_stored_max = 0.0 if b_scales is None else b_scales.stored_max
+    # the chunks of :func:`chunks` (the same products, so the same bits)
+    step = chunk_rows(metric.working_memory, ns, 0 if p.left is None else p.left.shape[1])
+    for start in range(0, nq, step):
+        stop = min(start + step, nq)
+        B = None if p.left is None else bilinear_sums(p, start, stop, ns)
+        query = _RootSide.of(
+            [att.root_half(Zq[start:stop, a], "query") for a, att in roots],
+            None if U is None else U[start:stop],
+            query=True,
+        )
+        r_margin = -BOUND_MARGIN * (query.weighted_alpha @ v_max)
+        L = np.hstack([query.product, r_margin[:, None], np.ones((stop - start, 1))]) @ right.T
+        np.maximum(L, 0.0, out=L)
+        np.square(L, out=L)
+        W = query.W @ v_max  # at or above sum_a u_a v_a for every stored instance
+        L *= np.divide(1.0, W, out=np.zeros_like(W), where=W > 0)[:, None]
+        if B is not None:
+            L += B
+        # L is computed: the bilinear part's rounding (below M of its size and of its cancelling terms) is
+        # allowed for in the threshold rather than in another pass over the block
+        b_margin = 0.0 if b_scales is None else BOUND_MARGIN * (b_scales.query[start:stop] + b_stored_max)
+        n = stop - start
+        if k == 1:
+            first = L.argmin(axis=1)[:, None]
+        else:
+            first = np.argpartition(L, k - 1, axis=1)[:, :k]
+        rows = np.repeat(np.arange(n), first.shape[1])
+        tau = _pair_sums(metric, roots, p, B, Zq, Zs, start, rows, first.ravel()).reshape(n, -1).max(axis=1)
+        threshold = (tau + search.tolerance(tau, tie_tolerance) + b_margin) / (1.0 - BOUND_MARGIN)
+        r, c = np.nonzero(L <= threshold[:, None])
+        sums = _pair_sums(metric, roots, p, B, Zq, Zs, start, r, c)
+        r, c, sums = search.within(r, c, sums, n, k, tie_tolerance)
+        yield start, stop, r + start, c, sums
+
+
+@dataclass(frozen=True)
+class _RootSide:
+    """One side of the weighted root sums ``sum_a w_a r_a`` of :func:`bounded_groups`: ``product`` its columns
+    of the matrix product (query: ``[u psi, u alpha, u]``, stored: ``[v chi, v, v beta]``), ``weighted_alpha``
+    the weighted ``alpha`` (or ``beta``) per attribute and ``W`` the weights (ones without)."""
+
+    product: np.ndarray
+    weighted_alpha: np.ndarray
+    W: np.ndarray
+
+    @classmethod
+    def of(cls, halves: list, W: np.ndarray | None, query: bool = False) -> "_RootSide":
+        n = len(halves[0].alpha)
+        W = np.ones((n, len(halves))) if W is None else np.asarray(W, dtype=float)
+        alpha = np.column_stack([h.alpha for h in halves]) * W
+        emb = [h.emb * W[:, [i]] for i, h in enumerate(halves)]
+        return cls(np.hstack(emb + ([alpha, W] if query else [W, alpha])), alpha, W)
+
+
+def _pair_sums(metric, roots, p: Plan, B: np.ndarray, Zq, Zs, start: int, r: np.ndarray, c: np.ndarray):
+    """The sums of the pairs ``(start + r, c)``, as :func:`chunks` computes them: the bilinear block's entry,
+    then each direct term weighted and added in turn (``B`` None: no bilinear part, the sums start at 0)."""
+    S = np.zeros(len(r)) if B is None else B[r, c]
+    for a, att in roots:
+        term = att.direct_pairs(Zq[start + r, a], Zs[c, a])
+        if p.U is not None:
+            term *= p.U[start + r, a]
+        if p.V is not None:
+            term *= p.V[c, a]
+        S += term
+    return S
 
 
 # ---------------------------------------------------------------------------------------------- the plan
