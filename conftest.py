@@ -13,6 +13,7 @@ cache, so ``make book`` does not execute them again (see
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import tokenize
@@ -22,6 +23,7 @@ from pathlib import Path
 import jupytext
 import nbformat
 import nbval.plugin
+import pytest
 
 from lazylib._book import execute_once
 
@@ -32,6 +34,30 @@ os.environ["TQDM_DISABLE"] = "1"
 ROOT = Path(__file__).parent
 BOOK = ROOT / "book"
 CACHE, STAMP = ROOT / execute_once.CACHE, ROOT / execute_once.STAMP
+
+
+@contextlib.contextmanager
+def restored_environment():
+    """``os.environ`` as it was on entry, again on exit. The chapter kernels nbval starts inherit the environment
+    of this process: a test that changes it for good changes how every later chapter runs. Starting a Dask
+    cluster does (distributed 2024-2025 sets ``MALLOC_TRIM_THRESHOLD_=65536``, ``OMP_NUM_THREADS``,
+    ``MKL_NUM_THREADS``, ``OPENBLAS_NUM_THREADS`` = 1 and ``PYTHONHASHSEED`` in ``os.environ``): with that trim
+    threshold glibc maps and unmaps every large temporary, and Part IV's Table 8 study spent half its time in
+    the kernel (353 s after the unit tests, 183 s alone)."""
+    saved = dict(os.environ)
+    try:
+        yield
+    finally:
+        if dict(os.environ) != saved:
+            os.environ.clear()
+            os.environ.update(saved)
+
+
+@pytest.fixture(autouse=True)
+def _environment_of_later_chapters():
+    """Every test leaves the process environment as it found it (see :func:`restored_environment`)."""
+    with restored_environment():
+        yield
 
 
 def is_chapter(path: Path) -> bool:

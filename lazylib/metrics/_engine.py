@@ -579,8 +579,7 @@ def _exact_pairs(q: Bilinear, s: Bilinear, I: np.ndarray, J: np.ndarray, U, V) -
         i, j = I[lo : lo + step], J[lo : lo + step]
         psi, chi = q.psi[i], s.psi[j]
         cols = np.where(sq, (psi / -2.0 - chi) ** 2, psi * chi)
-        per_attribute = np.zeros((len(i), m))
-        np.add.at(per_attribute.T, q.block, cols.T)  # sum each attribute's block of columns
+        per_attribute = block_sums(cols, q.block, m)
         alpha_beta = np.where(sq_attributes(q, m), 0.0, q.alpha[i] + s.alpha[j])
         t = per_attribute + alpha_beta
         if q.unknown_one is not None:
@@ -590,6 +589,25 @@ def _exact_pairs(q: Bilinear, s: Bilinear, I: np.ndarray, J: np.ndarray, U, V) -
         if V is not None:
             t = t * V[j]
         out[lo : lo + step] = t.sum(1)
+    return out
+
+
+def block_sums(cols: np.ndarray, block: np.ndarray, m: int) -> np.ndarray:
+    """(n, m): the columns of ``cols`` added per attribute (``block[k]`` the attribute of column ``k``), each
+    attribute's columns in column order from 0, as ``np.add.at`` adds them (the same bits), one pass per
+    position within a block rather than one slow scatter per element."""
+    out = np.zeros((len(cols), m))
+    if not len(block):
+        return out
+    if np.any(block[1:] < block[:-1]):  # blocks not contiguous: the general scatter
+        np.add.at(out.T, block, cols.T)
+        return out
+    starts = np.flatnonzero(np.concatenate(([True], block[1:] != block[:-1])))
+    widths = np.diff(np.concatenate((starts, [len(block)])))
+    attributes = block[starts]
+    for j in range(widths.max()):
+        live = widths > j
+        out[:, attributes[live]] += cols[:, starts[live] + j]
     return out
 
 

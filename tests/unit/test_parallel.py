@@ -95,13 +95,19 @@ def test_a_protocol_on_a_dask_cluster_gives_the_results_of_one_process():
     distributed = pytest.importorskip("distributed", reason="the dask extra: pip install -e '.[dask]'")
     import joblib
 
+    from conftest import restored_environment
+
     one = repeated_prefix_accuracy(_make, 4, [1, 3], random_state=5, n_jobs=1)
-    with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-        distributed.Client(cluster) as client,
-        joblib.parallel_config(backend="dask"),
-    ):
-        on_cluster = repeated_prefix_accuracy(_make, 4, [1, 3], random_state=5)
-        assert len(client.scheduler_info()["workers"]) == 2
+    before = dict(os.environ)
+    with restored_environment():
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        with cluster, distributed.Client(cluster) as client, joblib.parallel_config(backend="dask"):
+            on_cluster = repeated_prefix_accuracy(_make, 4, [1, 3], random_state=5)
+            assert len(client.scheduler_info()["workers"]) == 2
+        os.environ.pop("TQDM_DISABLE")  # a change of our own besides the cluster's (conftest.py sets it)
+        changed = {k for k in set(os.environ) | set(before) if os.environ.get(k) != before.get(k)}
+    assert "TQDM_DISABLE" in changed
+    # the chapters nbval runs after this test start in the environment the session began with
+    assert dict(os.environ) == before
     pd.testing.assert_frame_equal(one, on_cluster)
     assert np.isfinite(one["accuracy"]).all() and len(one) == 4 * 4 * 2

@@ -126,3 +126,21 @@ def check_against_pairwise(seed, factor, columns, k, name):
         closer = {j for j in order if row[j] < kth * (1 - 1e-9)}
         tied = sorted(j for j in order if abs(row[j] - kth) <= 1e-9 * kth)
         assert set(near) == closer | set(tied[: k - len(closer)])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_block_sums_add_as_np_add_at_does(seed):
+    from lazylib.metrics._engine import block_sums
+
+    rng = np.random.default_rng(seed)
+    m = int(rng.integers(1, 8))
+    widths = rng.integers(0, 12, m)  # some attributes without columns
+    block = np.repeat(np.arange(m), widths)
+    cols = rng.normal(size=(50, len(block))) * 10.0 ** rng.integers(-8, 8, len(block))
+    want = np.zeros((50, m))
+    np.add.at(want.T, block, cols.T)
+    np.testing.assert_array_equal(block_sums(cols, block, m), want)
+    shuffled = rng.permutation(len(block))  # columns out of attribute order: the general scatter
+    want = np.zeros((50, m))
+    np.add.at(want.T, block[shuffled], cols[:, shuffled].T)
+    np.testing.assert_array_equal(block_sums(cols[:, shuffled], block[shuffled], m), want)
