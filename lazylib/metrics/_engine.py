@@ -288,10 +288,10 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
         else:
             first = np.argpartition(L, k - 1, axis=1)[:, :k]
         rows = np.repeat(np.arange(n), first.shape[1])
-        tau = _pair_sums(metric, roots, p, B, Zq, Zs, start, rows, first.ravel()).reshape(n, -1).max(axis=1)
+        tau = _pair_sums(roots, p, B, Zq, Zs, start, rows, first.ravel()).reshape(n, -1).max(axis=1)
         threshold = (tau + search.tolerance(tau, tie_tolerance) + b_margin) / (1.0 - BOUND_MARGIN)
         r, c = np.nonzero(L <= threshold[:, None])
-        sums = _pair_sums(metric, roots, p, B, Zq, Zs, start, r, c)
+        sums = _pair_sums(roots, p, B, Zq, Zs, start, r, c)
         r, c, sums = search.within(r, c, sums, n, k, tie_tolerance)
         yield start, stop, r + start, c, sums
 
@@ -315,7 +315,7 @@ class _RootSide:
         return cls(np.hstack(emb + ([alpha, W] if query else [W, alpha])), alpha, W)
 
 
-def _pair_sums(metric, roots, p: Plan, B: np.ndarray, Zq, Zs, start: int, r: np.ndarray, c: np.ndarray):
+def _pair_sums(roots, p: Plan, B: np.ndarray | None, Zq, Zs, start: int, r: np.ndarray, c: np.ndarray):
     """The sums of the pairs ``(start + r, c)``, as :func:`chunks` computes them: the bilinear block's entry,
     then each direct term weighted and added in turn (``B`` None: no bilinear part, the sums start at 0)."""
     S = np.zeros(len(r)) if B is None else B[r, c]
