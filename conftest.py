@@ -13,12 +13,12 @@ cache, so ``make book`` does not execute them again (see
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 import tokenize
 from collections import defaultdict
 from pathlib import Path
+from unittest import mock
 
 import jupytext
 import nbformat
@@ -36,21 +36,14 @@ BOOK = ROOT / "book"
 CACHE, STAMP = ROOT / execute_once.CACHE, ROOT / execute_once.STAMP
 
 
-@contextlib.contextmanager
 def restored_environment():
     """``os.environ`` as it was on entry, again on exit. The chapter kernels nbval starts inherit the environment
     of this process: a test that changes it for good changes how every later chapter runs. Starting a Dask
     cluster does (distributed 2024-2025 sets ``MALLOC_TRIM_THRESHOLD_=65536``, ``OMP_NUM_THREADS``,
     ``MKL_NUM_THREADS``, ``OPENBLAS_NUM_THREADS`` = 1 and ``PYTHONHASHSEED`` in ``os.environ``): with that trim
     threshold glibc maps and unmaps every large temporary, and Part IV's Table 8 study spent half its time in
-    the kernel (353 s after the unit tests, 183 s alone)."""
-    saved = dict(os.environ)
-    try:
-        yield
-    finally:
-        if dict(os.environ) != saved:
-            os.environ.clear()
-            os.environ.update(saved)
+    the kernel (353 s after the unit tests, 183 s alone). ``mock.patch.dict`` restores the contents on exit."""
+    return mock.patch.dict(os.environ)
 
 
 @pytest.fixture(autouse=True)
