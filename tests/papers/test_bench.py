@@ -9,7 +9,7 @@ from scipy import stats
 from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
-from lazylib.protocols import bench, howe_cardie, payne2000
+from lazylib.protocols import bench, bench_stats, howe_cardie, payne2000
 from lazylib.weighting import MDW
 
 SMALL = bench.Config(
@@ -60,7 +60,7 @@ def test_refusals_are_the_librarys_errors(small_run):
     assert (ref["data sets"] == "lenses").all()
     table = bench.accuracy_table(small_run)
     assert table.loc["lenses", "CA"] != table.loc["lenses", "CA"]  # NaN
-    assert list(bench.complete_block(table).columns) == ["1-NN OM", "k-NN HVDM", "MDW", "VFI5", "C4.5"]
+    assert list(bench_stats.complete_block(table).columns) == ["1-NN OM", "k-NN HVDM", "MDW", "VFI5", "C4.5"]
 
 
 def test_times_are_recorded(small_run):
@@ -97,14 +97,14 @@ TABLE = pd.DataFrame(
 
 
 def test_average_ranks_by_hand():
-    ranks = bench.average_ranks(TABLE)
+    ranks = bench_stats.average_ranks(TABLE)
     # d5: a and b tie for first (75 = 75 > 74), each 1.5; c last but on d2 (66 > 65)
     assert ranks["c"] == pytest.approx((4 + 4 + 3 + 4 + 4 + 4) / 6)
     assert ranks["d"] == pytest.approx((1 + 3 + 1 + 1 + 1 + 3) / 6)
     assert ranks["a"] == pytest.approx((2 + 2 + 2 + 2 + 2 + 1.5) / 6)
     assert list(ranks.index) == ["d", "a", "b", "c"]
     with pytest.raises(ValueError, match="complete block"):
-        bench.average_ranks(TABLE.assign(a=[np.nan, 1, 2, 3, 4, 5]))
+        bench_stats.average_ranks(TABLE.assign(a=[np.nan, 1, 2, 3, 4, 5]))
 
 
 def test_friedman_p_value_by_hand():
@@ -113,7 +113,7 @@ def test_friedman_p_value_by_hand():
     chi2 = 12 * N / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4)  # Demsar (2006), Eq. 3
     ties = TABLE.rank(axis=1).apply(lambda r: (r.value_counts() ** 3 - r.value_counts()).sum(), axis=1).sum()
     chi2 /= 1 - ties / (N * (k**3 - k))  # scipy corrects for ties
-    res = bench.friedman(TABLE)
+    res = bench_stats.friedman(TABLE)
     assert res["chi2"] == pytest.approx(chi2)
     assert res["p"] == pytest.approx(stats.chi2.sf(chi2, k - 1))
     F = (N - 1) * chi2 / (N * (k - 1) - chi2)  # Iman and Davenport, Demsar's Eq. 4
@@ -124,10 +124,12 @@ def test_nemenyi_p_value_and_critical_difference_by_hand():
     N, k = TABLE.shape
     R = TABLE.rank(axis=1, ascending=False).mean()
     z = abs(R["c"] - R["d"]) / np.sqrt(k * (k + 1) / (6 * N))
-    assert bench.nemenyi(TABLE).loc["c", "d"] == pytest.approx(stats.studentized_range.sf(z * np.sqrt(2), k, np.inf))
-    cd = bench.critical_difference(k, N)
+    assert bench_stats.nemenyi(TABLE).loc["c", "d"] == pytest.approx(
+        stats.studentized_range.sf(z * np.sqrt(2), k, np.inf)
+    )
+    cd = bench_stats.critical_difference(k, N)
     assert cd == pytest.approx(2.569 * np.sqrt(k * (k + 1) / (6 * N)), abs=2e-3)  # Demsar's q_0.05 for k = 4
-    p = bench.nemenyi(TABLE)
+    p = bench_stats.nemenyi(TABLE)
     for x in TABLE.columns:
         for y in TABLE.columns:
             if x != y:
@@ -138,7 +140,7 @@ def test_bayesian_signed_rank_posterior_by_hand():
     rng = np.random.default_rng(0)
     a = rng.normal(80, 5, 12)
     b = a - rng.normal(1.5, 1.0, 12)
-    ours = bench.bayes_signed_rank(a, b, rope=1.0, random_state=7, nsamples=4000)
+    ours = bench_stats.bayes_signed_rank(a, b, rope=1.0, random_state=7, nsamples=4000)
     # Benavoli et al. (2017): Dirichlet(0.5, 1, ..., 1) weights on (0, z_1, ..., z_n), z = b - a; a sample's
     # probability that b is better is the weight of pairs whose mean (z_i + z_j) / 2 exceeds the rope
     z = np.concatenate([[0.0], b - a])
@@ -159,4 +161,4 @@ def test_bayesian_signed_rank_posterior_by_hand():
 
 def test_bayesian_signed_rank_refuses_bad_input():
     with pytest.raises(ValueError, match="equal-length"):
-        bench.bayes_signed_rank([1.0, 2.0], [1.0])
+        bench_stats.bayes_signed_rank([1.0, 2.0], [1.0])
