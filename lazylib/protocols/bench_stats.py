@@ -8,7 +8,9 @@ Benavoli et al. (2017) (:mod:`baycomp`).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -93,14 +95,14 @@ def cd_diagram(table: pd.DataFrame, *, ax=None, alpha: float = 0.05):
 
 def bayes_signed_rank(a, b, *, rope: float = 1.0, random_state=0, nsamples: int = 50000) -> dict:
     """Bayesian signed-rank test of two methods' accuracies over data sets (Benavoli et al. 2017), with a region
-    of practical equivalence of ``rope`` accuracy points, from :class:`baycomp.SignedRankTest`.
+    of practical equivalence of ``rope`` accuracy points: the posterior of :class:`baycomp.SignedRankTest`.
 
     Parameters
     ----------
     a, b : array-like of float
         The two methods' accuracies, one per data set.
     rope : float
-        The half-width of the region of practical equivalence, in the accuracies' units.
+        The half-width of the region of practical equivalence, in the accuracies' units (> 0).
     random_state : int, Generator or None
         Seed or generator of the posterior's samples (one integer drawn from it seeds baycomp's sampler): an int
         seeds a fresh generator (the same draws at every call), a Generator is used as it is (its stream
@@ -112,19 +114,38 @@ def bayes_signed_rank(a, b, *, rope: float = 1.0, random_state=0, nsamples: int 
     -------
     dict with ``p_a`` (the posterior probability that ``a`` is practically better), ``p_rope`` (practically
     equivalent) and ``p_b`` (``b`` practically better).
-    """
-    import baycomp
 
+    Notes
+    -----
+    baycomp's sampler draws the Dirichlet weights of every sample at once and then sums each sample's weighted
+    pairs in a Python loop (seconds per pair of methods); the same draws (``numpy.random.RandomState(seed)``,
+    the prior's pseudo-observation 0 with weight 0.5) are summed here in two matrix products, so the
+    probabilities are baycomp's (``tests/papers/test_bench.py`` compares them) at a hundredth of the cost.
+    """
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape or a.ndim != 1 or len(a) < 2 or np.isnan(a).any() or np.isnan(b).any():
         raise ValueError("bayes_signed_rank needs two equal-length vectors of at least two finite accuracies")
+    if not rope > 0:
+        raise ValueError(f"rope must be positive, got {rope!r}")
     seed = int(check_random_state(random_state).integers(2**31 - 1))
-    p_a, p_rope, p_b = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=nsamples, random_state=seed)
+    z = np.concatenate([[0.0], b - a])  # baycomp's y - x, after the prior's pseudo-observation
+    sums = z[:, None] + z[None, :]
+    below = (sums < -2 * rope) + 0.5 * (sums == -2 * rope)
+    above = (sums > 2 * rope) + 0.5 * (sums == 2 * rope)
+    w = np.random.RandomState(seed).dirichlet(np.r_[0.5, np.ones(len(a))], nsamples)
+    samples = np.column_stack([((w @ below) * w).sum(1), np.zeros(nsamples), ((w @ above) * w).sum(1)])
+    samples[:, 1] = 1 - samples[:, 0] - samples[:, 2]
+    p_a, p_rope, p_b = np.bincount(samples.argmax(axis=1), minlength=3) / nsamples
     return {"p_a": float(p_a), "p_rope": float(p_rope), "p_b": float(p_b)}
 
 
 #: The region of practical equivalence, in accuracy points: two accuracies closer than this are "about the same".
 ROPE = 1.0
+#: The baseline every method is compared with (:func:`against_baseline`): the normalised Euclidean 1-NN, the
+#: default a practitioner reaches for first.
+BASELINE = "1-NN Euclidean"
+#: The regions of practical equivalence shown, in accuracy points (the findings are read under each).
+ROPES = (0.5, 1.0, 2.0)
 
 
 def ranking(table: pd.DataFrame, datasets=None, *, alpha: float = 0.05) -> dict:
@@ -176,10 +197,21 @@ def by_kind(table: pd.DataFrame, kinds: pd.Series, *, alpha: float = 0.05) -> pd
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("data sets of kind")
 
 
-def leading_pairs(block: pd.DataFrame, *, top: int = 5, rope: float = ROPE, random_state=0) -> pd.DataFrame:
-    """The best-ranked method of ``block`` against each of the next ``top - 1``: mean difference and the
-    Bayesian signed-rank posterior (:func:`bayes_signed_rank`), read as "better", "practically equivalent" or
-    "undecided" at 0.95.
+def _reading(p: dict, a: str, b: str, *, level: float = 0.95) -> str:
+    """The Bayesian signed-rank posterior ``p`` of ``a`` against ``b`` read at ``level``."""
+    if p["p_a"] >= level:
+        return f"{a} practically better"
+    if p["p_rope"] >= level:
+        return "practically equivalent"
+    if p["p_b"] >= level:
+        return f"{b} practically better"
+    return "undecided"
+
+
+def leading_pairs(block: pd.DataFrame, *, top: int = 5, ropes=ROPES, random_state=0) -> pd.DataFrame:
+    """The best-ranked method of ``block`` against each of the next ``top - 1``, under each region of practical
+    equivalence of ``ropes``: mean difference and the Bayesian signed-rank posterior (:func:`bayes_signed_rank`),
+    read as "better", "practically equivalent" or "undecided" at 0.95.
 
     Parameters
     ----------
@@ -187,45 +219,222 @@ def leading_pairs(block: pd.DataFrame, *, top: int = 5, rope: float = ROPE, rand
         Accuracies, data sets x methods (a complete block).
     top : int
         How many of the best-ranked methods take part.
-    rope : float
-        As for :func:`bayes_signed_rank`.
+    ropes : sequence of float
+        Half-widths of the region of practical equivalence, each as for :func:`bayes_signed_rank`.
     random_state : int, Generator or None
         Seed or generator of every pair's posterior samples (an int seeds a fresh generator (the same draws at
         every call), a Generator is used as it is (its stream continues), None draws fresh entropy); the same
         int gives every pair the same seed.
+
+    Returns
+    -------
+    DataFrame indexed by (``pair``, ``ROPE``): ``mean difference``, ``P(best better)``, ``P(equivalent)``,
+    ``P(other better)`` and ``reading``.
     """
     ranks = average_ranks(block)
     best = ranks.index[0]
     rows = []
     for other in ranks.index[1:top]:
-        p = bayes_signed_rank(block[best], block[other], rope=rope, random_state=random_state)
-        reading = (
-            f"{best} practically better"
-            if p["p_a"] >= 0.95
-            else "practically equivalent"
-            if p["p_rope"] >= 0.95
-            else f"{other} practically better"
-            if p["p_b"] >= 0.95
-            else "undecided"
-        )
-        rows.append(
-            {
-                "pair": f"{best} vs {other}",
-                "mean difference": float((block[best] - block[other]).mean()),
-                f"P({best} better)": p["p_a"],
-                "P(equivalent)": p["p_rope"],
-                "P(other better)": p["p_b"],
-                "reading": reading,
-            }
-        )
-    return pd.DataFrame(rows).set_index("pair")
+        for rope in ropes:
+            p = bayes_signed_rank(block[best], block[other], rope=rope, random_state=random_state)
+            rows.append(
+                {
+                    "pair": f"{best} vs {other}",
+                    "ROPE": float(rope),
+                    "mean difference": float((block[best] - block[other]).mean()),
+                    "P(best better)": p["p_a"],
+                    "P(equivalent)": p["p_rope"],
+                    "P(other better)": p["p_b"],
+                    "reading": _reading(p, best, other),
+                }
+            )
+    return pd.DataFrame(rows).set_index(["pair", "ROPE"])
 
 
-def value_for_time(results: pd.DataFrame, ranked: dict, *, alpha: float = 0.05) -> pd.DataFrame:
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjustment of ``m`` p-values (Holm 1979; Demsar 2006, section 3.2.2): the i-th smallest
+    becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))``, so that rejecting every adjusted p-value at or below
+    ``alpha`` keeps the family-wise error rate at ``alpha``.
+
+    Parameters
+    ----------
+    pvalues : array-like of float
+        The unadjusted p-values, in any order.
+
+    Returns
+    -------
+    ndarray
+        The adjusted p-values, in the order given.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()  # 4 x 0.005, 3 x 0.01, max(2 x 0.03, .), 0.04
+    [0.03, 0.06, 0.06, 0.02]
+    """
+    p = np.asarray(pvalues, dtype=float)
+    if p.ndim != 1 or np.isnan(p).any() or (p < 0).any() or (p > 1).any():
+        raise ValueError("holm needs a vector of p-values in [0, 1]")
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+def median_interval(differences, *, level: float = 0.95, n_resamples: int = 9999, random_state=0) -> tuple:
+    """The median of ``differences`` with a percentile bootstrap interval over them
+    (:func:`scipy.stats.bootstrap`, the data sets resampled with replacement).
+
+    Parameters
+    ----------
+    differences : array-like of float
+        One accuracy difference per data set.
+    level : float
+        The interval's confidence level.
+    n_resamples : int
+        Bootstrap resamples.
+    random_state : int, Generator or None
+        Seed or generator of the resamples: an int seeds a fresh generator (the same draws at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
+
+    Returns
+    -------
+    tuple of float
+        ``(median, low, high)``.
+
+    Notes
+    -----
+    The percentile interval rather than scipy's default BCa: a median of a few data sets has many tied
+    resamples, on which the BCa's acceleration is undefined.
+    """
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 1 or len(d) < 2 or np.isnan(d).any():
+        raise ValueError("median_interval needs at least two finite differences")
+    res = stats.bootstrap(
+        (d,),
+        np.median,
+        confidence_level=level,
+        n_resamples=n_resamples,
+        method="percentile",
+        vectorized=True,
+        rng=check_random_state(random_state),
+    )
+    return float(np.median(d)), float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def against_baseline(
+    block: pd.DataFrame, baseline: str = BASELINE, *, alpha: float = 0.05, level: float = 0.95, random_state=0
+) -> pd.DataFrame:
+    """Every method of ``block`` against ``baseline``: the Wilcoxon signed-rank test over the data sets
+    (:func:`scipy.stats.wilcoxon`, two-sided) with Holm's correction over the methods (:func:`holm`), and the
+    median accuracy difference with a bootstrap interval (:func:`median_interval`), Demsar's (2006, section
+    3.2.2) comparison of several classifiers with a control.
+
+    Parameters
+    ----------
+    block : DataFrame
+        Accuracies, data sets x methods (a complete block).
+    baseline : str
+        The control method, a column of ``block``.
+    alpha : float
+        The family-wise level of the Holm-corrected tests.
+    level : float
+        The confidence level of the intervals.
+    random_state : int, Generator or None
+        Seed or generator of the bootstrap resamples: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+
+    Returns
+    -------
+    DataFrame indexed by method (best average rank first): ``wins``, ``ties``, ``losses`` (data sets where the
+    method is more accurate than, as accurate as, less accurate than the baseline), ``median difference``
+    (method minus baseline, points) and its interval ``low``, ``high``; ``R+``, ``R-`` (rank sums of the
+    differences for and against the method, zero differences split between them), ``p`` (Wilcoxon, two-sided)
+    and ``p (Holm)``; ``reading``: better or worse than the baseline at ``alpha``, or not separated.
+
+    Notes
+    -----
+    Zero differences are ranked and split evenly between ``R+`` and ``R-`` (Demsar's reading; scipy's
+    ``zero_method="zsplit"``); the p-value is scipy's (exact for few data sets, else the normal approximation).
+    """
+    if baseline not in block.columns:
+        raise ValueError(f"the baseline {baseline!r} is not a method of the block: {list(block.columns)}")
+    if block.isna().any().any():
+        raise ValueError("against_baseline needs a complete block (see complete_block)")
+    rng = check_random_state(random_state)
+    rows = {}
+    for method in average_ranks(block).index.drop(baseline):
+        d = (block[method] - block[baseline]).to_numpy()
+        ranks = stats.rankdata(np.abs(d))
+        r_plus = ranks[d > 0].sum() + ranks[d == 0].sum() / 2
+        r_minus = ranks[d < 0].sum() + ranks[d == 0].sum() / 2
+        test = stats.wilcoxon(block[method], block[baseline], zero_method="zsplit")
+        median, low, high = median_interval(d, level=level, random_state=rng)
+        rows[method] = {
+            "wins": int((d > 0).sum()),
+            "ties": int((d == 0).sum()),
+            "losses": int((d < 0).sum()),
+            "median difference": median,
+            "low": low,
+            "high": high,
+            "R+": float(r_plus),
+            "R-": float(r_minus),
+            "p": float(test.pvalue),
+        }
+    out = pd.DataFrame.from_dict(rows, orient="index").rename_axis("method")
+    out["p (Holm)"] = holm(out["p"].to_numpy())
+    out["reading"] = np.where(
+        out["p (Holm)"] > alpha,
+        "not separated",
+        np.where(out["R+"] > out["R-"], f"better than {baseline}", f"worse than {baseline}"),
+    )
+    return out
+
+
+def separated_pairs(ranked: dict, *, alpha: float = 0.05) -> pd.DataFrame:
+    """The pairs of methods that Nemenyi's test separates at ``alpha`` in one ranking (:func:`ranking`): the
+    better-ranked method, the other, the difference of their average ranks and the p-value, largest difference
+    first."""
+    ranks, p = ranked["ranks"], ranked["nemenyi"]
+    rows = [
+        {"better": a, "worse": b, "rank difference": float(ranks[b] - ranks[a]), "p": float(p.loc[a, b])}
+        for i, a in enumerate(ranks.index)
+        for b in ranks.index[i + 1 :]
+        if p.loc[a, b] <= alpha
+    ]
+    columns = ["better", "worse", "rank difference", "p"]
+    return pd.DataFrame(rows, columns=columns).sort_values("rank difference", ascending=False, ignore_index=True)
+
+
+def value_for_time(
+    results: pd.DataFrame, ranked: dict, *, alpha: float = 0.05, rope: float = ROPE, random_state=0
+) -> pd.DataFrame:
     """Accuracy rank against processor time on the data sets of one ranking (:func:`ranking`): each method's
     average rank, its median processor seconds per fold (fit and predict), whether no other method is both
-    faster and better ranked (``pareto``), and whether Nemenyi's test tells it from the best (``below best``).
-    The best value is the fastest method not significantly below the best."""
+    faster and better ranked (``pareto``), whether Nemenyi's test tells it from the best (``below best``), and
+    the Bayesian signed-rank posterior of the best-ranked method against it (:func:`bayes_signed_rank` at
+    ``rope``): ``P(best practically better)`` and ``P(not practically worse)`` (the probability of the ROPE
+    plus that of the method being practically better).
+
+    Parameters
+    ----------
+    results : DataFrame
+        A run's rows (:func:`lazylib.protocols.bench.run`), for the times.
+    ranked : dict
+        One ranking of its accuracies (:func:`ranking`).
+    alpha : float
+        Nemenyi's level.
+    rope : float
+        As for :func:`bayes_signed_rank`.
+    random_state : int, Generator or None
+        Seed or generator of every posterior's samples (an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy).
+
+    Returns
+    -------
+    DataFrame indexed by method (best average rank first).
+    """
     names = list(ranked["block"].index)
     ok = results[results["dataset"].isin(names) & results["refused"].eq("")]
     seconds = ok.groupby("method")["total_s"].median()
@@ -234,12 +443,23 @@ def value_for_time(results: pd.DataFrame, ranked: dict, *, alpha: float = 0.05) 
     faster = out["seconds per fold"].to_numpy()[:, None] > out["seconds per fold"].to_numpy()[None, :]
     better = out["average rank"].to_numpy()[:, None] > out["average rank"].to_numpy()[None, :]
     out["pareto"] = ~(faster & better).any(axis=1)
+    block, best = ranked["block"], ranked["best"]
+    posterior = {
+        m: bayes_signed_rank(block[best], block[m], rope=rope, random_state=random_state)
+        if m != best
+        else {"p_a": 0.0, "p_rope": 1.0, "p_b": 0.0}  # the best against itself: every difference 0
+        for m in out.index
+    }
+    out["P(best practically better)"] = [posterior[m]["p_a"] for m in out.index]
+    out["P(not practically worse)"] = [posterior[m]["p_rope"] + posterior[m]["p_b"] for m in out.index]
     return out
 
 
-def best_value(value: pd.DataFrame) -> str:
-    """The fastest method that Nemenyi's test does not tell from the best (:func:`value_for_time`)."""
-    return str(value[~value["below best"]]["seconds per fold"].idxmin())
+def best_value(value: pd.DataFrame, *, level: float = 0.95) -> str:
+    """The fastest method that the Bayesian signed-rank test finds, with probability at least ``level``, not
+    practically worse than the best-ranked one (:func:`value_for_time`): the best itself when no faster method
+    is. The decision rests on the posterior it cites, never on a test failing to separate two methods."""
+    return str(value[value["P(not practically worse)"] >= level]["seconds per fold"].idxmin())
 
 
 def _beats(t, a, *others):
@@ -348,11 +568,17 @@ def claim_evidence(results: pd.DataFrame) -> dict:
 CLAIM_SHARES = {"supported": 0.75, "partly": 0.5}
 
 
+#: The factor of :func:`conditions` and the label of its primary condition, every fold seed pooled (the pooled
+#: result is not a seed: a stability counts it as one condition beside each seed).
+FACTOR = "fold seed"
+POOLED = ("pooled",)
+
+
 def conditions(results: pd.DataFrame) -> dict:
-    """The accuracy tables a finding is judged on: ``{"seed": "all"}`` (every fold of every seed, the primary
-    condition) and one per fold seed alone, as ``{label: table}`` pairs for
-    :func:`lazylib.report.verdicts.judge` (labels are tuples of the one factor ``seed``)."""
-    out = {("all",): accuracy_table(results)}
+    """The accuracy tables a finding is judged on: every fold of every seed pooled (the primary condition,
+    labelled :data:`POOLED`) and each fold seed alone, as ``{label: table}`` pairs for
+    :func:`lazylib.report.verdicts.judge` (labels are tuples of the one factor :data:`FACTOR`)."""
+    out = {POOLED: accuracy_table(results)}
     for seed, t in accuracy_table(results, by_seed=True).groupby(level="seed"):
         out[(int(seed),)] = t.droplevel("seed")
     return out
@@ -374,7 +600,7 @@ def judge_claims(results: pd.DataFrame) -> pd.DataFrame:
     tables = conditions(results)
     rows = {}
     for c in CLAIMS:
-        if not set(c.methods) <= set(tables["all",].columns):
+        if not set(c.methods) <= set(tables[POOLED].columns):
             continue
 
         def agree(t, c=c):
@@ -384,10 +610,10 @@ def judge_claims(results: pd.DataFrame) -> pd.DataFrame:
         judgement = judge(
             lambda t, agree=agree: share_rule(agree(t), **CLAIM_SHARES, what="data sets"),
             {key: t for key, t in tables.items()},
-            primary=("all",),
-            factors=("seed",),
+            primary=POOLED,
+            factors=(FACTOR,),
         )
-        pooled = agree(tables["all",])
+        pooled = agree(tables[POOLED])
         rows[c.part, c.claim] = {
             "data sets": len(pooled),
             "holds on": int(pooled.sum()),
@@ -412,22 +638,42 @@ def judge_best(results: pd.DataFrame, method: str, datasets=None, *, alpha: floa
             note=f"best: {r['best']}; {method} ranks {r['ranks'][method]:.2f}",
         )
 
-    return judge(rule, conditions(results), primary=("all",), factors=("seed",))
+    return judge(rule, conditions(results), primary=POOLED, factors=(FACTOR,))
 
 
-def judge_best_value(results: pd.DataFrame, method: str, *, alpha: float = 0.05):
+def judge_best_value(results: pd.DataFrame, method: str, *, alpha: float = 0.05, rope: float = ROPE, random_state=0):
     """The finding "``method`` is the best value for its time" (:func:`best_value` over every data set the
     whole block accepts) judged on every fold seed pooled and on each alone: supported where it is the fastest
-    method not significantly below the best, partly supported where it is at least not significantly below the
-    best."""
+    method that the Bayesian signed-rank test finds not practically worse than the best with probability 0.95,
+    partly supported where the test does not find it practically worse (P(best practically better) < 0.95).
+
+    Parameters
+    ----------
+    results : DataFrame
+        A run's rows (:func:`lazylib.protocols.bench.run`).
+    method : str
+        The method.
+    alpha : float
+        Nemenyi's level (the ranking's table).
+    rope : float
+        As for :func:`bayes_signed_rank`.
+    random_state : int, Generator or None
+        Seed or generator of the posterior samples under each condition: an int seeds a fresh generator (the same
+        draws at every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+    """
     from lazylib.report.verdicts import judge, tiers
 
     def rule(t):
         r = ranking(t, alpha=alpha)
-        value = value_for_time(results, r, alpha=alpha)
-        return tiers(supported=best_value(value) == method, partly=bool(method in r["group"]))
+        value = value_for_time(results, r, alpha=alpha, rope=rope, random_state=random_state)
+        worse = value.loc[method, "P(best practically better)"]
+        return tiers(
+            supported=best_value(value) == method,
+            partly=bool(worse < 0.95),
+            note=f"best value: {best_value(value)}; P({r['best']} practically better than {method}) = {worse:.3f}",
+        )
 
-    return judge(rule, conditions(results), primary=("all",), factors=("seed",))
+    return judge(rule, conditions(results), primary=POOLED, factors=(FACTOR,))
 
 
 def judge_equivalent(results: pd.DataFrame, a: str, b: str, datasets=None, *, rope: float = ROPE, random_state=0):
@@ -456,4 +702,48 @@ def judge_equivalent(results: pd.DataFrame, a: str, b: str, datasets=None, *, ro
         p = bayes_signed_rank(t[a], t[b], rope=rope, random_state=random_state)
         return threshold_rule(p["p_rope"], supported=0.95, partly=0.5, what="P(equivalent)")
 
-    return judge(rule, conditions(results), primary=("all",), factors=("seed",))
+    return judge(rule, conditions(results), primary=POOLED, factors=(FACTOR,))
+
+
+#: Where the full run's per-fold results are kept, relative to the repository root: a gzip-compressed CSV with
+#: the columns of :func:`lazylib.protocols.bench.run` (written by ``python -m lazylib.protocols.bench --full``),
+#: and beside it ``full_run.json``, the run's configuration, commit, machine and times, when there is one.
+FULL_RUN = Path("book") / "bench" / "data" / "full_run.csv.gz"
+#: The columns a run's rows need for the statistics of this module.
+RUN_COLUMNS = ("dataset", "kind", "seed", "fold", "method", "accuracy", "total_s", "refused")
+
+
+def load_full_run(path=None) -> pd.DataFrame | None:
+    """The full run's rows (every data set of the catalogue), read from :data:`FULL_RUN` under the repository
+    root (or from ``path``), or None when the file is absent: Part VI then ranks its own re-executed subset.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        The CSV file (default: :data:`FULL_RUN` under the folder holding the book's ``_toc.yml``).
+
+    Returns
+    -------
+    DataFrame or None
+        One row per data set, seed, fold and method, as :func:`lazylib.protocols.bench.run` returns them
+        (``refused`` is "" where the method ran); ``attrs["run"]`` holds the JSON file beside it, if any.
+    """
+    if path is None:
+        from lazylib.report.scorecard import book_root
+
+        root = book_root()
+        if root is None:
+            return None
+        path = root / FULL_RUN
+    path = Path(path)
+    if not path.is_file():
+        return None
+    results = pd.read_csv(path, dtype={"dataset": str, "kind": str, "method": str, "refused": str})
+    missing = [c for c in RUN_COLUMNS if c not in results.columns]
+    if missing:
+        raise ValueError(f"{path} lacks the columns {missing} of a bench run")
+    results["refused"] = results["refused"].fillna("")
+    meta = path.parent / "full_run.json"
+    if meta.is_file():
+        results.attrs["run"] = json.loads(meta.read_text())
+    return results

@@ -162,3 +162,163 @@ def test_bayesian_signed_rank_posterior_by_hand():
 def test_bayesian_signed_rank_refuses_bad_input():
     with pytest.raises(ValueError, match="equal-length"):
         bench_stats.bayes_signed_rank([1.0, 2.0], [1.0])
+
+
+@pytest.mark.parametrize("n, shift, rope", [(15, 1.0, 0.5), (15, 0.3, 1.0), (46, 2.0, 2.0), (5, 0.0, 1.0)])
+def test_bayesian_signed_rank_is_baycomps_posterior(n, shift, rope):
+    import baycomp
+
+    rng = np.random.default_rng(n)
+    a = np.round(rng.normal(80, 5, n), 1)
+    b = np.round(a - rng.normal(shift, 1.0, n), 1)  # rounded: some differences on the ROPE's edge
+    ours = bench_stats.bayes_signed_rank(a, b, rope=rope, random_state=3, nsamples=20000)
+    seed = int(np.random.default_rng(3).integers(2**31 - 1))  # the one integer our random_state=3 hands baycomp
+    ref = baycomp.SignedRankTest.probs(a, b, rope=rope, nsamples=20000, random_state=seed)
+    assert [ours["p_a"], ours["p_rope"], ours["p_b"]] == pytest.approx(list(ref), abs=1e-12)
+    with pytest.raises(ValueError, match="rope must be positive"):
+        bench_stats.bayes_signed_rank(a, b, rope=0.0)
+
+
+def test_holm_by_hand():
+    p = [0.01, 0.04, 0.03, 0.005]
+    # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1 -> 0.02, 0.03, 0.06, 0.04 -> running maximum 0.06 at the end
+    assert bench_stats.holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert bench_stats.holm([0.5, 0.6]) == pytest.approx([1.0, 1.0])  # capped at 1
+    with pytest.raises(ValueError, match="p-values in"):
+        bench_stats.holm([0.1, 1.2])
+
+
+def test_holm_equals_statsmodels():
+    multitest = pytest.importorskip("statsmodels.stats.multitest")
+    p = np.random.default_rng(1).uniform(0, 0.2, 12)
+    assert bench_stats.holm(p) == pytest.approx(multitest.multipletests(p, method="holm")[1])
+
+
+BLOCK = pd.DataFrame(
+    {
+        "base": [80.0, 70.0, 90.0, 60.0, 75.0, 85.0, 65.0, 72.0],
+        "up": [83.0, 74.0, 92.0, 61.0, 79.0, 86.5, 70.0, 75.0],  # better on every data set
+        "same": [80.0, 71.0, 89.0, 60.0, 74.0, 86.0, 65.0, 73.0],  # as good, two ties
+        "down": [70.0, 65.0, 80.0, 50.0, 60.0, 80.0, 55.0, 60.0],  # worse everywhere
+    },
+    index=[f"d{i}" for i in range(8)],
+)
+
+
+def test_against_baseline_is_scipys_wilcoxon_with_holm():
+    out = bench_stats.against_baseline(BLOCK, "base", random_state=0)
+    assert set(out.index) == {"up", "same", "down"}
+    raw = {m: stats.wilcoxon(BLOCK[m], BLOCK["base"], zero_method="zsplit").pvalue for m in out.index}
+    assert out["p"].to_dict() == pytest.approx(raw)
+    assert out["p (Holm)"].to_numpy() == pytest.approx(bench_stats.holm(out["p"].to_numpy()))
+    # rank sums by hand for "same": differences 0, 1, -1, 0, -1, 1, 0, 1 -> |d| ranks: zeros 2 each, ones 6 each
+    row = out.loc["same"]
+    assert (row["wins"], row["ties"], row["losses"]) == (3, 3, 2)
+    assert row["R+"] == pytest.approx(3 * 6 + 3 * 2 / 2) and row["R-"] == pytest.approx(2 * 6 + 3 * 2 / 2)
+    assert out.loc["up", "reading"] == "better than base" and out.loc["down", "reading"] == "worse than base"
+    assert out.loc["same", "reading"] == "not separated"
+    assert out.loc["up", "median difference"] == pytest.approx(np.median(BLOCK["up"] - BLOCK["base"]))
+    with pytest.raises(ValueError, match="baseline"):
+        bench_stats.against_baseline(BLOCK, "nope")
+
+
+def test_median_interval_is_a_percentile_bootstrap():
+    d = np.array([3.0, -1.0, 2.5, 0.5, 4.0, 1.0, -0.5, 2.0, 1.5, 3.5, 0.0, 2.0])
+    median, low, high = bench_stats.median_interval(d, random_state=0)
+    assert median == np.median(d) and low <= median <= high
+    assert (median, low, high) == bench_stats.median_interval(d, random_state=0)  # the seed fixes the draws
+    # an independent percentile bootstrap (another generator): the same interval up to resampling noise
+    rng = np.random.default_rng(123)
+    medians = np.median(d[rng.integers(0, len(d), (20000, len(d)))], axis=1)
+    assert [low, high] == pytest.approx(np.percentile(medians, [2.5, 97.5]), abs=0.26)
+
+
+def test_leading_pairs_read_every_rope_from_the_posterior():
+    out = bench_stats.leading_pairs(BLOCK, top=3, ropes=(0.5, 2.0), random_state=5)
+    assert list(out.index.get_level_values("ROPE")) == [0.5, 2.0, 0.5, 2.0]
+    best = bench_stats.average_ranks(BLOCK).index[0]
+    for (pair, rope), row in out.iterrows():
+        a, b = pair.split(" vs ")
+        assert a == best
+        p = bench_stats.bayes_signed_rank(BLOCK[a], BLOCK[b], rope=rope, random_state=5)
+        assert row["P(equivalent)"] == p["p_rope"]
+        expected = [k for k, v in {"practically better": p["p_a"], "equivalent": p["p_rope"]}.items() if v >= 0.95]
+        assert (row["reading"] == "undecided") == (max(p.values()) < 0.95) and (
+            not expected or expected[0] in row["reading"]
+        )
+
+
+def synthetic_run(n_datasets: int, *, seeds=(11, 22), folds: int = 3, random_state=0) -> pd.DataFrame:
+    """A bench run's rows on made-up data sets: 1-NN HVDM leads, 1-NN Euclidean is the fastest and 3 points
+    below it, 1-NN IVDM is 0.2 below 1-NN HVDM and faster, k-NN HVDM is as good and slowest."""
+    rng = np.random.default_rng(random_state)
+    rows = []
+    for i in range(n_datasets):
+        base = rng.uniform(60, 95)
+        kind = bench.KINDS[i % 3]
+        for s in seeds:
+            for f in range(folds):
+                noise = rng.normal(0, 0.3, 4)
+                acc = {
+                    "1-NN HVDM": base + 1.0,
+                    "1-NN IVDM": base + 0.8,
+                    "k-NN HVDM": base + 1.1,
+                    "1-NN Euclidean": base - 2.0,
+                }
+                time = {"1-NN HVDM": 2.0, "1-NN IVDM": 1.0, "k-NN HVDM": 9.0, "1-NN Euclidean": 0.1}
+                for j, m in enumerate(acc):
+                    rows.append(
+                        {"dataset": f"d{i:02d}", "kind": kind, "seed": s, "fold": f, "method": m,
+                         "accuracy": acc[m] + noise[j], "fit_s": np.nan, "predict_s": np.nan,
+                         "total_s": time[m], "refused": ""}
+                    )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_ranking_reads_a_full_run_artifact_of_any_size(tmp_path):
+    path = tmp_path / "full_run.csv.gz"
+    run = synthetic_run(46)
+    run.loc[(run["method"] == "k-NN HVDM") & (run["dataset"] == "d00"), ["accuracy", "total_s", "refused"]] = [
+        np.nan,
+        np.nan,
+        "refuses d00",
+    ]
+    run.to_csv(path, index=False)
+    (tmp_path / "full_run.json").write_text('{"commit": "abc"}')
+    loaded = bench_stats.load_full_run(path)
+    assert loaded.attrs["run"] == {"commit": "abc"} and loaded["refused"].eq("").sum() == len(run) - 6
+    table = bench.accuracy_table(loaded)
+    assert table.shape == (46, 4)
+    r = bench_stats.ranking(table)
+    assert r["friedman"]["N"] == 46 and r["excluded"] == ["k-NN HVDM"]
+    assert r["cd"] == pytest.approx(bench_stats.critical_difference(3, 46))
+    pairs = bench_stats.separated_pairs(r)
+    assert set(zip(pairs["better"], pairs["worse"])) == {
+        (a, b) for a in r["ranks"].index for b in r["ranks"].index if r["ranks"][b] - r["ranks"][a] >= r["cd"]
+    }
+    assert bench_stats.load_full_run(tmp_path / "absent.csv.gz") is None
+    run.drop(columns="kind").to_csv(path, index=False)
+    with pytest.raises(ValueError, match="kind"):
+        bench_stats.load_full_run(path)
+
+
+def test_best_value_follows_the_bayesian_posterior():
+    run = synthetic_run(15)
+    r = bench_stats.ranking(bench.accuracy_table(run))
+    value = bench_stats.value_for_time(run, r, random_state=0)
+    # "1-NN Euclidean" is 3 points below the best on every data set: the posterior says so, whatever Nemenyi says
+    assert value.loc["1-NN Euclidean", "P(best practically better)"] >= 0.95
+    assert bench_stats.best_value(value) == "1-NN IVDM"  # the fastest the posterior finds not practically worse
+    assert value.loc["1-NN IVDM", "P(not practically worse)"] >= 0.95
+    judged = bench_stats.judge_best_value(run, "1-NN IVDM", random_state=0)
+    assert judged.verdict == "supported"
+    assert bench_stats.judge_best_value(run, "1-NN Euclidean", random_state=0).verdict == "not supported"
+
+
+def test_conditions_pool_the_seeds_and_count_each_seed_once():
+    run = synthetic_run(6)
+    cond = bench_stats.conditions(run)
+    assert list(cond) == [bench_stats.POOLED, (11,), (22,)]
+    judged = bench_stats.judge_best(run, "k-NN HVDM")
+    assert len(judged.conditions) == 3  # the pooled run and the two seeds, not three seeds
+    assert "seeds" not in judged.stability or judged.stability.startswith("stable")
