@@ -9,7 +9,8 @@ records the test accuracy and the processor time of every fold:
   Part whose protocol chooses k) under the distances of Part I (OM, WOM with learnt weights, VDM, MVDM, OMVW),
   Part IV (HEOM, HVDM with N2, DVDM, IVDM, WVDM) and the normalised Euclidean distance Part IV compares them with;
 - **MDW and IG** weighting and the unweighted feature difference **FD** they improve on (Part V, Howe &
-  Cardie's "k-NN"), k by leave-one-out as in their paper;
+  Cardie's "k-NN"), k by leave-one-out as in their paper, an unknown value read as one more value of its
+  feature (``missing="value"``, Part V's reading of unknowns);
 - **NN, CA and CACP** with the number of components chosen inside each training part (nested), **MC** and
   **FNN** (Part II), through Part II's own per-fold functions;
 - **VFI5** (Part III) and **C4.5** (:class:`lazylib.trees.C45Classifier`) as the eager reference.
@@ -33,6 +34,7 @@ import hashlib
 import pickle
 import time
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -216,7 +218,8 @@ def methods(*, ks=K_RANGE, scaling: str = "range", mc_subsets: int = 100) -> dic
             f"k-NN {name}", paper, "k-NN", "estimator", lambda s=spec: LooKNeighbors(s, ks), symbolic
         )
     for name, cls in (("MDW", MDW), ("IG", IGWeighted), ("FD", FeatureDifference)):
-        out[name] = Method(name, PAPERS[name], "weighting", "estimator", lambda c=cls: LooKNeighbors(c, ks))
+        metric = partial(cls, missing="value")  # unknown values read as Part V reads them (one more value)
+        out[name] = Method(name, PAPERS[name], "weighting", "estimator", lambda m=metric: LooKNeighbors(m, ks))
 
     def subspace(method):
         def run(X, y, types, fold, seed):

@@ -43,6 +43,8 @@ FALLBACKS = ("uniform", "zero")
 SCALES = ("range", "raw")
 #: The stages of MDW that :class:`MDW` applies: both (the method), or one of them alone (an ablation).
 STAGES = ("both", "scaling", "significance")
+#: Readings of an unknown value by :class:`FeatureDifference`, :class:`IGWeighted` and :class:`MDW` (``missing``).
+MISSING = ("one", "value")
 
 
 # ---------------------------------------------------------------------------------------------- mean differences
@@ -336,9 +338,10 @@ def _column_values(col: pd.Series, kind: str):
     return col.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
-def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pairs: bool, D=None):
+def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pairs: bool, D=None, missing="left out"):
     """Mean difference over the whole sample, and per class in-class and out-of-class (Eqs. 2-4); ``D``: the
-    feature's precomputed difference matrix among the instances (sets only)."""
+    feature's precomputed difference matrix among the instances (sets only); ``missing``: as for
+    :func:`mdw_components`."""
     if kind == "set":
         # one naive matrix, then block sums (no shortcut for Eq. 6)
         keep = np.array([_is_set(s) for s in x])
@@ -360,9 +363,20 @@ def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pa
         with np.errstate(invalid="ignore", divide="ignore"):
             return (total / overall_pairs if overall_pairs else np.nan, within / pair_in, out_sum / pair_out)
     x = np.asarray(x, dtype=np.float64)
+    as_value = missing == "value"
+    if as_value and kind == "symbolic":  # one more value: overlap counts it like any other
+        x = np.where(np.isnan(x), np.nanmax(x, initial=-1.0) + 1.0, x)
 
     def mean(a, b, same):
         total, pairs = difference_sum(a, b, kind, table=table)
+        if as_value and kind == "numeric":  # difference 1 from every known value, 0 from another unknown
+            ua, ub = int(np.isnan(a).sum()), int(np.isnan(b).sum())
+            ka, kb = len(a) - ua, len(b) - ub
+            total += ua * kb + ka * ub
+            pairs = len(a) * len(b)
+            if same and not self_pairs:
+                pairs -= len(a)
+            return total / pairs if pairs > 0 else np.nan
         if same and not self_pairs:
             pairs -= int((~np.isnan(a)).sum())
         return total / pairs if pairs > 0 else np.nan
@@ -386,14 +400,21 @@ def mdw_components(
     fallback: str = "uniform",
     tables=None,
     differences=None,
+    missing: str = "left out",
 ) -> MDWResult:
     """Every stage of mean difference weighting; :func:`mdw_weights` returns the final weights. Parameters as
     there, plus ``differences``: set column name -> its precomputed ``(n, n)`` matrix of Eq. 6 among the rows
-    of ``X`` (e.g. from :func:`lazylib.weighting.sets.feature_differences`), so it is computed once."""
+    of ``X`` (e.g. from :func:`lazylib.weighting.sets.feature_differences`), so it is computed once, and
+    ``missing``: ``"left out"`` (unknown values are left out of every mean difference, :func:`mean_difference`)
+    or ``"value"`` (an unknown symbolic or numeric value is one more value of its feature, counted in every
+    mean difference: a numeric one differs by 1 from every known value and by 0 from another unknown; an
+    unknown set is left out either way)."""
     if not isinstance(X, pd.DataFrame):
         raise ValueError("mdw_weights needs a DataFrame (use lazylib.datasets.load or build one)")
     if fallback not in FALLBACKS:
         raise ValueError(f"fallback must be one of {FALLBACKS}, got {fallback!r}")
+    if missing not in ("left out", "value"):
+        raise ValueError(f"missing must be 'left out' or 'value', got {missing!r}")
     columns, kinds = feature_kinds(X, types)
     groups, classes = encode_labels(y, len(X))
     C, m = len(classes), len(columns)
@@ -405,7 +426,7 @@ def mdw_components(
         if table is not None and kind != "symbolic":
             raise ValueError(f"a difference table only applies to a symbolic feature; {name!r} is {kind}")
         overall, d_in[:, f], d_out[:, f] = _pair_means(
-            _column_values(X.iloc[:, f], kind), groups, C, kind, table, self_pairs, differences.get(name)
+            _column_values(X.iloc[:, f], kind), groups, C, kind, table, self_pairs, differences.get(name), missing
         )
         scale[f] = 1.0 / overall if np.isfinite(overall) and overall > 0 else 0.0
     d_in, d_out = np.nan_to_num(d_in), np.nan_to_num(d_out)
@@ -589,6 +610,17 @@ def information_gain(X, y, n_bins: int = 8, *, types=None) -> pd.Series:
 
 
 # ---------------------------------------------------------------------------------------------------- the metrics
+class _UnknownAsValue(PowerAttribute):
+    """``|x - y| / scale`` with an unknown value one more value: 1 from every known value, 0 from another
+    unknown (``missing="value"`` of :class:`FeatureDifference`)."""
+
+    def direct(self, xq, xs) -> np.ndarray:
+        """The (len(xq), len(xs)) matrix of terms (1 against an unknown value, 0 between two unknowns)."""
+        term = super().direct(xq, xs)
+        term[np.isnan(xq)[:, None] & np.isnan(xs)[None, :]] = 0.0
+        return term
+
+
 class FeatureDifference(AttributeMetric):
     """``D(x, y) = sum_f w_f delta_f(x_f, y_f)`` with ``delta_f = |x - y| / range_f`` for numeric features,
     overlap for symbolic ones and Eq. 6 (the smallest Euclidean distance between members) divided by the largest
@@ -605,6 +637,13 @@ class FeatureDifference(AttributeMetric):
         One vector, or one per class of the stored instance (as :func:`mdw_weights` gives).
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+    missing : {"one", "value"}
+        The reading of an unknown symbolic or numeric value: ``"one"`` (HEOM's rule: it differs by 1 from
+        everything, another unknown included; :class:`MDW` leaves it out of its mean differences), or
+        ``"value"`` (Part V's reading of unknowns, :func:`lazylib.protocols.howe_cardie.unknown_as_value`,
+        extended to numbers: one more value of its feature, differing by 1 from every known value and by 0
+        from another unknown, and counted as a value in :class:`MDW`'s mean differences and
+        :class:`IGWeighted`'s gain). An unknown set differs by 1 from everything under both.
 
     Attributes
     ----------
@@ -649,13 +688,18 @@ class FeatureDifference(AttributeMetric):
     _fixed_root = 1.0
     accepts = TYPES
 
-    def __init__(self, *, scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY):
+    def __init__(
+        self, *, scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY, missing: str = "one"
+    ):
         super().__init__(weights=weights, working_memory=working_memory)
         self.scale = scale
+        self.missing = missing
 
     def _fit(self, Z, y):
         if self.scale not in SCALES:
             raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
+        if self.missing not in MISSING:
+            raise ValueError(f"missing must be one of {MISSING}, got {self.missing!r}")
         self._fit_terms(Z, self._set_differences(Z, full=False) if self.scale == "range" else {})
 
     def _fit_terms(self, Z, differences: dict):
@@ -667,7 +711,7 @@ class FeatureDifference(AttributeMetric):
         self.attributes_ = []
         for a, kind in enumerate(self.kinds_):
             if kind == NOMINAL:
-                self.attributes_.append(OverlapAttribute("one"))
+                self.attributes_.append(OverlapAttribute(self.missing))
                 continue
             if self.scale == "range":
                 self.scales_[a] = self.range_[a] if kind != SET else float(np.nanmax(differences[a], initial=0.0))
@@ -676,7 +720,8 @@ class FeatureDifference(AttributeMetric):
                 shift = centre(table.members)
                 self.attributes_.append(SetAttribute(self.scales_[a], shift, unknown=1.0))
             else:
-                self.attributes_.append(PowerAttribute(1.0, lo[a], self.scales_[a]))
+                term = _UnknownAsValue if self.missing == "value" else PowerAttribute
+                self.attributes_.append(term(1.0, lo[a], self.scales_[a]))
 
     def _set_differences(self, Z, full: bool = True) -> dict:
         """Set column index -> the (n, n) matrix of Eq. 6 among the training rows (NaN where a set is unknown),
@@ -745,6 +790,8 @@ class IGWeighted(_Learned, FeatureDifference):
         Must be None: the weights are learnt.
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+    missing : {"one", "value"}
+        As for :class:`FeatureDifference` (the gain counts an unknown value as one more value under both).
 
     Attributes
     ----------
@@ -761,8 +808,16 @@ class IGWeighted(_Learned, FeatureDifference):
     needs_labels = True
     accepts = (NOMINAL, *LINEAR_TYPES)
 
-    def __init__(self, *, n_bins: int = 8, scale: str = "range", weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(scale=scale, weights=weights, working_memory=working_memory)
+    def __init__(
+        self,
+        *,
+        n_bins: int = 8,
+        scale: str = "range",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+        missing: str = "one",
+    ):
+        super().__init__(scale=scale, weights=weights, working_memory=working_memory, missing=missing)
         self.n_bins = n_bins
 
     def _fit(self, Z, y):
@@ -792,6 +847,10 @@ class MDW(_Learned, FeatureDifference):
         Must be None: the weights are learnt.
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+    missing : {"one", "value"}
+        As for :class:`FeatureDifference`: ``"one"`` leaves unknown values out of the mean differences (then an
+        unknown value's difference 1 is weighted by the inverse of a mean difference it took no part in),
+        ``"value"`` counts them as one more value (``missing="value"`` of :func:`mdw_components`).
 
     Attributes
     ----------
@@ -827,8 +886,9 @@ class MDW(_Learned, FeatureDifference):
         stages: str = "both",
         weights=None,
         working_memory: float = WORKING_MEMORY,
+        missing: str = "one",
     ):
-        super().__init__(scale=scale, weights=weights, working_memory=working_memory)
+        super().__init__(scale=scale, weights=weights, working_memory=working_memory, missing=missing)
         self.calibrated, self.self_pairs, self.fallback = calibrated, self_pairs, fallback
         self.stages = stages
 
@@ -852,6 +912,7 @@ class MDW(_Learned, FeatureDifference):
             self_pairs=self.self_pairs,
             fallback=self.fallback,
             differences=scaled,
+            missing="value" if self.missing == "value" else "left out",
         )
         comp = self.components_
         learned = {

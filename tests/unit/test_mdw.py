@@ -220,3 +220,54 @@ def test_unknown_as_value_and_zero_weight_shares():
     y = pd.Series(list("ppqq"))
     shares = zero_weight_shares({"t": (X, y, [[(np.arange(4), np.arange(4))]])})
     assert list(shares["class"]) == ["p", "q"] and (shares["varying features"] == 2).all()
+
+
+UNKNOWNS = pd.DataFrame(
+    {"c": pd.Categorical(["r", None, "b", None, "r", "b"]), "x": [0.0, np.nan, 2.0, np.nan, 1.0, 0.5]}
+)
+
+
+def test_feature_difference_reads_an_unknown_as_one_more_value():
+    X = UNKNOWNS.iloc[:4]
+    one = FeatureDifference().fit(X).pairwise(X)
+    value = FeatureDifference(missing="value").fit(X).pairwise(X)
+    # rows 1 and 3 are unknown on both features: 1 + 1 under HEOM's rule, 0 + 0 as one more value
+    assert one[1, 3] == 2.0 and one[1, 1] == 2.0 and value[1, 3] == 0.0 and value[1, 1] == 0.0
+    known = [0, 2]
+    assert np.array_equal(one[np.ix_(known, [0, 1, 2, 3])], value[np.ix_(known, [0, 1, 2, 3])])
+    with pytest.raises(ValueError, match="missing must be one of"):
+        FeatureDifference(missing="zero").fit(X)
+
+
+def test_mdw_unknowns_as_a_value_are_part_vs_unknown_as_value_for_nominal_features():
+    from lazylib.protocols.howe_cardie import unknown_as_value
+
+    y = list("ppqqpq")
+    X = UNKNOWNS[["c"]]
+    ours = MDW(missing="value").fit(X, y).components_
+    ref = mdw_components(unknown_as_value(X), y)  # Part V's reading: the unknown a category of its own
+    assert np.allclose(ours.weights.to_numpy(), ref.weights.to_numpy())
+    assert np.allclose(ours.in_class.to_numpy(), ref.in_class.to_numpy())
+    assert not np.allclose(MDW().fit(X, y).components_.scaling, ref.scaling)  # today's reading leaves it out
+
+
+def test_mdw_unknowns_as_a_value_by_a_loop_over_pairs():
+    y = np.array(list("ppqqpq"))
+    x = UNKNOWNS["x"].to_numpy()  # mdw_components takes the differences in the data's units: an unknown's is 1
+
+    def delta(a, b):
+        if np.isnan(a) and np.isnan(b):
+            return 0.0
+        return 1.0 if np.isnan(a) or np.isnan(b) else abs(a - b)
+
+    def mean(rows, cols):
+        return np.mean([delta(x[i], x[j]) for i in rows for j in cols])
+
+    everyone = range(len(x))
+    res = mdw_components(UNKNOWNS[["x"]], y, calibrated=False, missing="value")
+    assert res.scaling["x"] == pytest.approx(1 / mean(everyone, everyone))
+    p, q = np.flatnonzero(y == "p"), np.flatnonzero(y == "q")
+    assert res.in_class.loc["p", "x"] == pytest.approx(mean(p, p))
+    assert res.out_class.loc["q", "x"] == pytest.approx(mean(q, p))
+    with pytest.raises(ValueError, match="missing must be"):
+        mdw_components(UNKNOWNS, y, missing="one")
