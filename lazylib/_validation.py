@@ -22,7 +22,7 @@ import math
 import numbers
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, Options
+from sklearn.utils._param_validation import Interval, InvalidParameterError, Options, make_constraint
 
 
 def _check_bounds(self) -> None:
@@ -175,6 +175,37 @@ class Boolean(Options):
         return "Boolean()"
 
 
+class Seed(Options):
+    """What :func:`check_random_state` accepts: None, a non-negative integer seed (not a bool) or a list of them,
+    a ``numpy.random.SeedSequence``, ``BitGenerator`` or ``Generator``. A scikit-learn parameter constraint."""
+
+    def __init__(self):
+        super().__init__(object, set())
+
+    def describe(self) -> str:
+        return "None, a non-negative integer seed or a numpy.random.Generator"
+
+    def accepts(self, value) -> bool:
+        if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)):
+            return True
+        if _seed(value):
+            return True
+        return isinstance(value, (list, tuple)) and bool(value) and all(_seed(v) for v in value)
+
+    def convert(self, value):
+        return value
+
+    is_satisfied_by = accepts
+    __str__ = describe
+
+    def __repr__(self) -> str:
+        return "Seed()"
+
+
+def _seed(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= 0
+
+
 def check(name: str, value, spec, *, optional: bool = False):
     """``value`` converted by ``spec`` (:class:`Integer`, :class:`Real` or :class:`Choice`), or a ValueError
     naming ``name``. ``optional=True`` lets None through unchanged."""
@@ -184,6 +215,28 @@ def check(name: str, value, spec, *, optional: bool = False):
         hint = spec.hint(value) if hasattr(spec, "hint") else ""
         raise ValueError(f"{name} must be {spec.describe()}{' or None' if optional else ''}, got {_short(value)}{hint}")
     return spec.convert(value)
+
+
+def validate_params(estimator) -> None:
+    """Check an estimator's parameters against its ``_parameter_constraints`` (scikit-learn's mechanism: the
+    ``_validate_params`` of the estimators of lazylib, called at the start of ``fit``). Raises scikit-learn's
+    ``InvalidParameterError`` (a ValueError and a TypeError) with its message, naming the parameter, the
+    estimator, what is allowed and the value given, plus a close match for a mistyped string option."""
+    params = estimator.get_params(deep=False)
+    for name, constraints in estimator._parameter_constraints.items():
+        if constraints == "no_validation" or name not in params:
+            continue
+        value = params[name]
+        made = [make_constraint(c) for c in constraints]
+        if any(c.is_satisfied_by(value) for c in made):
+            continue
+        shown = [str(c) for c in made if not c.hidden]
+        allowed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+        hint = "".join(c.hint(value) for c in made if hasattr(c, "hint"))
+        raise InvalidParameterError(
+            f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {_short(value)} instead"
+            + (hint if hint else ".")
+        )
 
 
 def _short(value) -> str:
@@ -207,13 +260,9 @@ def check_random_state(random_state) -> np.random.Generator:
         return random_state
     if random_state is None or isinstance(random_state, (np.random.SeedSequence, np.random.BitGenerator)):
         return np.random.default_rng(random_state)
-
-    def seed(v) -> bool:
-        return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= 0
-
-    if seed(random_state):
+    if _seed(random_state):
         return np.random.default_rng(int(random_state))
-    if isinstance(random_state, (list, tuple)) and random_state and all(seed(v) for v in random_state):
+    if isinstance(random_state, (list, tuple)) and random_state and all(_seed(v) for v in random_state):
         return np.random.default_rng([int(v) for v in random_state])  # SeedSequence entropy
     raise ValueError(
         "random_state must be None, a non-negative integer seed or a numpy.random.Generator, got "

@@ -23,7 +23,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
-from lazylib._validation import Boolean, Choice, Real, check_working_memory
+from lazylib._validation import Boolean, Choice, Real, check, check_working_memory, validate_params
 from lazylib.encoding import encode_labels, fit_input, query_input
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.neighbors import vote_priority
@@ -219,6 +219,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         "feature_weights": ["array-like", None],
         "working_memory": [Real(0, open_low=True)],
     }
+    _validate_params = validate_params
 
     # ------------------------------------------------------------------ training (Figure 4)
     @_fit_context(prefer_skip_nested_validation=True)
@@ -579,6 +580,7 @@ def winners(votes: np.ndarray, priority: np.ndarray, tie_tolerance: float = TIE_
     >>> winners(np.array([[0.5, 0.5], [0.2, 0.8]]), np.array([1 / 3, 2 / 3])).tolist()
     [1, 1]
     """
+    tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     best = votes.max(axis=1, keepdims=True)
     tied = votes >= best - tie_tolerance * np.maximum(np.abs(best), 1.0)
     return np.argmax(np.where(tied, priority[None, :], -np.inf), axis=1)
