@@ -20,36 +20,61 @@ from __future__ import annotations
 import difflib
 import math
 import numbers
-from dataclasses import dataclass
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, InvalidParameterError, Options, make_constraint
 
 
-@dataclass(frozen=True)
-class Integer:
-    """A whole number (not a bool, not a float, even an integral one) within ``[low, high]``."""
+def _check_bounds(self) -> None:
+    """Interval's own check refuses ``low == high``, a range this module allows (a single admissible value)."""
+    if self.left is not None and self.right is not None and self.right < self.left:
+        raise ValueError(f"the high bound {self.right!r} is below the low bound {self.left!r}")
 
-    low: int | None = None
-    high: int | None = None
+
+class Integer(Interval):
+    """A whole number (not a bool, not a float, even an integral one) within ``[low, high]``.
+
+    Also a scikit-learn parameter constraint (an ``Interval`` of integers that refuses bools), for an estimator's
+    ``_parameter_constraints``."""
+
+    def __init__(self, low: int | None = None, high: int | None = None):
+        super().__init__(numbers.Integral, low, high, closed=_closed(low is None, high is None))
+
+    low = property(lambda self: self.left)
+    high = property(lambda self: self.right)
 
     def describe(self) -> str:
         return "an integer" + _bounds(self.low, self.high)
 
     def accepts(self, value) -> bool:
-        return isinstance(value, numbers.Integral) and not isinstance(value, bool) and _within(value, self)
+        return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and _within(value, self)
 
     def convert(self, value) -> int:
         return int(value)
 
+    is_satisfied_by = accepts
+    __str__ = describe
+    _check_params = _check_bounds
 
-@dataclass(frozen=True)
-class Real:
-    """A finite real number (not a bool) within ``[low, high]``; ``open_low``/``open_high`` exclude the bound."""
+    def __repr__(self) -> str:
+        return f"Integer(low={self.low!r}, high={self.high!r})"
 
-    low: float | None = None
-    high: float | None = None
-    open_low: bool = False
-    open_high: bool = False
+
+class Real(Interval):
+    """A finite real number (not a bool) within ``[low, high]``; ``open_low``/``open_high`` exclude the bound.
+
+    Also a scikit-learn parameter constraint (an ``Interval`` of reals that refuses bools, NaN and infinities),
+    for an estimator's ``_parameter_constraints``."""
+
+    def __init__(
+        self, low: float | None = None, high: float | None = None, open_low: bool = False, open_high: bool = False
+    ):
+        closed = _closed(open_low or low is None, open_high or high is None)
+        super().__init__(numbers.Real, low, high, closed=closed)
+        self.open_low, self.open_high = bool(open_low), bool(open_high)
+
+    low = property(lambda self: self.left)
+    high = property(lambda self: self.right)
 
     def describe(self) -> str:
         return "a finite number" + _bounds(self.low, self.high, self.open_low, self.open_high)
@@ -71,15 +96,31 @@ class Real:
     def convert(self, value) -> float:
         return float(value)
 
+    is_satisfied_by = accepts
+    __str__ = describe
+    _check_params = _check_bounds
+
+    def __repr__(self) -> str:
+        return f"Real(low={self.low!r}, high={self.high!r}, open_low={self.open_low}, open_high={self.open_high})"
+
+
+def _closed(open_low: bool, open_high: bool) -> str:
+    """scikit-learn's ``closed`` of an Interval with these open sides (an absent bound is open)."""
+    return {(False, False): "both", (True, False): "right", (False, True): "left", (True, True): "neither"}[
+        bool(open_low), bool(open_high)
+    ]
+
 
 _NO_MATCH = object()
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One of a fixed set of values (compared with ``==``; strings are not case-folded)."""
+class Choice(Options):
+    """One of a fixed set of values (compared with ``==``; strings are not case-folded). Also a scikit-learn
+    parameter constraint."""
 
-    options: tuple
+    def __init__(self, options: tuple):
+        super().__init__(object, set())
+        self.options = tuple(options)
 
     def describe(self) -> str:
         return "one of " + ", ".join(repr(o) for o in self.options)
@@ -104,10 +145,19 @@ class Choice:
         """``; did you mean 'x'?`` for a string close to one of the string options (case and spelling)."""
         return suggest(value, [o for o in self.options if isinstance(o, str)])
 
+    is_satisfied_by = accepts
+    __str__ = describe
 
-@dataclass(frozen=True)
-class Boolean:
-    """True or False (Python or numpy bools; not 0/1, not strings such as "no")."""
+    def __repr__(self) -> str:
+        return f"Choice({self.options!r})"
+
+
+class Boolean(Options):
+    """True or False (Python or numpy bools; not 0/1, not strings such as "no"). Also a scikit-learn parameter
+    constraint."""
+
+    def __init__(self):
+        super().__init__(object, set())
 
     def describe(self) -> str:
         return "one of True, False"
@@ -117,6 +167,43 @@ class Boolean:
 
     def convert(self, value) -> bool:
         return bool(value)
+
+    is_satisfied_by = accepts
+    __str__ = describe
+
+    def __repr__(self) -> str:
+        return "Boolean()"
+
+
+class Seed(Options):
+    """What :func:`check_random_state` accepts: None, a non-negative integer seed (not a bool) or a list of them,
+    a ``numpy.random.SeedSequence``, ``BitGenerator`` or ``Generator``. A scikit-learn parameter constraint."""
+
+    def __init__(self):
+        super().__init__(object, set())
+
+    def describe(self) -> str:
+        return "None, a non-negative integer seed or a numpy.random.Generator"
+
+    def accepts(self, value) -> bool:
+        if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence, np.random.BitGenerator)):
+            return True
+        if _seed(value):
+            return True
+        return isinstance(value, (list, tuple)) and bool(value) and all(_seed(v) for v in value)
+
+    def convert(self, value):
+        return value
+
+    is_satisfied_by = accepts
+    __str__ = describe
+
+    def __repr__(self) -> str:
+        return "Seed()"
+
+
+def _seed(v) -> bool:
+    return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= 0
 
 
 def check(name: str, value, spec, *, optional: bool = False):
@@ -128,6 +215,28 @@ def check(name: str, value, spec, *, optional: bool = False):
         hint = spec.hint(value) if hasattr(spec, "hint") else ""
         raise ValueError(f"{name} must be {spec.describe()}{' or None' if optional else ''}, got {_short(value)}{hint}")
     return spec.convert(value)
+
+
+def validate_params(estimator) -> None:
+    """Check an estimator's parameters against its ``_parameter_constraints`` (scikit-learn's mechanism: the
+    ``_validate_params`` of the estimators of lazylib, called at the start of ``fit``). Raises scikit-learn's
+    ``InvalidParameterError`` (a ValueError and a TypeError) with its message, naming the parameter, the
+    estimator, what is allowed and the value given, plus a close match for a mistyped string option."""
+    params = estimator.get_params(deep=False)
+    for name, constraints in estimator._parameter_constraints.items():
+        if constraints == "no_validation" or name not in params:
+            continue
+        value = params[name]
+        made = [make_constraint(c) for c in constraints]
+        if any(c.is_satisfied_by(value) for c in made):
+            continue
+        shown = [str(c) for c in made if not c.hidden]
+        allowed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+        hint = "".join(c.hint(value) for c in made if hasattr(c, "hint"))
+        raise InvalidParameterError(
+            f"The {name!r} parameter of {type(estimator).__name__} must be {allowed}. Got {_short(value)} instead"
+            + (hint if hint else ".")
+        )
 
 
 def _short(value) -> str:
@@ -151,13 +260,9 @@ def check_random_state(random_state) -> np.random.Generator:
         return random_state
     if random_state is None or isinstance(random_state, (np.random.SeedSequence, np.random.BitGenerator)):
         return np.random.default_rng(random_state)
-
-    def seed(v) -> bool:
-        return isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_)) and v >= 0
-
-    if seed(random_state):
+    if _seed(random_state):
         return np.random.default_rng(int(random_state))
-    if isinstance(random_state, (list, tuple)) and random_state and all(seed(v) for v in random_state):
+    if isinstance(random_state, (list, tuple)) and random_state and all(_seed(v) for v in random_state):
         return np.random.default_rng([int(v) for v in random_state])  # SeedSequence entropy
     raise ValueError(
         "random_state must be None, a non-negative integer seed or a numpy.random.Generator, got "

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from lazylib._validation import Choice, Integer, Real, check, check_random_state
+from lazylib._validation import Boolean, Choice, Integer, Real, check, check_random_state
 from lazylib.encoding import Encoded, encode, label_values
 
 #: The alternatives of :func:`paired_ttest` (scipy's names).
@@ -43,6 +43,7 @@ def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True
     """
     n = check("n", n, Integer(low=2))
     n_splits = check("n_splits", n_splits, Integer(low=2, high=n))
+    shuffle = check("shuffle", shuffle, Boolean())
     order = check_random_state(random_state).permutation(n) if shuffle else np.arange(n)
     folds = np.array_split(order, n_splits)
     return [(np.sort(np.concatenate(folds[:i] + folds[i + 1 :])), np.sort(f)) for i, f in enumerate(folds)]
@@ -108,6 +109,7 @@ def repeated(splitter, n_repeats: int, *args, random_state=None, **kwargs):
 
 def leave_one_out(n: int):
     """Leave-one-out: ``n`` folds with one test instance each."""
+    n = check("n", n, Integer(low=2))
     everything = np.arange(n)
     return [(np.delete(everything, i), np.array([i])) for i in range(n)]
 
@@ -156,6 +158,7 @@ def cross_validate(
     -------
     ndarray of fold accuracies
     """
+    folds = _check_folds(folds, len(y))
     if encode_once and isinstance(X, pd.DataFrame):
         X = encode(X, types, sets=True)  # an estimator without a term for sets refuses them when given the folds
     job = (make_classifier, X, y, folds, types, label_values(y), expected)
@@ -264,6 +267,31 @@ def _progress_bar(total: int, label: str, progress: bool | None):
 def _in_notebook() -> bool:
     """True inside a Jupyter kernel (where tqdm.auto draws a widget)."""
     return "ipykernel" in sys.modules
+
+
+def _check_folds(folds, n: int) -> list:
+    """``folds`` as a list of ``(train, test)`` integer index arrays into ``n`` instances, or a ValueError naming
+    the fold and its bad indices (out of range, not integers, or a fold that is not a pair)."""
+    out = []
+    for i, fold in enumerate(folds):
+        try:
+            train, test = fold
+        except (TypeError, ValueError):
+            raise ValueError(f"folds[{i}] must be a (train, test) pair of index arrays, got {fold!r:.80}") from None
+        pair = []
+        for name, idx in (("train", train), ("test", test)):
+            idx = np.asarray(idx)
+            if idx.dtype == bool or (idx.size and not np.issubdtype(idx.dtype, np.integer)):
+                raise ValueError(f"folds[{i}] {name} indices must be integers, got dtype {idx.dtype}")
+            bad = idx[(idx < 0) | (idx >= n)]
+            if bad.size:
+                raise ValueError(
+                    f"folds[{i}] {name} indices must lie in [0, {n - 1}] for the {n} instances, got "
+                    f"{bad[:5].tolist()}{' ...' if bad.size > 5 else ''}"
+                )
+            pair.append(idx.astype(np.intp, copy=False))
+        out.append(tuple(pair))
+    return out
 
 
 def _fold_accuracy(job, i: int) -> float:
@@ -383,6 +411,7 @@ def significance_mark(a, b, *, alpha: float = 0.05, tails: int = 1, style: str =
     ``style="dagger"`` (Payne & Edwards 2000, Table 2): ``"†"`` for a difference significant at 5% and ``"‡"``
     at 10% (one-tailed, in either direction; ``alpha`` is ignored).
     """
+    tails = check("tails", tails, Choice((1, 2)))
     check("style", style, Choice(("bold-italic", "arrow", "star", "dagger")))
     check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
     if style == "dagger":

@@ -41,9 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
-from lazylib._validation import Integer, check, check_random_state
+from lazylib._validation import Boolean, Choice, Integer, Real, Seed, check, check_random_state, validate_params
 from lazylib.encoding import check_query, encode_labels, fit_input
 from lazylib.metrics import Metric, make_metric
 from lazylib.search import (
@@ -139,6 +139,17 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         self.tie_tolerance = tie_tolerance
         self.random_state = random_state
 
+    _parameter_constraints: dict = {
+        "n_neighbors": [Integer(low=1)],
+        "metric": [str, Metric],
+        "metric_params": [dict, None],
+        "ties": [Choice(TIE_RULES)],
+        "tie_tolerance": [Real(0, 1, open_high=True)],
+        "random_state": [Seed()],
+    }
+    _validate_params = validate_params
+
+    @_fit_context(prefer_skip_nested_validation=False)  # the metric object it holds validates its own
     def fit(self, X, y, *, types=None):
         """Store the training data and fit the metric on it.
 
@@ -156,8 +167,6 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         KNeighborsClassifier
             The fitted estimator itself.
         """
-        check_ties(self.ties)
-        check("n_neighbors", self.n_neighbors, Integer(low=1))
         enc = fit_input(self, X, types, sets=True)
         n = len(enc)
         if self.n_neighbors > n:
@@ -650,6 +659,8 @@ def vote(
         Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
         call), a Generator is used as it is (its stream continues), None draws fresh entropy.
     """
+    k = check("k", k, Integer(low=1))
+    tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     check_ties(ties)
     rows, cols, sums = select(D, k, tie_tolerance)
     return vote_nearest(rows, cols, sums, len(D), y, k, priority, ties, tie_tolerance, random_state=random_state)
@@ -758,6 +769,8 @@ def loo_accuracy_by_k(
     -------
     Series of accuracies indexed by k.
     """
+    expected = check("expected", expected, Boolean())
+    tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     ks = sorted(set(check("k", k, Integer(low=1)) for k in ks))
     n = len(X)
     if not ks or ks[0] < 1 or ks[-1] > n - 1:

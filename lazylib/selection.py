@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
-from lazylib._validation import Choice, Integer, check, check_random_state
+from lazylib._validation import Choice, Integer, Real, Seed, check, check_random_state, validate_params
 from lazylib.encoding import encode_labels, fit_input, query_input
 from lazylib.neighbors import correct, vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, tolerance
-from lazylib.subspace import fit_numeric, numeric_matrix, query_numeric
+from lazylib.subspace import fit_numeric, in_safe_units, numeric_matrix, query_numeric
 
 #: Float64 numbers of the (pairs x subsets) distance block computed at once.
 CHUNK_ELEMENTS = 1 << 22
@@ -48,8 +48,9 @@ def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float 
     >>> loo_subset_accuracy(X, np.array([0, 0, 1, 1]), np.array([[True, False], [False, True]])).tolist()
     [1.0, 0.0]
     """
+    tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     check("ties", ties, Choice(TIE_RULES))
-    X = numeric_matrix(X)
+    (X,), _ = in_safe_units(numeric_matrix(X))  # squared differences neither under- nor overflow at any scale
     y = np.asarray(y, dtype=np.intp)
     masks = np.atleast_2d(np.asarray(masks, dtype=bool))
     n, J = X.shape
@@ -95,6 +96,8 @@ def random_subsets(n_attributes: int, n_subsets: int, rng) -> np.ndarray:
     """The candidate subsets of the MC wrapper: the full set first, then distinct random non-empty subsets
     (each attribute in with probability 1/2), ``n_subsets`` in all; every non-empty subset when there are no
     more than ``n_subsets`` of them. Boolean array (S, J)."""
+    n_attributes = check("n_attributes", n_attributes, Integer(low=1))
+    n_subsets = check("n_subsets", n_subsets, Integer(low=1))
     J = n_attributes
     if 2**J - 1 <= n_subsets:
         codes = np.arange(2**J - 1, 0, -1)  # the full set first
@@ -168,6 +171,14 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
         self.random_state = random_state
         self.ties = ties
 
+    _parameter_constraints: dict = {
+        "n_subsets": [Integer(low=1)],
+        "random_state": [Seed()],
+        "ties": [Choice(TIE_RULES)],
+    }
+    _validate_params = validate_params
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Score the random subsets on training data ``X, y`` and keep the best (``support_``).
 
@@ -183,7 +194,7 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
         MonteCarloSelector
             The fitted estimator itself.
         """
-        n_subsets = check("n_subsets", self.n_subsets, Integer(low=1))
+        n_subsets = int(self.n_subsets)
         X = fit_numeric(self, X)
         codes, _ = encode_labels(y, len(X), column=True)
         rng = check_random_state(self.random_state)
@@ -245,6 +256,9 @@ class FNNSelector(TransformerMixin, BaseEstimator):
     def __init__(self, tree_params: dict | None = None):
         self.tree_params = tree_params
 
+    _parameter_constraints: dict = {"tree_params": [dict, None]}  # the tree checks its own parameters
+    _validate_params = validate_params
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True  # C4.5 sends an unknown value down every branch
@@ -270,6 +284,7 @@ class FNNSelector(TransformerMixin, BaseEstimator):
         """
         from lazylib.trees import C45Classifier
 
+        self._validate_params()
         enc = fit_input(self, X, types)
         self.tree_ = C45Classifier(**(self.tree_params or {})).fit(X, y, types=types)
         used = set(self.tree_.used_attributes_)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 
-from lazylib._validation import Choice, Integer, Real, check
+from lazylib._validation import Choice, Integer, Real, check, validate_params
 from lazylib.encoding import LINEAR_TYPES, encode_labels, fit_input, query_input
 from lazylib.neighbors import correct, vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
@@ -34,6 +34,33 @@ METHODS = ("ca", "cacp")
 NULL_SPACES = ("svd", "ca", "none")
 #: Float64 numbers of the (queries x stored x widths) distance array computed at once.
 CHUNK_ELEMENTS = 1 << 21
+
+#: Largest absolute values within which squared differences are summed as they are; data beyond are first
+#: divided by a power of two (see :func:`in_safe_units`).
+SAFE_RANGE = (1e-100, 1e100)
+
+
+def in_safe_units(*arrays) -> tuple[list, float]:
+    """The arrays divided by one power of two ``unit`` (returned with them) that brings their largest absolute
+    value near 1, when it lies outside :data:`SAFE_RANGE`; else the arrays unchanged and ``unit = 1``.
+
+    Euclidean nearest neighbours, a centred basis and their ties are unchanged by a common scale, and dividing by
+    a power of two is exact, so data multiplied by 1e-170 or 1e160 give the same neighbours as the data
+    themselves, where their squared differences would otherwise under- or overflow (the k-NN's metrics do the
+    same, in :class:`lazylib.metrics.Minkowski`).
+
+    Examples
+    --------
+    >>> (a, b), unit = in_safe_units(np.array([3e-170, 0.0]), np.array([1e-170]))
+    >>> a.tolist(), unit == 2.0**-563
+    ([0.90575098195717, 0.0], True)
+    """
+    arrays = [np.asarray(a, dtype=np.float64) for a in arrays]
+    top = max((float(np.nanmax(np.abs(a), initial=0.0)) for a in arrays if a.size), default=0.0)
+    if not (0 < top < np.inf) or SAFE_RANGE[0] <= top <= SAFE_RANGE[1]:
+        return arrays, 1.0
+    exponent = int(np.frexp(top)[1])
+    return [np.ldexp(a, -exponent) for a in arrays], float(np.ldexp(1.0, exponent))
 
 
 def numeric_matrix(X) -> np.ndarray:
@@ -159,6 +186,15 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
         self.null_space = null_space
         self.rank_tolerance = rank_tolerance
 
+    _parameter_constraints: dict = {
+        "method": [Choice(METHODS)],
+        "n_components": [Integer(low=1), None],  # at most the basis's dimension, checked in fit
+        "null_space": [Choice(NULL_SPACES)],
+        "rank_tolerance": [Real(low=0, high=1)],
+    }
+    _validate_params = validate_params
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the centroid and the basis from training data ``X`` (and labels ``y`` for CACP).
 
@@ -174,15 +210,13 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
         SubspaceMapping
             The fitted estimator itself.
         """
-        check("method", self.method, Choice(METHODS))
-        check("null_space", self.null_space, Choice(NULL_SPACES))
-        tol = check("rank_tolerance", self.rank_tolerance, Real(low=0, high=1))
+        tol = float(self.rank_tolerance)
         Y = fit_numeric(self, X)
         if len(Y) < 2:
             raise ValueError(f"SubspaceMapping needs at least two training instances, got {len(Y)} sample")
         J = Y.shape[1]
         self.centroid_ = Y.mean(axis=0)
-        Xc = Y - self.centroid_
+        (Xc,), unit = in_safe_units(Y - self.centroid_)  # exact: no under- or overflow at any scale
         if self.method == "ca":
             M = Xc
         else:
@@ -205,7 +239,7 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
         values = np.zeros(basis.shape[1])
         values[: min(len(d), len(values))] = d[: len(values)]
         values[rank:] = 0.0
-        self.basis_, self.singular_values_, self.rank_ = basis, values, rank
+        self.basis_, self.singular_values_, self.rank_ = basis, values * unit, rank
         K = (
             basis.shape[1]
             if self.n_components is None
@@ -295,6 +329,7 @@ def correct_by_width(
     [[0.5, 0.0]]
     """
     check("ties", ties, Choice(TIE_RULES))
+    (Q, S), _ = in_safe_units(Q, S)  # squared differences neither under- nor overflow
     J = S.shape[1]
     widths = np.arange(1, J + 1) if widths is None else np.asarray(widths, dtype=np.intp)
     y_query, y_stored = np.asarray(y_query, dtype=np.intp), np.asarray(y_stored, dtype=np.intp)
@@ -321,6 +356,7 @@ def accuracy_by_width(
     """1-NN accuracy for every number of leading columns: on ``Z_test`` when given, else leave-one-out on
     ``Z_train`` (:func:`correct_by_width`). Labels are class indices (``0..n_classes-1``); the vote priorities
     come from the training counts."""
+    n_classes = check("n_classes", n_classes, Integer(low=1), optional=True)
     y_train = np.asarray(y_train, dtype=np.intp)
     C = int(n_classes if n_classes is not None else y_train.max() + 1)
     priority = vote_priority(np.bincount(y_train, minlength=C))
@@ -335,5 +371,6 @@ def accuracy_by_width(
 
 def nn_accuracy(Z_train, y_train, Z_test, y_test, *, n_classes: int | None = None, ties: str = "all") -> float:
     """Plain Euclidean 1-NN test accuracy on all columns (the paper's NN)."""
+    n_classes = check("n_classes", n_classes, Integer(low=1), optional=True)
     J = np.asarray(Z_train).shape[1]
     return float(accuracy_by_width(Z_train, y_train, Z_test, y_test, n_classes=n_classes, widths=[J], ties=ties)[0])

@@ -23,7 +23,7 @@ from scipy import special, stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from lazylib._validation import Boolean, Choice, Real, check
+from lazylib._validation import Boolean, Choice, Real, check, validate_params
 from lazylib.encoding import NOMINAL, Encoded, encode_labels, fit_input, query_input
 
 #: C4.5's tolerance in comparisons of gains, split information and error counts (``Epsilon`` of the program).
@@ -71,11 +71,12 @@ def entropy(freq) -> float:
         freq = np.asarray(freq, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"freq must hold class frequencies (numbers), got {freq!r}") from None
-    if freq.ndim != 1 or not np.isfinite(freq).all() or (freq < 0).any() or not freq.sum() > 0:
+    if freq.ndim != 1 or not np.isfinite(freq).all() or (freq < 0).any() or not (freq > 0).any():
         raise ValueError(
             f"freq must be a 1-D array of finite non-negative class frequencies with a positive "
             f"total, got {freq.tolist()!r:.80}"
         )
+    freq = freq / freq.max()  # scale-free: counts near the float range neither overflow nor give NaN
     return float(_total_info(freq) / freq.sum())
 
 
@@ -123,12 +124,20 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
     >>> [round((extra_errors(n, e) + e) / n, 3) for n, e in [(6, 0), (9, 0), (1, 0), (16, 1)]]
     [0.206, 0.143, 0.75, 0.157]
     """
-    n, e = check("n", n, Real()), check("e", e, Real())
+    n, e = check("n", n, Real(low=0)), check("e", e, Real())
     if e < -TINY:
         raise ValueError(f"e must be a non-negative number of errors, got {e}")
+    if e > n + TINY * max(1.0, n):
+        raise ValueError(f"e must be at most n (the errors are among the leaf's cases), got e = {e} for n = {n}")
     e = max(e, 0.0)
     confidence = check("confidence", confidence, Real(low=0, high=1, open_low=True, open_high=True))
     method = check("method", method, Choice(UPPER_LIMITS))
+    return _extra_errors(n, e, confidence, method)
+
+
+def _extra_errors(n: float, e: float, confidence: float, method: str) -> float:
+    """:func:`extra_errors` on checked arguments (its interpolation below one error asks for ``e = 1`` also
+    where ``n < 1``)."""
     if n <= 0:
         return 0.0
     if method == "exact":
@@ -141,7 +150,7 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
         return float(n * (1.0 - np.exp(np.log(confidence) / n)))
     if e < 0.9999:
         zero = n * (1.0 - np.exp(np.log(confidence) / n))
-        return float(zero + e * (extra_errors(n, 1.0, confidence, method) - zero))
+        return float(zero + e * (_extra_errors(n, 1.0, confidence, method) - zero))
     if e + 0.5 >= n:
         return 0.67 * (n - e)
     z = normal_deviate(confidence) if method == "c45" else float(stats.norm.isf(confidence))
@@ -616,14 +625,22 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.value_tolerance = value_tolerance
         self.relative_tolerance = relative_tolerance
 
+    _parameter_constraints: dict = {
+        "min_cases": [Real(low=0, open_low=True)],
+        "confidence": [Real(low=0, high=1, open_low=True, open_high=True)],
+        "pruning": [Boolean()],
+        "subtree_raising": [Boolean()],
+        "upper_limit": [Choice(UPPER_LIMITS)],
+        "mdl_correction": [Boolean()],
+        "release8_min_split": [Boolean()],
+        "value_tolerance": [Real(low=0)],
+        "relative_tolerance": [Boolean()],
+    }
+    _validate_params = validate_params
+
     # -------------------------------------------------------------- fitting
     def _validate(self):
-        check("min_cases", self.min_cases, Real(low=0, open_low=True))
-        check("value_tolerance", self.value_tolerance, Real(low=0))
-        check("confidence", self.confidence, Real(low=0, high=1, open_low=True, open_high=True))
-        check("upper_limit", self.upper_limit, Choice(UPPER_LIMITS))
-        for name in ("pruning", "subtree_raising", "mdl_correction", "release8_min_split", "relative_tolerance"):
-            check(name, getattr(self, name), Boolean())
+        self._validate_params()  # the constraints above (scikit-learn's InvalidParameterError, a ValueError)
 
     def fit(self, X, y, types=None):
         """Grow the tree on ``(X, y)`` and prune it.

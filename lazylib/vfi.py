@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
-from lazylib._validation import check_working_memory
+from lazylib._validation import Boolean, Choice, Real, check, check_working_memory, validate_params
 from lazylib.encoding import encode_labels, fit_input, query_input
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.neighbors import vote_priority
@@ -39,6 +39,10 @@ TIE_BREAKS = ("frequent", "first")
 #: Bytes of temporaries per (instance, feature) value besides its class votes, when classifying or counting a
 #: chunk of instances (the grid rank, the combined key, the point index, the slot and their masks).
 _BYTES_PER_VALUE = 64
+
+#: Above this natural logarithm of an interval weight (about 1e260), a query's votes are computed relative to its
+#: largest weight, so that the summed votes of many features stay finite.
+_LOG_WEIGHT_LIMIT = 600.0
 
 
 class VFI5Classifier(ClassifierMixin, BaseEstimator):
@@ -65,7 +69,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         multiplying its vote vectors at classification (the paper's "unless otherwise specified", section 2).
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk of instances when counting (:meth:`fit`) and classifying
-        (:meth:`feature_votes`, :meth:`decision_function`, :meth:`predict` ...), as for the metrics
+        (:meth:`feature_votes`, :meth:`class_votes`, :meth:`predict` ...), as for the metrics
         (:data:`lazylib.metrics.WORKING_MEMORY` by default). The fitted tables take memory proportional to the
         number of intervals, not to features times the most end points of any feature.
 
@@ -78,7 +82,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
     schema_ : lazylib.encoding.Schema
         The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
     classes_ : ndarray of shape (C,)
-        The classes of the training labels, in order (the columns of :meth:`decision_function`).
+        The classes of the training labels, in order (the columns of :meth:`class_votes`).
     class_counts_ : ndarray
         Training instances per class (the ``class_count[c]`` of Figure 4).
     columns_, kinds_ : tuple
@@ -119,7 +123,14 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
     votes_ : ndarray of shape (``slot_offsets_[-1]``, C)
         The class votes of each interval slot (normalised, times ``weights_`` with a confidence bias).
     weights_ : ndarray of shape (``slot_offsets_[-1]``,), or None
-        Weka's confidence weight of each interval slot (None without ``confidence_bias``).
+        Weka's confidence weight of each interval slot (None without ``confidence_bias``); infinite where it
+        exceeds the float range (a nearly pure interval under a bias of about 40 or more).
+    log_weights_ : ndarray of shape (``slot_offsets_[-1]``,), or None
+        The natural logarithm of each weight, always finite: a query whose largest weight exceeds ``exp(600)`` is
+        classified from these, its votes divided by that largest weight (which changes neither its winner nor
+        :meth:`predict_proba`; :meth:`feature_votes` and :meth:`class_votes` then return the divided votes).
+    shares_ : ndarray of shape (``slot_offsets_[-1]``, C), or None
+        The normalised votes of each interval slot before weighting (None without ``confidence_bias``).
 
     Notes
     -----
@@ -200,7 +211,18 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         self.feature_weights = feature_weights
         self.working_memory = working_memory
 
+    _parameter_constraints: dict = {
+        "tie_tolerance": [Real(0, 1, open_high=True)],
+        "point_intervals": [Boolean()],
+        "confidence_bias": [Real(0, open_low=True), None],
+        "tie_break": [Choice(TIE_BREAKS)],
+        "feature_weights": ["array-like", None],
+        "working_memory": [Real(0, open_low=True)],
+    }
+    _validate_params = validate_params
+
     # ------------------------------------------------------------------ training (Figure 4)
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, *, types=None):
         """Learn the intervals of every feature and their class votes.
 
@@ -218,18 +240,6 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         VFI5Classifier
             The fitted estimator itself.
         """
-        if not (isinstance(self.tie_tolerance, (int, float)) and 0 <= self.tie_tolerance < 1):
-            raise ValueError(f"tie_tolerance must be a number in [0, 1), got {self.tie_tolerance!r}")
-        if not isinstance(self.point_intervals, (bool, np.bool_)):
-            raise ValueError(f"point_intervals must be True or False, got {self.point_intervals!r}")
-        bias = self.confidence_bias
-        if bias is not None and not (
-            isinstance(bias, (int, float)) and not isinstance(bias, bool) and bias > 0 and np.isfinite(bias)
-        ):
-            raise ValueError(f"confidence_bias must be None or a positive number, got {bias!r}")
-        if self.tie_break not in TIE_BREAKS:
-            raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
-        check_working_memory(self.working_memory)
         data = fit_input(self, X, types)
         Z = data.values
         n, m = Z.shape
@@ -263,10 +273,12 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         share = counts / self.class_counts_
         total = share.sum(axis=1, keepdims=True)
         self.votes_ = np.divide(share, total, out=np.zeros_like(share), where=total > 0)
-        self.weights_ = None
+        self.weights_ = self.log_weights_ = self.shares_ = None
         if self.confidence_bias is not None:
-            shifted, self.weights_ = self._confidence(counts)
-            self.votes_ = shifted * self.weights_[:, None]
+            self.shares_, self.log_weights_ = self._confidence(counts)
+            with np.errstate(over="ignore"):
+                self.weights_ = np.exp(self.log_weights_)  # infinite beyond 1e308 (bias >= 40 on pure intervals)
+            self.votes_ = self.shares_ * self.weights_[:, None]
         elif not self.point_intervals:  # Weka without weighting: an empty interval votes 1/C for every class
             self.votes_[total[:, 0] == 0] = 1.0 / C
         self.n_intervals_ = np.where(
@@ -295,8 +307,10 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         return counts
 
     def _confidence(self, counts):
-        """Weka's votes and weight of every interval: the normalised ``(count + tiny) / (class size + tiny)``
-        with ``tiny`` = :data:`WEKA_TINY`, and ``max(1, H ** -bias)``, ``H`` the entropy in bits of those votes.
+        """Weka's votes and the natural logarithm of the weight of every interval: the normalised
+        ``(count + tiny) / (class size + tiny)`` with ``tiny`` = :data:`WEKA_TINY`, and ``max(1, H ** -bias)``,
+        ``H`` the entropy in bits of those votes (kept as a logarithm, ``max(0, -bias ln H)``, which cannot
+        overflow however large the bias).
         An interval holding no training value gets the same formula on zero counts, as in Weka. Sums run in
         Weka's order (class by class) and the entropy is Weka's ``(sum(-p ln p) + t ln t) / (t ln 2)``, ``t``
         the sum of the ``p``, so that the huge weights of nearly pure intervals match Weka's."""
@@ -306,8 +320,8 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
             plogp = np.where(p > 0, p * np.log(p), 0.0)
             t = np.cumsum(p, axis=1)[:, -1]
             entropy = (-np.cumsum(plogp, axis=1)[:, -1] + t * np.log(t)) / (t * np.log(2.0))
-            weight = np.maximum(1.0, entropy ** -float(self.confidence_bias))
-        return p, weight
+        entropy = np.maximum(entropy, np.finfo(float).tiny)
+        return p, np.maximum(0.0, -float(self.confidence_bias) * np.log(entropy))
 
     def _check_feature_weights(self, m: int) -> np.ndarray:
         """``feature_weights`` as an array of m finite non-negative numbers (ones when None)."""
@@ -403,13 +417,15 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         """The weighted vote vectors (len(Z), m, C) of a chunk of encoded queries, zero where unknown."""
         slot, known = self._slots(Z)
         v = self.votes_[slot]
+        if self.log_weights_ is not None:
+            self._rescale(v, slot, known)
         np.multiply(v, self.feature_weights_[:, None], out=v)
         v[~known] = 0.0
         return v
 
-    def decision_function(self, X) -> np.ndarray:
-        """The summed feature votes of every query, shape (n, classes), columns in ``classes_`` order, computed a
-        chunk of queries at a time within ``working_memory``.
+    def class_votes(self, X) -> np.ndarray:
+        """The summed feature votes of every query for every class, shape (n, classes), columns in ``classes_``
+        order (the ``vote`` totals of Figure 5), computed a chunk of queries at a time within ``working_memory``.
 
         Parameters
         ----------
@@ -419,7 +435,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n, len(``classes_``))
-            The summed votes of each query.
+            The summed votes of each query, one column per class also for two classes.
         """
         Z = self._encode_queries(X)
         n, m = Z.shape
@@ -428,6 +444,36 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         for rows in self._chunks(n, m, C):
             total[rows] = self._chunk_votes(Z[rows]).sum(axis=1)
         return total
+
+    def _rescale(self, v, slot, known) -> None:
+        """With a confidence bias, the vote vectors ``v`` (n, m, C) of every query whose largest interval weight
+        exceeds ``exp(_LOG_WEIGHT_LIMIT)`` recomputed from the logarithms of the weights, divided by that largest
+        weight: a positive factor per query, which changes neither its winner nor its vote shares, where the
+        weights themselves would overflow (every vote infinite and tied)."""
+        log_w = np.where(known, self.log_weights_[slot], -np.inf)
+        top = log_w.max(axis=1)
+        big = top > _LOG_WEIGHT_LIMIT
+        if big.any():
+            v[big] = self.shares_[slot[big]] * np.exp(log_w[big] - top[big, None])[:, :, None]
+
+    def decision_function(self, X) -> np.ndarray:
+        """Confidence scores on scikit-learn's convention: for two classes one column, the summed votes of
+        ``classes_[1]`` minus those of ``classes_[0]`` (positive favours ``classes_[1]``, as scikit-learn's linear
+        models); for more classes the summed votes of every class, :meth:`class_votes`.
+
+        Parameters
+        ----------
+        X : DataFrame or array of shape (n, m)
+            Queries, with the columns and types of the training data.
+
+        Returns
+        -------
+        ndarray of shape (n,) for two classes, else (n, len(``classes_``))
+            The difference of the two classes' votes, or the summed votes of each class. A difference of 0 (or
+            within ``tie_tolerance``) is a tie, decided by ``tie_break`` (see the class Notes).
+        """
+        votes = self.class_votes(X)
+        return votes[:, 1] - votes[:, 0] if votes.shape[1] == 2 else votes
 
     def predict_proba(self, X) -> np.ndarray:
         """Each class's share of the summed votes (rows sum to 1; uniform where no feature votes).
@@ -440,10 +486,10 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n, len(``classes_``))
-            :meth:`decision_function` divided by its row sums, columns in ``classes_`` order (Weka's VFI returns
+            :meth:`class_votes` divided by its row sums, columns in ``classes_`` order (Weka's VFI returns
             the same normalisation as its class distribution).
         """
-        return normalise_votes(self.decision_function(X))
+        return normalise_votes(self.class_votes(X))
 
     def predict_indices(self, X) -> np.ndarray:
         """Indices into ``classes_`` of the predicted classes.
@@ -458,7 +504,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         ndarray of shape (n,)
             Indices into ``classes_``.
         """
-        return winners(self.decision_function(X), self.priority_, self.tie_tolerance)
+        return winners(self.class_votes(X), self.priority_, self.tie_tolerance)
 
     def predict(self, X) -> np.ndarray:
         """Predicted class labels: the class with the largest total vote (ties as in the class Notes).
@@ -534,6 +580,7 @@ def winners(votes: np.ndarray, priority: np.ndarray, tie_tolerance: float = TIE_
     >>> winners(np.array([[0.5, 0.5], [0.2, 0.8]]), np.array([1 / 3, 2 / 3])).tolist()
     [1, 1]
     """
+    tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     best = votes.max(axis=1, keepdims=True)
     tied = votes >= best - tie_tolerance * np.maximum(np.abs(best), 1.0)
     return np.argmax(np.where(tied, priority[None, :], -np.inf), axis=1)

@@ -15,6 +15,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError  # noqa: F401  (re-exported by lazylib.metrics)
 from sklearn.utils.validation import check_is_fitted
 
+from lazylib._validation import Real, validate_params
 from lazylib.encoding import encode, encode_labels
 from lazylib.metrics import _engine
 from lazylib.metrics._attributes import SetAttribute
@@ -107,6 +108,11 @@ class Metric(BaseEstimator):
         self.weights = weights
         self.working_memory = working_memory
 
+    #: Each parameter's admissible values, checked at the start of ``fit`` (scikit-learn's mechanism); a
+    #: subclass extends it with its own parameters.
+    _parameter_constraints: dict = {"weights": ["array-like", None], "working_memory": [Real(0, open_low=True)]}
+    _validate_params = validate_params
+
     # ------------------------------------------------------------------ public API
     def fit(self, X, y=None, *, types=None):
         """Learn what the metric needs from training data only (probabilities, ranges, deviations...).
@@ -125,6 +131,7 @@ class Metric(BaseEstimator):
         Metric
             The fitted metric itself.
         """
+        self._validate_params()
         enc = encode(X, types, sets=True)
         check_accepted(type(self).__name__, self.accepts, enc)
         self._schema = Schema.of(enc)

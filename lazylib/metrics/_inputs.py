@@ -55,6 +55,15 @@ def check_accepted(metric: str, accepts: tuple[str, ...] | None, enc: Encoded) -
         raise ValueError(f"{metric} accepts only {accepts} attributes; {bad} are not")
 
 
+def _check_labels(name: str, what: str, given, expected) -> None:
+    """Refuse a Series/DataFrame of weights missing some of the ``expected`` labels, naming them."""
+    missing = [c for c in expected if c not in set(given)]
+    if missing:
+        raise ValueError(
+            f"{name} misses the {what} {missing!r:.200}: give a weight for every one of {list(expected)!r:.200}"
+        )
+
+
 def check_weights(weights, columns: tuple[str, ...], classes: tuple | None) -> np.ndarray | None:
     """Attribute weights as an array of shape (m,) or, one vector per class, (C, m); None stays None.
 
@@ -66,8 +75,11 @@ def check_weights(weights, columns: tuple[str, ...], classes: tuple | None) -> n
     if isinstance(weights, pd.DataFrame):
         if classes is None:
             raise ValueError("per-class weights need the metric to be fitted with class labels")
+        _check_labels("weights", "columns", weights.columns, columns)
+        _check_labels("weights", "classes (rows)", weights.index, classes)
         weights = weights.reindex(index=list(classes), columns=list(columns)).to_numpy(float)
     elif isinstance(weights, pd.Series):
+        _check_labels("weights", "columns", weights.index, columns)
         weights = weights.reindex(list(columns)).to_numpy(float)
     if isinstance(weights, (dict, str, bytes)):
         raise ValueError(

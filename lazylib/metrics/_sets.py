@@ -121,17 +121,36 @@ def _members(table: SetTable, ids: np.ndarray, shift) -> tuple[np.ndarray, np.nd
 def _exact(Ma, starts_a, sizes_a, Mb, starts_b, sizes_b, r, c, max_bytes: float = 64 * 2**20) -> np.ndarray:
     """Smallest squared member distance of the set pairs ``(r[k], c[k])``, from direct differences, a block of set
     pairs at a time so that their member pairs stay within ``max_bytes`` (pixel-like data can put most pairs of
-    sets near zero, and all their member pairs at once would need gigabytes)."""
+    sets near zero, and all their member pairs at once would need gigabytes); a single pair of sets with more
+    member pairs than that is itself compared a block of members at a time (:func:`_exact_one`)."""
     pairs = sizes_a[r] * sizes_b[c]
     per_pair = 8 * (Ma.shape[1] + 6)  # a member pair's difference row and its index temporaries
+    limit = max(max_bytes / per_pair, 1)
     out = np.empty(len(r))
-    for lo, hi in _blocks(pairs, max(max_bytes / per_pair, 1)):
-        rr, cc, pp = r[lo:hi], c[lo:hi], pairs[lo:hi]
+    for k in np.flatnonzero(pairs > limit):
+        a, b = starts_a[r[k]], starts_b[c[k]]
+        out[k] = _exact_one(Ma[a : a + sizes_a[r[k]]], Mb[b : b + sizes_b[c[k]]], limit)
+    small = np.flatnonzero(pairs <= limit)
+    for lo, hi in _blocks(pairs[small], limit):
+        rr, cc, pp = r[small[lo:hi]], c[small[lo:hi]], pairs[small[lo:hi]]
         nb = sizes_b[cc]
         owner = np.repeat(np.arange(len(rr)), pp)
         within = np.arange(pp.sum()) - np.repeat(np.cumsum(pp) - pp, pp)
         u = starts_a[rr][owner] + within // nb[owner]
         v = starts_b[cc][owner] + within % nb[owner]
         sq = ((Ma[u] - Mb[v]) ** 2).sum(1)
-        out[lo:hi] = np.minimum.reduceat(sq, np.cumsum(pp) - pp)
+        out[small[lo:hi]] = np.minimum.reduceat(sq, np.cumsum(pp) - pp)
     return out
+
+
+def _exact_one(A: np.ndarray, B: np.ndarray, limit: float) -> float:
+    """Smallest squared distance between a row of ``A`` and a row of ``B`` from direct differences, at most
+    ``limit`` member pairs at a time."""
+    step_b = int(min(len(B), max(limit, 1)))
+    step_a = max(1, int(limit // step_b))
+    best = np.inf
+    for i in range(0, len(A), step_a):
+        for j in range(0, len(B), step_b):
+            diff = A[i : i + step_a, None, :] - B[None, j : j + step_b, :]
+            best = min(best, float(np.einsum("ijk,ijk->ij", diff, diff).min()))
+    return best

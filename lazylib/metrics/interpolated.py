@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 
-from lazylib._validation import Boolean, Choice, Integer, check, check_working_memory
+from lazylib._validation import Boolean, Choice, Integer, check
 from lazylib.metrics._attributes import CurveAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import (
@@ -105,17 +105,18 @@ class DVDM(AttributeMetric):
     def _continuous(self, kind: str) -> bool:
         return kind == "continuous" or (kind == "integer" and self.integer == "continuous")
 
-    def _check_params(self) -> None:
-        check_working_memory(self.working_memory)
-        check("erratum", self.erratum, Boolean())
-        check("unseen", self.unseen, Choice(UNSEEN))
-        check("integer", self.integer, Choice(("discrete", "continuous")))
+    _parameter_constraints: dict = {
+        **AttributeMetric._parameter_constraints,
+        "s": [Integer(low=1), None],  # at most max(5, C, n), checked in fit
+        "erratum": [Boolean()],
+        "unseen": [Choice(UNSEEN)],
+        "integer": [Choice(("discrete", "continuous"))],
+    }
 
     def _root(self) -> float:
-        return 2.0 if check("erratum", self.erratum, Boolean()) else 1.0
+        return 2.0 if self.erratum else 1.0
 
     def _fit(self, Z, y):
-        self._check_params()
         C = len(self.classes_)
         default = max(5, C)
         # more ranges than training instances leaves most of them empty, and s = 10**8 would allocate gigabytes
@@ -242,9 +243,7 @@ class IVDM(DVDM):
         )
         self.midpoints = midpoints
 
-    def _check_params(self) -> None:
-        super()._check_params()
-        check("midpoints", self.midpoints, Choice(MIDPOINTS))
+    _parameter_constraints: dict = {**DVDM._parameter_constraints, "midpoints": [Choice(MIDPOINTS)]}
 
     def _continuous_attribute(self, x, y, C, disc, form):
         P_ranges = _range_probabilities(disc, x, y, C)
@@ -339,6 +338,8 @@ class WVDM(IVDM):
         super().__init__(
             s=s, erratum=erratum, unseen=unseen, integer=integer, weights=weights, working_memory=working_memory
         )
+
+    _parameter_constraints: dict = DVDM._parameter_constraints  # no midpoints: WVDM's curve has none
 
     def _continuous_attribute(self, x, y, C, disc, form):
         present = ~np.isnan(x)

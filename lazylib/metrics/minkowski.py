@@ -3,9 +3,11 @@ Eqs. 1-2 and their normalised "Euclid.")."""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
-from lazylib._validation import Choice, Real, check, check_working_memory
+from lazylib._validation import Choice, InvalidParameterError, Real, validate_params
 from lazylib.encoding import known_mean_std, known_range
 from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
@@ -79,14 +81,25 @@ class Minkowski(AttributeMetric):
         self.r = r
         self.normalize = normalize
 
+    _parameter_constraints: dict = {
+        **AttributeMetric._parameter_constraints,
+        "r": [Real(low=1)],
+        "normalize": [Choice(NORMALIZATIONS)],
+    }
+
+    def _validate_params(self) -> None:
+        r = getattr(self, "r", None)
+        if isinstance(r, numbers.Real) and not isinstance(r, (bool, np.bool_)) and r == float("inf"):
+            raise InvalidParameterError(
+                "The 'r' parameter of Minkowski must be a finite number >= 1. Got inf instead: r = inf is the "
+                "Chebychev distance, make_metric('chebychev')"
+            )
+        validate_params(self)
+
     def _root(self) -> float:
-        if isinstance(self.r, (int, float)) and not isinstance(self.r, bool) and self.r == float("inf"):
-            raise ValueError("r = inf is the Chebychev distance: use make_metric('chebychev')")
-        return check("r", self.r, Real(low=1))
+        return float(self.r)
 
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
-        check("normalize", self.normalize, Choice(NORMALIZATIONS))
         self.center_, std = known_mean_std(Z, columns=self.columns_)
         lo, hi = known_range(Z, self.columns_)
         if self.normalize == "std":
@@ -157,6 +170,8 @@ class Euclidean(Minkowski):
         Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
     """
 
+    _parameter_constraints: dict = {k: v for k, v in Minkowski._parameter_constraints.items() if k != "r"}
+
     def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(2.0, normalize=normalize, weights=weights, working_memory=working_memory)
 
@@ -174,6 +189,8 @@ class Manhattan(Minkowski):
     working_memory : float
         Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
     """
+
+    _parameter_constraints: dict = {k: v for k, v in Minkowski._parameter_constraints.items() if k != "r"}
 
     def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
         super().__init__(1.0, normalize=normalize, weights=weights, working_memory=working_memory)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.distance import cdist
 
-from lazylib._validation import check_working_memory
+from lazylib._validation import Real
 from lazylib.encoding import LINEAR_TYPES, known_mean_std
 from lazylib.metrics._base import CANCELLATION, WORKING_MEMORY, Metric
 
@@ -34,8 +34,9 @@ class _NumericMetric(Metric):
             self._check_known(Z, name)
             self._check_values(Z, name)
 
+    _parameter_constraints: dict = {"working_memory": [Real(0, open_low=True)]}
+
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
         self._check_known(Z, "X")
         self._check_values(Z, "X")
 
@@ -200,6 +201,8 @@ class Quadratic(_NumericMetric):
     >>> q.pairwise(np.array([[1.0, 1.0]]), np.zeros((1, 2)))
     array([[3.]])
     """
+
+    _parameter_constraints: dict = {**_NumericMetric._parameter_constraints, "Q": ["array-like", None]}
 
     def __init__(self, Q=None, *, working_memory: float = WORKING_MEMORY):
         super().__init__(working_memory=working_memory)

@@ -169,7 +169,19 @@ def _number(value, name: str) -> float:
         raise ValueError(f"{name} must be a number, got {value!r}") from None
     if math.isnan(number):
         raise ValueError(f"{name} is NaN")
+    if math.isinf(number):
+        raise ValueError(f"{name} must be a finite number, got {number}")
     return number
+
+
+#: A Roman numeral from I to XXXIX (the book has five Parts and appendices).
+_ROMAN = re.compile(r"X{0,3}(IX|IV|V?I{0,3})")
+
+
+def _check_part(part) -> str:
+    if not isinstance(part, str) or not part or not _ROMAN.fullmatch(part):
+        raise ValueError(f"part must be a Roman numeral such as 'II', got {part!r}")
+    return part
 
 
 @dataclass
@@ -194,8 +206,7 @@ class Chapter:
     _claims: list = field(default_factory=list, repr=False)
 
     def __post_init__(self):
-        if not isinstance(self.part, str) or not self.part or set(self.part) - set("IVX"):
-            raise ValueError(f"part must be a Roman numeral such as 'II', got {self.part!r}")
+        _check_part(self.part)
         if not self.chapter or not self.paper:
             raise ValueError("paper and chapter must be non-empty")
 
@@ -371,9 +382,11 @@ def load(
         uses ``lazylib.report.scorecard`` has left no record. Records of chapters not in ``_toc.yml`` are ignored.
     """
     folder = Path(directory) if directory is not None else records_dir()
+    if directory is not None and not folder.is_dir():
+        raise FileNotFoundError(f"directory {str(folder)!r} (the scorecard records) does not exist or is not a folder")
     root = (book_root() if directory is None else None) if book is None or book is True else book or None
     records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
-    wanted = None if parts is None else set(parts)
+    wanted = None if parts is None else {_check_part(p) for p in ([parts] if isinstance(parts, str) else parts)}
     if wanted is not None:
         records = [r for r in records if r["part"] in wanted]
     if root is not None:

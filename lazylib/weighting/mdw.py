@@ -23,8 +23,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lazylib._validation import check_random_state
-from lazylib.encoding import LINEAR_TYPES, NOMINAL, SET, TYPES, SetTable, encode, encode_labels, known_range
+from lazylib._validation import Boolean, Choice, Integer, Real, check, check_random_state
+from lazylib.encoding import (
+    LINEAR_TYPES,
+    NOMINAL,
+    SET,
+    TYPES,
+    SetTable,
+    encode,
+    encode_labels,
+    is_set_column,
+    known_range,
+)
 from lazylib.metrics import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics.extend import (
     OverlapAttribute,
@@ -172,13 +182,9 @@ def hoeffding_pairs(epsilon: float, delta: float, bound: float = 1.0) -> int:
     >>> hoeffding_pairs(0.02, 0.05)
     4612
     """
-    for name, value, ok in [
-        ("epsilon", epsilon, epsilon > 0),
-        ("delta", delta, 0 < delta < 1),
-        ("bound", bound, bound > 0),
-    ]:
-        if not (np.isfinite(value) and ok):
-            raise ValueError(f"{name} out of range: {value!r}")
+    epsilon = check("epsilon", epsilon, Real(0, open_low=True))
+    delta = check("delta", delta, Real(0, 1, open_low=True, open_high=True))
+    bound = check("bound", bound, Real(0, open_low=True))
     return int(np.ceil(bound**2 * np.log(2 / delta) / (2 * epsilon**2)))
 
 
@@ -221,9 +227,8 @@ def sampled_mean_difference(a, b, n_pairs: int, kind: str = "numeric", *, n_esti
     """
     if kind not in ("numeric", "symbolic"):
         raise ValueError(f"kind must be 'numeric' or 'symbolic' (sets have no sampled form here), got {kind!r}")
-    for name, value in [("n_pairs", n_pairs), ("n_estimates", n_estimates)]:
-        if not (isinstance(value, (int, np.integer)) and value >= 1):
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    n_pairs = check("n_pairs", n_pairs, Integer(low=1))
+    n_estimates = check("n_estimates", n_estimates, Integer(low=1))
     a, b = _known_values(a), _known_values(b)
     if len(a) == 0 or len(b) == 0:
         raise ValueError("both samples need a known value")
@@ -273,6 +278,7 @@ def set_difference(A, B=None, *, block: int = 256) -> np.ndarray:
     array([[0.        , 2.23606798],
            [2.23606798, 0.        ]])
     """
+    block = check("block", block, Integer(low=1))
     A = [np.atleast_2d(np.asarray(s, dtype=np.float64)) for s in A]
     B = A if B is None else [np.atleast_2d(np.asarray(s, dtype=np.float64)) for s in B]
     if any(len(s) == 0 for s in A) or any(len(s) == 0 for s in B):
@@ -312,7 +318,7 @@ def feature_kinds(X, types=None) -> tuple[list[str], list[str]]:
                 kinds.append("symbolic")
             elif pd.api.types.is_numeric_dtype(col.dtype):
                 kinds.append("numeric")
-            elif col.dtype == object and col.map(lambda s: isinstance(s, np.ndarray) or s is None).all():
+            elif is_set_column(col):  # arrays, with None or NaN for an unknown set
                 kinds.append("set")
             else:
                 raise ValueError(f"column {c!r} has dtype {col.dtype}: use Categorical, numbers or arrays (sets)")
@@ -409,6 +415,8 @@ def mdw_components(
     or ``"value"`` (an unknown symbolic or numeric value is one more value of its feature, counted in every
     mean difference: a numeric one differs by 1 from every known value and by 0 from another unknown; an
     unknown set is left out either way)."""
+    calibrated = check("calibrated", calibrated, Boolean())
+    self_pairs = check("self_pairs", self_pairs, Boolean())
     if not isinstance(X, pd.DataFrame):
         raise ValueError("mdw_weights needs a DataFrame (use lazylib.datasets.load or build one)")
     if fallback not in FALLBACKS:
@@ -524,8 +532,7 @@ def equal_width_bins(X: pd.DataFrame, n_bins: int = 8, *, reference: pd.DataFram
     >>> equal_width_bins(pd.DataFrame({"x": [0.0, 0.5, 1.0]}), 2)["x"].tolist()
     [0, 1, 1]
     """
-    if not (isinstance(n_bins, (int, np.integer)) and n_bins >= 1):
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+    n_bins = check("n_bins", n_bins, Integer(low=1))
     reference = X if reference is None else reference
     out = X.copy()
     for c in X.columns:
@@ -583,6 +590,7 @@ def information_gain(X, y, n_bins: int = 8, *, types=None) -> pd.Series:
     >>> information_gain(X, list("abab")).tolist()
     [1.0, 0.0]
     """
+    n_bins = check("n_bins", n_bins, Integer(low=1))
     if not isinstance(X, pd.DataFrame):
         enc = encode(X, types)
         X = pd.DataFrame(
@@ -695,11 +703,13 @@ class FeatureDifference(AttributeMetric):
         self.scale = scale
         self.missing = missing
 
+    _parameter_constraints: dict = {
+        **AttributeMetric._parameter_constraints,
+        "scale": [Choice(SCALES)],
+        "missing": [Choice(MISSING)],
+    }
+
     def _fit(self, Z, y):
-        if self.scale not in SCALES:
-            raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
-        if self.missing not in MISSING:
-            raise ValueError(f"missing must be one of {MISSING}, got {self.missing!r}")
         self._fit_terms(Z, self._set_differences(Z, full=False) if self.scale == "range" else {})
 
     def _fit_terms(self, Z, differences: dict):
@@ -768,8 +778,7 @@ class _Learned:
     """Mixin: weights learnt in ``_fit`` (``self.learned_``) replace the ``weights`` parameter."""
 
     def fit(self, X, y=None, *, types=None):
-        if self.weights is not None:
-            raise ValueError(f"{type(self).__name__} learns its weights: do not pass weights=")
+        self._validate_params()  # weights: None only, the weights are learnt
         super().fit(X, y, types=types)
         self.weights_ = check_weights(self.learned_, self.columns_, self.classes_)
         return self
@@ -819,6 +828,12 @@ class IGWeighted(_Learned, FeatureDifference):
     ):
         super().__init__(scale=scale, weights=weights, working_memory=working_memory, missing=missing)
         self.n_bins = n_bins
+
+    _parameter_constraints: dict = {
+        **FeatureDifference._parameter_constraints,
+        "n_bins": [Integer(low=1)],
+        "weights": [None],
+    }
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
@@ -892,11 +907,16 @@ class MDW(_Learned, FeatureDifference):
         self.calibrated, self.self_pairs, self.fallback = calibrated, self_pairs, fallback
         self.stages = stages
 
+    _parameter_constraints: dict = {
+        **FeatureDifference._parameter_constraints,
+        "calibrated": [Boolean()],
+        "self_pairs": [Boolean()],
+        "fallback": [Choice(FALLBACKS)],
+        "stages": [Choice(STAGES)],
+        "weights": [None],
+    }
+
     def _fit(self, Z, y):
-        if self.scale not in SCALES:
-            raise ValueError(f"scale must be one of {SCALES}, got {self.scale!r}")
-        if self.stages not in STAGES:
-            raise ValueError(f"stages must be one of {STAGES}, got {self.stages!r}")
         differences = self._set_differences(Z)
         self._fit_terms(Z, differences)
         scaled = {
@@ -969,6 +989,14 @@ class MDWMVDM(_Learned, MVDM):
     ):
         super().__init__(unseen=unseen, weights=weights, working_memory=working_memory)
         self.calibrated, self.self_pairs, self.fallback = calibrated, self_pairs, fallback
+
+    _parameter_constraints: dict = {
+        **MVDM._parameter_constraints,
+        "calibrated": [Boolean()],
+        "self_pairs": [Boolean()],
+        "fallback": [Choice(FALLBACKS)],
+        "weights": [None],
+    }
 
     def _fit(self, Z, y):
         super()._fit(Z, y)

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
+from lazylib._validation import Boolean, Choice, Integer, check, validate_params
 from lazylib.encoding import as_numbers, check_query, encode_labels, fit_input
 from lazylib.neighbors import vote, vote_priority
 from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
@@ -192,6 +193,7 @@ def mdw_loo_distances(
     >>> D.shape, bool(np.all(np.diag(D) == 0))
     ((5, 5), True)
     """
+    self_pairs = check("self_pairs", self_pairs, Boolean())
     if fallback not in ("uniform", "zero"):
         raise ValueError(f"fallback must be 'uniform' or 'zero', got {fallback!r}")
     if stages not in ("both", "scaling"):
@@ -269,6 +271,7 @@ def loo_accuracy(D: np.ndarray, y, ks=(1,), *, ties: str = "all") -> pd.Series:
 def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.ndarray:
     """Leave-one-out predicted class indices (in the order of ``encode_labels(y)``) from a square training
     distance matrix; compare with ``encode_labels(y)[0]`` for per-instance correctness."""
+    k = check("k", k, Integer(low=1))
     D = np.array(D, dtype=np.float64)
     codes, classes = encode_labels(y, len(D))
     np.fill_diagonal(D, np.inf)
@@ -284,8 +287,9 @@ class DifferenceKNN(ClassifierMixin, BaseEstimator):
         The number of neighbours k.
     weighting : {None, "mdw"}
         No weights (the raw sum), or mean difference weights learnt in ``fit`` (:func:`mdw_weights`).
-    ties : str
-        The tie rule of :mod:`lazylib.neighbors`.
+    ties : {"all", "first"}
+        The tie rule of :mod:`lazylib.neighbors` (its ``"random"`` rule needs a ``random_state``: use
+        :class:`lazylib.neighbors.KNeighborsClassifier` for it).
 
     Attributes
     ----------
@@ -319,6 +323,14 @@ class DifferenceKNN(ClassifierMixin, BaseEstimator):
     def __init__(self, n_neighbors: int = 1, weighting: str | None = None, ties: str = "all"):
         self.n_neighbors, self.weighting, self.ties = n_neighbors, weighting, ties
 
+    _parameter_constraints: dict = {
+        "n_neighbors": [Integer(low=1)],
+        "weighting": [Choice(("mdw",)), None],
+        "ties": [Choice(("all", "first"))],
+    }
+    _validate_params = validate_params
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: pd.DataFrame, y, *, types=None):
         """Store the training data and learn the weights (``weighting="mdw"``).
 
@@ -336,9 +348,12 @@ class DifferenceKNN(ClassifierMixin, BaseEstimator):
         DifferenceKNN
             The fitted estimator itself.
         """
-        if self.weighting not in (None, "mdw"):
-            raise ValueError(f"weighting must be None or 'mdw', got {self.weighting!r}")
         enc = fit_input(self, X, types, sets=True)  # the schema every query must match
+        if self.n_neighbors > len(enc):
+            raise ValueError(
+                f"n_neighbors={self.n_neighbors} is larger than the training set ({len(enc)} instances, "
+                f"n_samples = {len(enc)})"
+            )
         self.X_, self.types_ = self._frame(X), enc.kinds
         self.y_, self.classes_ = encode_labels(y, len(enc), column=True)
         self.weights_ = (

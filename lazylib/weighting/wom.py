@@ -7,12 +7,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from lazylib._validation import check_random_state
+from lazylib._validation import Choice, Integer, Real, Seed, check, check_random_state
 from lazylib.encoding import encode, encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.overlap import Overlap
 from lazylib.neighbors import vote_priority
-from lazylib.search import TIE_TOLERANCE, check_ties, tolerance
+from lazylib.search import TIE_RULES, TIE_TOLERANCE, check_ties, tolerance
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
 _UNKNOWN = -1.0
@@ -26,6 +26,21 @@ class WOMWeights:
     weights: pd.Series
     history: pd.DataFrame
     loo_accuracy: list[float]
+
+
+#: The visiting orders of :func:`wom_weights`.
+ORDERS = ("data", "shuffle")
+
+#: :func:`wom_weights` rescales its weights when their mean leaves ``[2**-_DRIFT, 2**_DRIFT]``.
+_DRIFT = 32
+
+
+def _renormalised(w: np.ndarray) -> np.ndarray:
+    """``w`` times a power of two bringing its mean back to [1, 2) when the mean has drifted beyond
+    ``2**+-_DRIFT``: an exact rescaling (only the exponents change), so long runs neither over- nor underflow
+    and the weights of shorter runs are untouched bit for bit."""
+    exponent = np.frexp(w.mean())[1] - 1
+    return np.ldexp(w, -exponent) if abs(exponent) > _DRIFT else w
 
 
 def wom_weights(
@@ -70,7 +85,9 @@ def wom_weights(
     - *Passes*: one, as the paper describes each instance being evaluated once.
     - *Order*: data order by default; a seeded shuffle is available.
     - *Normalisation*: none is needed for classification, because multiplying every weight by one constant
-      multiplies every distance by it and changes no neighbour; reported weights are rescaled to mean 1.
+      multiplies every distance by it and changes no neighbour; reported weights are rescaled to mean 1. So
+      that long runs neither over- nor underflow, weights whose mean drifts beyond 2**32 (or below 2**-32) are
+      multiplied by the power of two that brings it back to [1, 2), an exact rescaling.
     - *Ties for the nearest neighbour* (``ties``), the rules of :mod:`lazylib.neighbors`: ``"all"`` (default),
       all instances tied at the smallest distance vote and ``j`` is the first tied instance (in data order) of
       the predicted class; ``"first"``, ``j`` is the first tied instance; ``"random"``, ``j`` is drawn
@@ -91,12 +108,10 @@ def wom_weights(
     >>> bool(w.iloc[:7].mean() > w.iloc[7:].mean())
     True
     """
-    if not 0 < mu < 1:
-        raise ValueError(f"mu must be between 0 and 1, got {mu}")
-    if n_passes < 1:
-        raise ValueError(f"n_passes must be at least 1, got {n_passes}")
-    if order not in ("data", "shuffle"):
-        raise ValueError(f"order must be 'data' or 'shuffle', got {order!r}")
+    mu = check("mu", mu, Real(0, 1, open_low=True, open_high=True))
+    n_passes = check("n_passes", n_passes, Integer(low=1))
+    order = check("order", order, Choice(ORDERS))
+    tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     ties = check_ties(ties)
     enc = encode(X, types)
     Z = np.where(np.isnan(enc.values), _UNKNOWN, enc.values)
@@ -132,6 +147,7 @@ def wom_weights(
             correct_count += correct
             step = mu if correct else -mu  # Eq. 7: w_a (1 + mu) where i_a = j_a, w_a (1 - mu) where they differ
             w = w * np.where(differs[j], 1.0 - step, 1.0 + step)
+            w = _renormalised(w)
             step_no += 1
             history[step_no] = w
         accuracy.append(correct_count / n)
@@ -192,6 +208,15 @@ class LearnedWOM(Overlap):
         super().__init__(missing="value", working_memory=working_memory)
         self.mu, self.n_passes, self.order, self.ties, self.random_state = mu, n_passes, order, ties, random_state
 
+    _parameter_constraints: dict = {
+        "mu": [Real(0, 1, open_low=True, open_high=True)],
+        "n_passes": [Integer(low=1)],
+        "order": [Choice(ORDERS)],
+        "ties": [Choice(TIE_RULES)],
+        "random_state": [Seed()],
+        "working_memory": [Real(0, open_low=True)],
+    }
+
     def fit(self, X, y=None, *, types=None):
         """Learn the weights with :func:`wom_weights` on ``X, y``, then fit the weighted overlap on them.
 
@@ -209,6 +234,7 @@ class LearnedWOM(Overlap):
         LearnedWOM
             The fitted estimator itself.
         """
+        self._validate_params()
         self.learned_ = wom_weights(
             X,
             y,

@@ -98,7 +98,7 @@ def test_vectorised_matches_loop(seed):
     nominal, types = NOMINAL, TYPES
     clf = VFI5Classifier().fit(X, y, types=types)
     expected = loop_vfi5(X, y, nominal, Xq)
-    np.testing.assert_allclose(clf.decision_function(Xq), expected, atol=1e-12)
+    np.testing.assert_allclose(clf.class_votes(Xq), expected, atol=1e-12)
     np.testing.assert_allclose(clf.feature_votes(Xq).sum(axis=1), expected, atol=1e-12)
     # predictions: the largest total, ties to the more frequent class then the lowest index
     freq = np.bincount(y, minlength=C)
@@ -188,7 +188,7 @@ def test_weka_options_match_loop(seed, bias):
     X, y, Xq = mixed_data(rng, 50, C, 30, 8)
     clf = VFI5Classifier(point_intervals=False, confidence_bias=bias).fit(X, y, types=TYPES)
     expected = loop_weka_vfi(X, y, NOMINAL, Xq, bias)
-    np.testing.assert_allclose(clf.decision_function(Xq), expected, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(clf.class_votes(Xq), expected, rtol=1e-9, atol=1e-12)
     if bias is None:
         assert (clf.n_intervals_[[0, 1, 3]] <= 2 * C + 1).all()
 

@@ -60,5 +60,5 @@ def test_classification_by_hand(toy):
     # (6.5, 2.0): f1 in (5,7) -> B 1; f2 in (1,4) -> B 1: B with 2
     # (0.0, 9.0): both values beyond every end point: every feature abstains, the more frequent class B wins
     q = pd.DataFrame({"f1": [3.5, 6.5, 0.0], "f2": [5.5, 2.0, 9.0]})
-    np.testing.assert_allclose(toy.decision_function(q), [[8 / 7, 6 / 7], [0, 2], [0, 0]])
+    np.testing.assert_allclose(toy.class_votes(q), [[8 / 7, 6 / 7], [0, 2], [0, 0]])
     assert toy.predict(q).tolist() == ["A", "B", "B"]

@@ -67,7 +67,7 @@ def test_protocol_and_generator_parameters_are_checked(call, message):
 # ---------------------------------------------------------------- metric parameters
 def test_dvdm_s_must_be_a_whole_number_of_ranges_within_reason():
     iris = load("iris")
-    with pytest.raises(ValueError, match="s must be an integer"):
+    with pytest.raises(ValueError, match="'s' parameter of DVDM must be an integer"):
         make_metric("dvdm", s=2.7).fit(iris.X, iris.y)
     with pytest.raises(ValueError, match=r"s must be an integer >= 1 and <= 150"):
         make_metric("ivdm", s=10**8).fit(iris.X, iris.y)
@@ -78,9 +78,9 @@ def test_minkowski_r_must_be_finite_and_at_least_one():
     X = np.array([[0.0, 0.0], [3.0, 4.0]])
     with pytest.raises(ValueError, match="chebychev"):
         make_metric("minkowski", r=float("inf")).fit(X, types=NUMERIC)
-    with pytest.raises(ValueError, match="r must be a finite number >= 1"):
+    with pytest.raises(ValueError, match="'r' parameter of Minkowski must be a finite number >= 1"):
         make_metric("minkowski", r=0.5).fit(X, types=NUMERIC)
-    with pytest.raises(ValueError, match="normalize must be one of"):
+    with pytest.raises(ValueError, match="'normalize' parameter of Euclidean must be one of"):
         make_metric("euclidean", normalize="max").fit(X, types=NUMERIC)
 
 

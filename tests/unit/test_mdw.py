@@ -93,7 +93,7 @@ def test_validation_errors(mixed):
         mdw_weights(X, y, fallback="nope")
     with pytest.raises(ValueError, match="DataFrame"):
         mdw_weights(X.to_numpy(), y)
-    with pytest.raises(ValueError, match="learns its weights"):
+    with pytest.raises(ValueError, match=r"'weights' parameter of \w+ must be None"):
         MDW(weights=[1, 1, 1, 1]).fit(X, y)
     assert np.isnan(mean_difference([np.nan], [1.0]))
 
@@ -179,7 +179,7 @@ def test_mdw_stages_ablation(mixed):
     sig = MDW(stages="significance", calibrated=False).fit(X, y)
     assert np.allclose(sig.weights_, sig.components_.significance.to_numpy())
     assert np.allclose(sig.weights_.sum(axis=1), 1.0)
-    with pytest.raises(ValueError, match="stages must be one of"):
+    with pytest.raises(ValueError, match="'stages' parameter of MDW must be one of"):
         MDW(stages="neither").fit(X, y)
 
 
@@ -194,11 +194,11 @@ def test_hoeffding_pairs_and_the_sampled_estimate_honour_the_bound():
     s = np.array([0.0, 1.0, 1.0, 2.0])
     assert abs(float(sampled_mean_difference(s, s, 20_000, "symbolic", random_state=0)[0]) - 0.625) < 0.02
     for bad in [dict(epsilon=0), dict(delta=1.5), dict(bound=-1)]:
-        with pytest.raises(ValueError, match="out of range"):
+        with pytest.raises(ValueError, match="must be a finite number"):
             hoeffding_pairs(**{"epsilon": 0.1, "delta": 0.1, **bad})
     with pytest.raises(ValueError, match="sets have no sampled form"):
         sampled_mean_difference(x, x, 10, "set")
-    with pytest.raises(ValueError, match="n_pairs must be a positive integer"):
+    with pytest.raises(ValueError, match="n_pairs must be an integer >= 1"):
         sampled_mean_difference(x, x, 0)
 
 

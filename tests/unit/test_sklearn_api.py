@@ -26,16 +26,8 @@ from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting.sets import DifferenceKNN
 
-#: The checks an estimator is known to fail, each with its reason (the fewest we could leave).
-VFI5_EXCLUSIONS = {
-    "check_classifiers_train": (
-        "decision_function returns the summed votes of every class (Figure 5 of Guvenir 1998), one column per "
-        "class also for two classes, where scikit-learn expects a single column; and on equal votes the "
-        "prediction goes to the class more frequent in training, which the argmax of the votes cannot show"
-    ),
-    "check_classifiers_classes": "the same: two vote columns for two classes, ties decided by class frequency",
-}
-
+#: The checks an estimator is known to fail, each with its reason (the fewest we could leave): only the k-NN's
+#: random tie-breaking, whose draws follow the order of the queries.
 RANDOM_TIES_EXCLUSIONS = {
     name: (
         "ties='random' draws from one random stream for the queries of a call in turn, so permuting or splitting "
@@ -61,8 +53,6 @@ def _estimators():
 
 
 def _expected_failures(estimator):
-    if isinstance(estimator, VFI5Classifier):
-        return VFI5_EXCLUSIONS
     if isinstance(estimator, KNeighborsClassifier) and estimator.ties == "random":
         return RANDOM_TIES_EXCLUSIONS
     return {}
@@ -73,9 +63,7 @@ def test_check_estimator(estimator, check):
     check(estimator)
 
 
-@pytest.mark.parametrize(
-    "estimator", [VFI5Classifier(), KNeighborsClassifier(3, "euclidean", ties="random", random_state=0)]
-)
+@pytest.mark.parametrize("estimator", [KNeighborsClassifier(3, "euclidean", ties="random", random_state=0)])
 def test_only_the_documented_checks_fail_and_they_still_fail(estimator):
     """The exclusions are needed: each listed check really fails (else it should be dropped)."""
     from sklearn.utils.estimator_checks import check_estimator

@@ -267,28 +267,58 @@ CASES = [
     ),
     Case("metric-param-foreign", lambda: make_metric("euclidean", r=3), Err(ValueError, "does not take")),
     Case("hvdm-normalization-case", lambda: fitted("hvdm", normalization="n2"), Err(ValueError, "did you mean 'N2'")),
-    Case("hvdm-unseen-bogus", lambda: fitted("hvdm", unseen="Zero"), Err(ValueError, "unseen must be")),
-    Case("mvdm-unseen-bogus", lambda: fitted("mvdm", unseen=None), Err(ValueError, "unseen must be")),
-    Case("overlap-missing-bogus", lambda: fitted("overlap", missing="ignore"), Err(ValueError, "missing must be")),
-    Case("dvdm-s-float", lambda: fitted("dvdm", s=2.7), Err(ValueError, "s must be an integer")),
-    Case("dvdm-s-bool", lambda: fitted("dvdm", s=True), Err(ValueError, "s must be an integer")),
-    Case("dvdm-s-zero", lambda: fitted("dvdm", s=0), Err(ValueError, "s must be an integer >= 1")),
+    Case(
+        "hvdm-unseen-bogus",
+        lambda: fitted("hvdm", unseen="Zero"),
+        Err(ValueError, "'unseen' parameter of HVDM must be"),
+    ),
+    Case(
+        "mvdm-unseen-bogus", lambda: fitted("mvdm", unseen=None), Err(ValueError, "'unseen' parameter of MVDM must be")
+    ),
+    Case(
+        "overlap-missing-bogus",
+        lambda: fitted("overlap", missing="ignore"),
+        Err(ValueError, "'missing' parameter of Overlap must be"),
+    ),
+    Case("dvdm-s-float", lambda: fitted("dvdm", s=2.7), Err(ValueError, "'s' parameter of DVDM must be an integer")),
+    Case("dvdm-s-bool", lambda: fitted("dvdm", s=True), Err(ValueError, "'s' parameter of DVDM must be an integer")),
+    Case("dvdm-s-zero", lambda: fitted("dvdm", s=0), Err(ValueError, "'s' parameter of DVDM must be an integer >= 1")),
     Case("ivdm-s-huge", lambda: fitted("ivdm", s=10**8), Err(ValueError, "s must be an integer >= 1 and <= 5")),
     Case("ivdm-s-numpy", lambda: fitted("ivdm", s=np.int64(3)).s_, Ok(lambda v: v == 3)),
-    Case("dvdm-erratum-string", lambda: fitted("dvdm", erratum="no"), Err(ValueError, "erratum must be one of")),
+    Case(
+        "dvdm-erratum-string",
+        lambda: fitted("dvdm", erratum="no"),
+        Err(ValueError, "'erratum' parameter of DVDM must be one of"),
+    ),
     Case("dvdm-erratum-numpy-bool", lambda: fitted("dvdm", erratum=np.bool_(False)).root_, Ok(lambda v: v == 1.0)),
     Case(
         "dvdm-integer-bogus-all-nominal",
         lambda: make_metric("dvdm", integer="float").fit(FRAME[["c"]], Y2),
-        Err(ValueError, "integer must be"),
+        Err(ValueError, "'integer' parameter of DVDM must be"),
     ),
     Case("ivdm-midpoints-bogus", lambda: fitted("ivdm", midpoints="center"), Err(ValueError, "did you mean 'centre'")),
     Case("wvdm-midpoints-foreign", lambda: make_metric("wvdm", midpoints="centre"), Err(ValueError, "does not take")),
     Case("minkowski-r-inf", lambda: fitted("minkowski", r=float("inf")), Err(ValueError, "chebychev")),
-    Case("minkowski-r-half", lambda: fitted("minkowski", r=0.5), Err(ValueError, "r must be a finite number >= 1")),
-    Case("minkowski-r-bool", lambda: fitted("minkowski", r=True), Err(ValueError, "r must be a finite number")),
-    Case("minkowski-r-string", lambda: fitted("minkowski", r="2"), Err(ValueError, "r must be a finite number")),
-    Case("minkowski-r-nan", lambda: fitted("minkowski", r=float("nan")), Err(ValueError, "r must be a finite")),
+    Case(
+        "minkowski-r-half",
+        lambda: fitted("minkowski", r=0.5),
+        Err(ValueError, "'r' parameter of Minkowski must be a finite number >= 1"),
+    ),
+    Case(
+        "minkowski-r-bool",
+        lambda: fitted("minkowski", r=True),
+        Err(ValueError, "'r' parameter of Minkowski must be a finite number"),
+    ),
+    Case(
+        "minkowski-r-string",
+        lambda: fitted("minkowski", r="2"),
+        Err(ValueError, "'r' parameter of Minkowski must be a finite number"),
+    ),
+    Case(
+        "minkowski-r-nan",
+        lambda: fitted("minkowski", r=float("nan")),
+        Err(ValueError, "'r' parameter of Minkowski must be a finite"),
+    ),
     Case(
         "minkowski-r-3", lambda: fitted("minkowski", r=3).pairwise(X2[:1], X2[1:2]), _all_close([[(1 + 8) ** (1 / 3)]])
     ),
@@ -302,7 +332,11 @@ CASES = [
         lambda: fitted("minkowski", X=X2 * 1e8, r=60).pairwise(X2[:2] * 1e8, X2[:2] * 1e8),
         Ok(_finite_positive_off_diagonal, "finite, nonzero between distinct rows"),
     ),
-    Case("euclidean-normalize-bogus", lambda: fitted("euclidean", normalize="max"), Err(ValueError, "normalize must")),
+    Case(
+        "euclidean-normalize-bogus",
+        lambda: fitted("euclidean", normalize="max"),
+        Err(ValueError, "'normalize' parameter of Euclidean must"),
+    ),
     Case(
         "euclidean-normalize-close",
         lambda: fitted("euclidean", normalize="Range"),
@@ -311,22 +345,22 @@ CASES = [
     Case(
         "working-memory-string",
         lambda: fitted("euclidean", working_memory="64"),
-        Err(ValueError, "working_memory must be a finite number > 0"),
+        Err(ValueError, "'working_memory' parameter of Euclidean must be a finite number > 0"),
     ),
     Case(
         "working-memory-zero",
         lambda: fitted("hvdm", working_memory=0),
-        Err(ValueError, "working_memory must be a finite number > 0"),
+        Err(ValueError, "'working_memory' parameter of HVDM must be a finite number > 0"),
     ),
     Case(
         "working-memory-nan",
         lambda: fitted("chebychev", working_memory=float("nan")),
-        Err(ValueError, "working_memory must be"),
+        Err(ValueError, "'working_memory' parameter of Chebychev must be"),
     ),
     Case(
         "working-memory-inf",
         lambda: fitted("mvdm", working_memory=float("inf")),
-        Err(ValueError, "working_memory must be"),
+        Err(ValueError, "'working_memory' parameter of MVDM must be"),
     ),
     Case("wom-no-weights", lambda: fitted("wom"), Err(ValueError, "WOM needs attribute weights")),
     Case(
@@ -1218,13 +1252,33 @@ CASES = [
         Err(ValueError, "same classes"),
     ),
     # ------------------------------------------------------------ the C4.5 tree
-    Case("tree-min-cases-bool", lambda: _tree(min_cases=True), Err(ValueError, "min_cases must be")),
+    Case(
+        "tree-min-cases-bool",
+        lambda: _tree(min_cases=True),
+        Err(ValueError, "'min_cases' parameter of C45Classifier must be"),
+    ),
     Case("tree-min-cases-numpy", lambda: _tree(min_cases=np.int64(2)).n_leaves_, Ok(lambda v: v >= 1)),
-    Case("tree-min-cases-inf", lambda: _tree(min_cases=np.inf), Err(ValueError, "min_cases must be")),
+    Case(
+        "tree-min-cases-inf",
+        lambda: _tree(min_cases=np.inf),
+        Err(ValueError, "'min_cases' parameter of C45Classifier must be"),
+    ),
     Case("tree-confidence-numpy", lambda: _tree(confidence=np.float32(0.25)).n_leaves_, Ok(lambda v: v >= 1)),
-    Case("tree-confidence-one", lambda: _tree(confidence=1.0), Err(ValueError, "confidence must be")),
-    Case("tree-value-tolerance-inf", lambda: _tree(value_tolerance=np.inf), Err(ValueError, "value_tolerance must")),
-    Case("tree-pruning-string", lambda: _tree(pruning="no"), Err(ValueError, "pruning must be")),
+    Case(
+        "tree-confidence-one",
+        lambda: _tree(confidence=1.0),
+        Err(ValueError, "'confidence' parameter of C45Classifier must be"),
+    ),
+    Case(
+        "tree-value-tolerance-inf",
+        lambda: _tree(value_tolerance=np.inf),
+        Err(ValueError, "'value_tolerance' parameter of C45Classifier must"),
+    ),
+    Case(
+        "tree-pruning-string",
+        lambda: _tree(pruning="no"),
+        Err(ValueError, "'pruning' parameter of C45Classifier must be"),
+    ),
     Case("tree-upper-limit-close", lambda: _tree(upper_limit="Normal"), Err(ValueError, "did you mean 'normal'")),
     Case("tree-y-wrong-length", lambda: _tree(y=Y2[:2]), Err(ValueError, "y has 2 labels but X has 5 rows")),
     Case("tree-predict-unfitted", lambda: C45Classifier().predict(FRAME), Err(NotFittedError, "not fitted")),
@@ -1271,7 +1325,7 @@ CASES = [
     Case(
         "knn-k-bool",
         lambda: KNeighborsClassifier(True, "euclidean").fit(X2, Y2, types=NUM2),
-        Err(ValueError, "n_neighbors must be an integer"),
+        Err(ValueError, "'n_neighbors' parameter of KNeighborsClassifier must be an integer"),
     ),
     Case(
         "loo-k-float",
@@ -1288,7 +1342,7 @@ CASES = [
         lambda: (
             KNeighborsClassifier(1, "euclidean", ties="random", random_state="x").fit(X2, Y2, types=NUM2).predict(X2)
         ),
-        Err(ValueError, "random_state must be"),
+        Err(ValueError, "'random_state' parameter of KNeighborsClassifier must be"),
     ),
 ]
 

@@ -46,7 +46,7 @@ def test_predictions_invariant_under_increasing_rescaling(transform):
     types = ["continuous"] * 4
     base = VFI5Classifier().fit(X, y, types=types)
     moved = VFI5Classifier().fit(transform(X), y, types=types)
-    np.testing.assert_allclose(moved.decision_function(transform(Xq)), base.decision_function(Xq))
+    np.testing.assert_allclose(moved.class_votes(transform(Xq)), base.class_votes(Xq))
     np.testing.assert_array_equal(moved.predict(transform(Xq)), base.predict(Xq))
 
 
@@ -58,7 +58,7 @@ def test_missing_value_abstains_at_classification_and_is_skipped_in_training():
     q = _data(30, seed=6)[0]
     q[:, 2] = np.nan
     without = VFI5Classifier().fit(np.delete(X, 2, axis=1), y, types=types[:3])
-    np.testing.assert_allclose(clf.decision_function(q), without.decision_function(np.delete(q, 2, axis=1)))
+    np.testing.assert_allclose(clf.class_votes(q), without.class_votes(np.delete(q, 2, axis=1)))
     assert (clf.feature_votes(q)[:, 2] == 0).all()
     # training: feature 2's end points are those of the known values only
     lo = min(np.nanmin(X[y == c, 2]) for c in range(3))
@@ -89,7 +89,7 @@ def test_nominal_codes_are_labels_not_numbers():
     a = VFI5Classifier().fit(codes[:, None], y, types=["nominal"])
     b = VFI5Classifier().fit(perm[codes.astype(int)][:, None], y, types=["nominal"])
     q = np.arange(5.0)[:, None]
-    np.testing.assert_allclose(a.decision_function(q), b.decision_function(perm[:, None]))
+    np.testing.assert_allclose(a.class_votes(q), b.class_votes(perm[:, None]))
 
 
 def test_class_absent_from_training_fold():
@@ -139,9 +139,9 @@ def test_a_chunk_of_one_row_gives_the_same_bits(params):
     np.testing.assert_array_equal(rows.counts_, whole.counts_)
     np.testing.assert_array_equal(rows.votes_, whole.votes_)
     np.testing.assert_array_equal(rows.feature_votes(X), whole.feature_votes(X))
-    np.testing.assert_array_equal(rows.decision_function(X), whole.decision_function(X))
+    np.testing.assert_array_equal(rows.class_votes(X), whole.class_votes(X))
     np.testing.assert_array_equal(rows.predict(X), whole.predict(X))
-    np.testing.assert_allclose(whole.decision_function(X), whole.feature_votes(X).sum(axis=1))
+    np.testing.assert_allclose(whole.class_votes(X), whole.feature_votes(X).sum(axis=1))
     for bad in (0, -1.0, float("inf"), "64", True):
         with pytest.raises(ValueError, match="working_memory"):
             VFI5Classifier(working_memory=bad).fit(X, y, types=types)
@@ -165,7 +165,7 @@ def test_tables_and_classification_stay_within_working_memory():
     clf = VFI5Classifier(working_memory=bound / 2**20).fit(X, y, types=types)
     fit_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.reset_peak()
-    votes = clf.decision_function(queries)
+    votes = clf.class_votes(queries)
     predict_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert clf.counts_.shape == (2 * (n + 2 * (m - 1)) + m, 2)
@@ -197,11 +197,11 @@ def test_vote_divides_by_the_whole_class_size_missing_values_included():
     np.testing.assert_allclose(point[["vote a", "vote b"]].to_numpy(), [[0.5, 0.5]])
 
 
-def test_decision_function_columns_follow_classes():
+def test_class_votes_columns_follow_classes():
     X, y = _data(seed=11)
     names = np.array(["zeta", "alpha", "mid"])[y]
     clf = VFI5Classifier().fit(X, names, types=["continuous"] * 4)
-    scores = clf.decision_function(X)
+    scores = clf.class_votes(X)
     assert scores.shape == (len(X), len(clf.classes_))
     picked = np.asarray(clf.classes_, dtype=object)[scores.argmax(axis=1)]
     clear = np.sort(scores, axis=1)[:, -1] - np.sort(scores, axis=1)[:, -2] > 1e-6
@@ -211,7 +211,7 @@ def test_decision_function_columns_follow_classes():
         X, pd.Series(names).map({"zeta": "z", "alpha": "a", "mid": "m"}), types=["continuous"] * 4
     )
     order = [list(other.classes_).index({"zeta": "z", "alpha": "a", "mid": "m"}[c]) for c in clf.classes_]
-    np.testing.assert_allclose(other.decision_function(X)[:, order], scores)
+    np.testing.assert_allclose(other.class_votes(X)[:, order], scores)
 
 
 def test_value_inside_a_range_and_on_an_end_point():
@@ -262,7 +262,7 @@ def test_predict_proba_is_the_normalised_vote():
     clf = VFI5Classifier().fit(X, y, types=types)
     Xq = np.vstack([X[:20], np.full((1, 4), 1e9)])  # the last query lies beyond every end point: all abstain
     proba = clf.predict_proba(Xq)
-    votes = clf.decision_function(Xq)
+    votes = clf.class_votes(Xq)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_allclose(proba[:-1], votes[:-1] / votes[:-1].sum(axis=1, keepdims=True))
     np.testing.assert_allclose(proba[-1], 1 / 3)  # no feature votes: uniform
@@ -277,15 +277,15 @@ def test_weka_empty_intervals_vote_instead_of_abstaining():
     y = ["a", "b", "b", "b"]
     types = ["continuous", "nominal"]
     q = np.array([[np.nan, 2.0]])
-    assert VFI5Classifier().fit(X, y, types=types).decision_function(q).tolist() == [[0.0, 0.0]]  # abstains
+    assert VFI5Classifier().fit(X, y, types=types).class_votes(q).tolist() == [[0.0, 0.0]]  # abstains
     plain = VFI5Classifier(point_intervals=False).fit(X, y, types=types)
-    np.testing.assert_allclose(plain.decision_function(q), [[0.5, 0.5]])  # Weka -C: 1/C each
+    np.testing.assert_allclose(plain.class_votes(q), [[0.5, 0.5]])  # Weka -C: 1/C each
     weighted = VFI5Classifier(point_intervals=False, confidence_bias=0.6).fit(X, y, types=types)
     tiny = 1e-11
     share = np.array([tiny / (1 + tiny), tiny / (3 + tiny)])
     p = share / share.sum()  # 3/4 and 1/4: towards the smaller class
     entropy = -(p * np.log2(p)).sum()
-    np.testing.assert_allclose(weighted.decision_function(q), [p * max(1.0, entropy**-0.6)])
+    np.testing.assert_allclose(weighted.class_votes(q), [p * max(1.0, entropy**-0.6)])
     assert weighted.predict(q).tolist() == ["a"]
 
 
@@ -296,13 +296,65 @@ def test_feature_weights_multiply_each_feature_vote():
     plain = VFI5Classifier().fit(X, y, types=types)
     weighted = VFI5Classifier(feature_weights=w).fit(X, y, types=types)
     np.testing.assert_allclose(weighted.feature_votes(X), plain.feature_votes(X) * w[None, :, None])
-    np.testing.assert_allclose(weighted.decision_function(X), (plain.feature_votes(X) * w[None, :, None]).sum(1))
+    np.testing.assert_allclose(weighted.class_votes(X), (plain.feature_votes(X) * w[None, :, None]).sum(1))
     # a zero weight is the same as leaving the feature out
     dropped = VFI5Classifier().fit(X[:, [0, 2, 3]], y, types=types[:3])
     np.testing.assert_allclose(
-        VFI5Classifier(feature_weights=[1, 0, 1, 1]).fit(X, y, types=types).decision_function(X),
-        dropped.decision_function(X[:, [0, 2, 3]]),
+        VFI5Classifier(feature_weights=[1, 0, 1, 1]).fit(X, y, types=types).class_votes(X),
+        dropped.class_votes(X[:, [0, 2, 3]]),
     )
     for bad in ([1.0, 2.0], [1, -1, 1, 1], [1, np.nan, 1, 1]):
         with pytest.raises(ValueError, match="feature_weights"):
             VFI5Classifier(feature_weights=bad).fit(X, y, types=types)
+
+
+def test_decision_function_is_one_column_for_two_classes_and_class_votes_for_more():
+    """scikit-learn's convention: two classes give the votes of classes_[1] minus those of classes_[0]; a
+    positive score predicts classes_[1]. More classes give every class's summed votes."""
+    X, y = _data(seed=3)
+    two = VFI5Classifier().fit(X, np.where(y == 0, "no", "yes"), types=["continuous"] * 4)
+    votes = two.class_votes(X)
+    score = two.decision_function(X)
+    assert score.shape == (len(X),)
+    np.testing.assert_allclose(score, votes[:, 1] - votes[:, 0])
+    clear = np.abs(score) > 1e-6
+    np.testing.assert_array_equal(two.predict(X)[clear], two.classes_[(score[clear] > 0).astype(int)])
+    three = VFI5Classifier().fit(X, y, types=["continuous"] * 4)
+    np.testing.assert_array_equal(three.decision_function(X), three.class_votes(X))
+
+
+@pytest.mark.parametrize("bias", [40, 100.0, np.float32(60)])
+def test_a_large_confidence_bias_keeps_votes_finite_and_untied(bias):
+    """Weights of nearly pure intervals (entropy about 1e-10) pass 1e308 for a bias of 40 or more: the votes
+    are then computed relative to each query's largest weight: finite, and not all tied."""
+    X, y = _data(seed=5)
+    big = VFI5Classifier(confidence_bias=bias).fit(X, y, types=["continuous"] * 4)
+    assert np.isfinite(big.log_weights_).all() and not np.isfinite(big.weights_).all()
+    votes = big.class_votes(X)
+    assert np.isfinite(votes).all() and np.isfinite(big.predict_proba(X)).all()
+    tied = np.sort(votes, axis=1)[:, -1] - np.sort(votes, axis=1)[:, -2] <= 1e-9 * votes.max(axis=1)
+    assert not tied.any()
+
+
+def test_votes_relative_to_the_largest_weight_give_the_same_predictions_and_shares(monkeypatch):
+    """The rescaled path (every query, when the limit is 0) agrees with the direct weights where both are finite."""
+    import lazylib.vfi as vfi
+
+    X, y = _data(seed=5)
+    X = X + 1.5 * y[:, None]  # classes apart: pure intervals, weights above 1
+    clf = VFI5Classifier(confidence_bias=0.6).fit(X, y, types=["continuous"] * 4)
+    direct = clf.class_votes(X), clf.predict_proba(X), clf.predict(X)
+    monkeypatch.setattr(vfi, "_LOG_WEIGHT_LIMIT", -1.0)
+    np.testing.assert_allclose(clf.predict_proba(X), direct[1], rtol=1e-12)
+    np.testing.assert_array_equal(clf.predict(X), direct[2])
+    assert not np.allclose(clf.class_votes(X), direct[0])  # the rescaled path did run
+
+
+def test_confidence_bias_accepts_numpy_reals_and_refuses_bad_values_naming_them():
+    X, y = _data(seed=5)
+    a = VFI5Classifier(confidence_bias=np.float32(0.6)).fit(X, y, types=["continuous"] * 4)
+    b = VFI5Classifier(confidence_bias=float(np.float32(0.6))).fit(X, y, types=["continuous"] * 4)
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    for bad in (0, -0.5, np.nan, np.inf, True, "0.6"):
+        with pytest.raises(ValueError, match=r"'confidence_bias' parameter of VFI5Classifier must be a finite "):
+            VFI5Classifier(confidence_bias=bad).fit(X, y, types=["continuous"] * 4)

@@ -1,0 +1,355 @@
+"""Every public callable of lazylib refuses out-of-range parameters with a clear error (issue #40).
+
+The callables are enumerated from the package itself (each public module's ``__all__``, else its public names),
+so a new estimator or function is walked without editing this file:
+
+- every public estimator (a class with ``fit``) declares ``_parameter_constraints`` for exactly its constructor
+  parameters (scikit-learn's mechanism), and each parameter, set to values outside its constraint (0, negative,
+  NaN, inf, a bool for an int, a float for an int, numpy scalars, a wrong type), makes ``fit`` raise a
+  ValueError/TypeError that names the parameter, the value and what is allowed, while numpy scalars of an
+  admissible value are accepted;
+- every public function with a scalar numeric parameter (annotated ``int``, ``float`` or ``bool``) has a recipe
+  below (a valid call that the walk then breaks one parameter at a time), or a documented reason to be skipped.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import pkgutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+import lazylib
+from lazylib._validation import Boolean, Choice, Integer, Real, Seed
+
+#: Modules whose public callables the walk does not enter, and why.
+SKIPPED_MODULES = {
+    "lazylib._validation": "the checks themselves (re-exported by modules that use them; tested by their probes)",
+    "lazylib.protocols.bench": "Part VI's bench (issue #38 rewrites it); its LooKNeighbors is walked there",
+    "lazylib.report": "the book's reader tools (scorecard, tables, plots, verdict rules: issue #37's data)",
+    "lazylib.search": "the engine's selection internals (issue #39); the tie rule is checked by check_ties",
+}
+
+
+def _skipped(module: str) -> bool:
+    return any(module == m or module.startswith(m + ".") for m in SKIPPED_MODULES)
+
+
+def _public(kind):
+    found = {}
+    for info in pkgutil.walk_packages(lazylib.__path__, "lazylib."):
+        if any(part.startswith("_") for part in info.name.split(".")) or _skipped(info.name):
+            continue
+        module = importlib.import_module(info.name)
+        names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+        for name in names:
+            obj = getattr(module, name)
+            if getattr(obj, "__module__", "").startswith("lazylib") and not _skipped(obj.__module__) and kind(obj):
+                found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return dict(sorted(found.items()))
+
+
+def _is_estimator(obj) -> bool:
+    return inspect.isclass(obj) and callable(getattr(obj, "fit", None)) and not inspect.isabstract(obj)
+
+
+ESTIMATORS = _public(_is_estimator)
+#: Base classes with no parameter of their own (their subclasses are walked).
+ABSTRACT = {"lazylib.metrics._base.Metric", "lazylib.metrics._base.AttributeMetric"}
+
+
+def _bad_values(constraints) -> list:
+    """Values outside every constraint of a parameter: the walk's out-of-range inputs, one kind at a time."""
+    out = [type("BadType", (), {})()]
+    for c in constraints:
+        if isinstance(c, Integer):
+            low = c.low if c.low is not None else 0
+            out += [True, np.bool_(True), float(low + 1) + 0.5, np.float64(low + 1), math.nan, math.inf, str(low + 1)]
+            if c.low is not None:
+                out += [c.low - 1, np.int64(c.low - 1), -(10**30)]
+            if c.high is not None:
+                out += [c.high + 1]
+        elif isinstance(c, Real):
+            out += [math.nan, -math.inf, math.inf, np.float32("nan"), True, "0.5", 1 + 0j]
+            if c.low is not None:
+                out += [c.low - 1.0, np.float64(c.low - 1.0)] + ([c.low] if c.open_low else [])
+            if c.high is not None:
+                out += [c.high + 1.0] + ([c.high] if c.open_high else [])
+        elif isinstance(c, Choice):
+            out += ["not-an-option", 1.5]
+        elif isinstance(c, Boolean):
+            out += [0, 1, "yes", None]
+        elif isinstance(c, Seed):
+            out += [-1, 1.5, True, "0"]
+    admissible = [c for c in constraints if not isinstance(c, str) and c is not None and not isinstance(c, type)]
+    return [v for v in out if not any(_satisfies(c, v) for c in admissible) and not _allowed_none(constraints, v)]
+
+
+def _satisfies(c, v) -> bool:
+    from sklearn.utils._param_validation import make_constraint
+
+    return make_constraint(c).is_satisfied_by(v)
+
+
+def _allowed_none(constraints, v) -> bool:
+    return v is None and None in constraints
+
+
+def _fit_data():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.random((12, 3)) + 0.5, columns=["a", "b", "c"])
+    return X, np.arange(12) % 2
+
+
+@pytest.mark.parametrize("name", [n for n in ESTIMATORS if n not in ABSTRACT])
+def test_every_public_estimator_declares_constraints_for_exactly_its_parameters(name):
+    cls = ESTIMATORS[name]
+    params = set(cls().get_params(deep=False))
+    assert set(cls._parameter_constraints) == params
+
+
+def _walk_cases():
+    for name, cls in ESTIMATORS.items():
+        if name in ABSTRACT:
+            continue
+        for param in cls().get_params(deep=False):
+            constraints = cls._parameter_constraints[param]
+            for value in _bad_values(constraints):
+                yield pytest.param(name, param, value, id=f"{cls.__name__}-{param}-{value!r}"[:90])
+
+
+def _mentions(message: str, value) -> bool:
+    texts = {repr(value), str(value)}
+    if isinstance(value, (float, np.floating)) and math.isnan(value):
+        texts |= {"nan"}
+    return any(t in message for t in texts) or "BadType" in message
+
+
+@pytest.mark.parametrize("name, param, value", list(_walk_cases()))
+def test_every_estimator_parameter_refuses_out_of_range_values_naming_them(name, param, value):
+    estimator = ESTIMATORS[name]().set_params(**{param: value})
+    X, y = _fit_data()
+    with pytest.raises((ValueError, TypeError)) as info:
+        estimator.fit(X, y)
+    message = str(info.value)
+    assert f"'{param}'" in message or f"{param} " in message, message
+    assert _mentions(message, value), message
+    assert "must be" in message, message
+
+
+@pytest.mark.parametrize("name", [n for n in ESTIMATORS if n not in ABSTRACT])
+def test_numpy_scalars_of_admissible_values_are_accepted(name):
+    """A numpy integer or float holding an admissible default passes the constraints (they count as the
+    Python numbers they hold)."""
+    estimator = ESTIMATORS[name]()
+    for param, value in estimator.get_params(deep=False).items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        as_numpy = np.int64(value) if isinstance(value, int) else np.float32(value)
+        clone(estimator).set_params(**{param: as_numpy})._validate_params()
+
+
+# ---------------------------------------------------------------------------------------------------- functions
+def _is_function(obj) -> bool:
+    return inspect.isfunction(obj)
+
+
+def _scalar_parameters(func) -> list[str]:
+    """Parameters annotated as a Python scalar (int, float, bool, possibly optional)."""
+    out = []
+    for p in inspect.signature(func).parameters.values():
+        note = str(p.annotation)
+        if any(note.startswith(t) for t in ("int", "float", "bool")) and p.name not in ("self",):
+            out.append(p.name)
+    return out
+
+
+FUNCTIONS = {n: f for n, f in _public(_is_function).items() if _scalar_parameters(f)}
+
+
+def _frame():
+    rng = np.random.default_rng(1)
+    return pd.DataFrame({"a": rng.random(20), "b": rng.random(20) * 3}), np.arange(20) % 2
+
+
+def _recipes():
+    """A valid call of each walked function (keyword arguments), and the parameters the walk breaks."""
+    from lazylib import evaluation, synthetic
+    from lazylib.metrics import _probabilities
+    from lazylib.neighbors import loo_accuracy_by_k, select_k_loo, vote
+    from lazylib.selection import loo_subset_accuracy, random_subsets
+    from lazylib.subspace import accuracy_by_width, nn_accuracy
+    from lazylib.trees import candidate_splits, extra_errors, normal_deviate
+    from lazylib.vfi import winners
+    from lazylib.weighting import mdw, sets, wom
+
+    X, y = _frame()
+    D = np.abs(np.subtract.outer(X.a.to_numpy(), X.a.to_numpy()))
+    Z = X.to_numpy()
+    return {
+        "lazylib.trees.extra_errors": (extra_errors, dict(n=10.0, e=2.0, confidence=0.25)),
+        "lazylib.trees.normal_deviate": (normal_deviate, dict(confidence=0.25)),
+        "lazylib.trees.candidate_splits": (
+            candidate_splits,
+            dict(X=X, y=y, min_cases=2, mdl_correction=True, release8_min_split=True, value_tolerance=1e-5),
+        ),
+        "lazylib.weighting.mdw.information_gain": (mdw.information_gain, dict(X=X, y=y, n_bins=4)),
+        "lazylib.weighting.mdw.equal_width_bins": (mdw.equal_width_bins, dict(X=X, n_bins=4)),
+        "lazylib.weighting.mdw.hoeffding_pairs": (mdw.hoeffding_pairs, dict(epsilon=0.1, delta=0.05, bound=1.0)),
+        "lazylib.weighting.mdw.sampled_mean_difference": (
+            mdw.sampled_mean_difference,
+            dict(a=Z[:10, 0], b=Z[10:, 0], n_pairs=5, n_estimates=2, random_state=0),
+        ),
+        "lazylib.weighting.mdw.mdw_components": (
+            mdw.mdw_components,
+            dict(X=X, y=y, calibrated=True, self_pairs=True),
+        ),
+        "lazylib.weighting.mdw.mdw_weights": (mdw.mdw_weights, dict(X=X, y=y, calibrated=True, self_pairs=True)),
+        "lazylib.weighting.mdw.set_difference": (
+            mdw.set_difference,
+            dict(A=[np.array([[0.0, 1.0]]), np.array([[2.0, 1.0]])], block=4),
+        ),
+        "lazylib.weighting.sets.loo_predictions": (sets.loo_predictions, dict(D=D, y=y, k=1)),
+        "lazylib.weighting.sets.mdw_loo_distances": (sets.mdw_loo_distances, dict(X=X, y=y, self_pairs=True)),
+        "lazylib.weighting.wom.wom_weights": (
+            wom.wom_weights,
+            dict(X=X.round(1), y=y, mu=0.02, n_passes=1, tie_tolerance=1e-9, types=["nominal", "nominal"]),
+        ),
+        "lazylib.synthetic.led": (synthetic.led, dict(n=10, noise=0.1, n_irrelevant=1, random_state=0)),
+        "lazylib.synthetic.led_bayes_accuracy": (synthetic.led_bayes_accuracy, dict(noise=0.1)),
+        "lazylib.synthetic.waveform": (synthetic.waveform, dict(n=10, n_noise=1, random_state=0)),
+        "lazylib.synthetic.r_n": (synthetic.r_n, dict(n_relevant=2, n_per_region=3, random_state=0)),
+        "lazylib.synthetic.payne_separable": (synthetic.payne_separable, dict(n=10, margin=0.0, random_state=0)),
+        "lazylib.synthetic.payne_inseparable": (synthetic.payne_inseparable, dict(n=10, random_state=0)),
+        "lazylib.synthetic.add_irrelevant": (
+            synthetic.add_irrelevant,
+            dict(X=X, n=1, n_values=2, random_state=0),
+        ),
+        "lazylib.synthetic.add_redundant": (synthetic.add_redundant, dict(X=X, n=1, delta=0.05, random_state=0)),
+        "lazylib.evaluation.kfold": (evaluation.kfold, dict(n=20, n_splits=5, random_state=0, shuffle=True)),
+        "lazylib.evaluation.stratified_kfold": (evaluation.stratified_kfold, dict(y=y, n_splits=5, random_state=0)),
+        "lazylib.evaluation.leave_one_out": (evaluation.leave_one_out, dict(n=5)),
+        "lazylib.evaluation.significance_mark": (
+            evaluation.significance_mark,
+            dict(a=[0.8, 0.9, 0.85], b=[0.7, 0.75, 0.8], alpha=0.05, tails=1),
+        ),
+        "lazylib.neighbors.vote": (vote, dict(D=D, y=y, k=1, priority=np.array([0.5, 0.25]), tie_tolerance=1e-9)),
+        "lazylib.neighbors.loo_accuracy_by_k": (
+            loo_accuracy_by_k,
+            dict(X=X, y=y, ks=[1], metric="euclidean", tie_tolerance=1e-9, expected=False),
+        ),
+        "lazylib.neighbors.select_k_loo": (select_k_loo, dict(X=X, y=y, ks=[1, 3], metric="euclidean")),
+        "lazylib.selection.random_subsets": (
+            lambda **kw: random_subsets(rng=np.random.default_rng(0), **kw),
+            dict(n_attributes=3, n_subsets=4),
+        ),
+        "lazylib.selection.loo_subset_accuracy": (
+            loo_subset_accuracy,
+            dict(X=Z, y=y, masks=np.ones((1, 2), dtype=bool), tie_tolerance=1e-9),
+        ),
+        "lazylib.subspace.nn_accuracy": (nn_accuracy, dict(Z_train=Z, y_train=y, Z_test=Z, y_test=y, n_classes=2)),
+        "lazylib.subspace.accuracy_by_width": (accuracy_by_width, dict(Z_train=Z, y_train=y, n_classes=2)),
+        "lazylib.vfi.winners": (winners, dict(votes=D[:, :2], priority=np.array([0.5, 0.25]), tie_tolerance=1e-9)),
+        "lazylib.metrics._probabilities.vdm_delta": (
+            _probabilities.vdm_delta,
+            dict(p=np.array([0.5, 0.5]), q=np.array([1.0, 0.0]), power=2.0),
+        ),
+        "lazylib.metrics._probabilities.minimum_value_weight": (_probabilities.minimum_value_weight, dict(n_classes=2)),
+    }
+
+
+#: Public functions with scalar parameters that the walk does not call, each with its reason.
+SKIPPED_FUNCTIONS = {
+    "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
+    "lazylib.encoding.encode_labels": "internal shared input path (min_classes and column set by the library)",
+    "lazylib.encoding.fit_input": "internal shared input path (sets set by the library)",
+    "lazylib.encoding.known_mean_std": "ddof and columns are set by the library's metrics",
+    "lazylib.evaluation.compare": "n_jobs is joblib's (checked by joblib); expected a flag",
+    "lazylib.evaluation.compare_with_published": "a table helper of the book (tolerance); issue #37's area",
+    "lazylib.evaluation.cross_validate": "n_jobs is joblib's; label is text",
+    "lazylib.evaluation.parallel_map": "n_jobs is joblib's; label is text",
+    "lazylib.evaluation.repeated": "n_repeats forwarded to the splitters walked above",
+    "lazylib.metrics._sets.min_member_distances": "internal kernel (max_bytes from a metric's working_memory)",
+    "lazylib.metrics._probabilities.class_counts": "internal kernel (sizes from the fitted data)",
+    "lazylib.metrics._probabilities.probability_table": "internal kernel (n_classes from the fitted labels)",
+    "lazylib.metrics.terms.interpolated_difference": "a per-pair oracle of one fitted term (x, y are values)",
+    "lazylib.metrics.terms.linear_difference": "a per-pair oracle of one fitted term (x, y are values)",
+    "lazylib.metrics.terms.overlap": "a per-pair oracle of one fitted term (x, y are values)",
+    "lazylib.metrics.terms.power_difference": "a per-pair oracle of one fitted term (x, y are values)",
+    "lazylib.metrics.terms.term": "a per-pair oracle of one fitted term (x, y are values)",
+    "lazylib.metrics.terms.value_difference": "a per-pair oracle of one fitted term (x, y are values)",
+    "lazylib.neighbors.block_neighbourhood": "engine-level helper of the k-NN (k, C from the fitted classifier)",
+    "lazylib.neighbors.neighbourhood": "engine-level helper of the k-NN (k, C from the fitted classifier)",
+    "lazylib.neighbors.first_k": "engine-level helper of the k-NN (k from the fitted classifier)",
+    "lazylib.neighbors.vote_nearest": "engine-level helper of vote (walked through vote)",
+    "lazylib.neighbors.class_probabilities": "engine-level helper (k from the fitted classifier)",
+    "lazylib.neighbors.decide": "engine-level helper (k from the fitted classifier)",
+    "lazylib.neighbors.correct": "engine-level helper (walked through loo_accuracy_by_k)",
+    "lazylib.neighbors.knn_makers": "builds classifiers whose fit is walked above",
+    "lazylib.subspace.correct_by_width": "engine-level helper of accuracy_by_width (walked)",
+    "lazylib.protocols.guvenir1998.fold_accuracies": "a Part's protocol step (its parameters come from the book)",
+    "lazylib.protocols.guvenir1998.repeated_prefix_accuracy": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.guvenir1998.vote_decomposition": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.fit_predict": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.marks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.run": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.run_readings": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.significant": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.tasks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.cv_selection": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.cv_sweep": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.fold_sweep": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.text_ordered_labels": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.best": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.dataset_seed": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.head_to_head": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.marks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.over_next": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.prepare": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.run": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.wins": "a Part's protocol (parameters from the book)",
+}
+
+
+def test_every_public_function_with_scalar_parameters_is_walked_or_skipped_with_a_reason():
+    recipes = _recipes()
+    missing = sorted(set(FUNCTIONS) - set(recipes) - set(SKIPPED_FUNCTIONS))
+    assert not missing, f"add a recipe (or a reason to skip) for {missing}"
+    stale = sorted((set(recipes) | set(SKIPPED_FUNCTIONS)) - set(FUNCTIONS))
+    assert not stale, f"no such public function with scalar parameters: {stale}"
+
+
+def _function_bad_values(func, param) -> list:
+    note = str(inspect.signature(func).parameters[param].annotation)
+    if note.startswith("int"):
+        return [True, 2.5, math.nan, math.inf, "3", -1]
+    if note.startswith("float"):
+        return [math.nan, True, "0.5"]
+    return ["yes", 2]  # bool
+
+
+def _function_cases():
+    for name, func in FUNCTIONS.items():
+        if name in SKIPPED_FUNCTIONS:
+            continue
+        for param in _scalar_parameters(func):
+            for value in _function_bad_values(func, param):
+                yield pytest.param(name, param, value, id=f"{name.rsplit('.', 1)[1]}-{param}-{value!r}")
+
+
+@pytest.mark.parametrize("name, param, value", list(_function_cases()))
+def test_every_function_parameter_refuses_out_of_range_values_naming_them(name, param, value):
+    func, kwargs = _recipes()[name]
+    func(**kwargs)  # the recipe is a valid call
+    if param not in kwargs:
+        pytest.skip(f"{param} not given by the recipe")
+    with pytest.raises((ValueError, TypeError)) as info:
+        func(**{**kwargs, param: value})
+    message = str(info.value)
+    assert param in message, message
+    assert _mentions(message, value), message
