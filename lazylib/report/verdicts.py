@@ -319,6 +319,68 @@ def _sd(values: np.ndarray) -> float:
     return 0.0 if sd <= 1e-12 * max(1.0, abs(float(values.mean()))) else sd
 
 
+def reading_note(
+    published,
+    readings: Mapping,
+    *,
+    digits: int,
+    words: str = "",
+    averaged: int = 1,
+    bounds: tuple[float, float] | None = None,
+    deterministic: bool = False,
+) -> tuple[str, str]:
+    """The typed note of a published number outside its band, from the alternative readings the book computed.
+
+    Parameters
+    ----------
+    published : float
+        The printed value.
+    readings : mapping
+        Reading name -> the runs of our protocol under that reading (as for :func:`prediction_band`). Empty when
+        no reading was computed.
+    digits, averaged, bounds, deterministic
+        As for :func:`prediction_band`: each reading's band is computed as the primary one is.
+    words : str
+        What the chapter says besides the readings (the reading it took, what remains unknown).
+
+    Returns
+    -------
+    (note, note_kind)
+        ``"explained"`` with the readings whose band holds the published value named first, ``"tested"`` with
+        every reading's mean when none does, ``"untested"`` (``words`` alone) when no reading was computed.
+
+    Examples
+    --------
+    >>> note, kind = reading_note(70.0, {"ties all": [69.8, 70.1, 70.3], "ties first": [65.0, 65.2, 64.9]}, digits=1)
+    >>> kind
+    'explained'
+    >>> print(note)
+    explained: inside the band under ties all (mean 70.07); readings computed: ties all 70.07, ties first 65.03
+    >>> reading_note(80.0, {"ties first": [65.0, 65.2, 64.9]}, digits=1, words="unexplained")
+    ('unexplained; readings computed, none holds it: ties first 65.03', 'tested')
+    """
+    published = float(published)
+    means, holding = {}, []
+    for name, runs in readings.items():
+        values = np.asarray(runs, dtype=float).ravel()
+        band = prediction_band(values, digits=digits, averaged=averaged, bounds=bounds, deterministic=deterministic)
+        means[name] = band.centre
+        if band.contains(published):
+            holding.append(name)
+    listed = ", ".join(f"{name} {mean:.{max(int(digits), 2)}f}" for name, mean in means.items())
+    words = str(words).strip()
+    if holding:
+        named = ", ".join(f"{name} (mean {means[name]:.{max(int(digits), 2)}f})" for name in holding)
+        note = f"explained: inside the band under {named}; readings computed: {listed}"
+        return (f"{words}; {note}" if words else note), "explained"
+    if means:
+        note = f"readings computed, none holds it: {listed}"
+        return (f"{words}; {note}" if words else note), "tested"
+    if not words:
+        raise ValueError("reading_note needs the readings computed or the words of the note")
+    return words, "untested"
+
+
 # ------------------------------------------------------------------------------------------------------ rules
 
 

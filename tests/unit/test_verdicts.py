@@ -122,6 +122,7 @@ def test_cell_refuses_an_unexplained_published_cell_outside_its_band():
         runs=runs,
         digits=1,
         deviation="unexplained; readings tried: unstratified folds",
+        note_kind="untested",
     )
     assert not band.contains(90.0)
     card.cell(source="T", cell="y", published=90.0, runs=runs, digits=1, kind="stand-in")  # not evidence: allowed
