@@ -60,6 +60,7 @@ from lazylib.report.verdicts import (
     REPORTED,
     VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
     Band,
+    Claim,
     Judgement,
     check_kind,
     prediction_band,
@@ -378,6 +379,19 @@ class Chapter:
         }
         extra = {"primary_verdict": judgement.primary_verdict or judgement.verdict, "counts": judgement.counts}
         self._claims.append({"claim": str(claim), "kind": kind, **fields, "evidence": str(evidence), **extra})
+
+    def judge(
+        self, claim: Claim, conditions, *, primary, factors: Iterable[str] | None = None, condition_note: str = ""
+    ) -> Judgement:
+        """Judge one :class:`~lazylib.report.verdicts.Claim` of a protocol's claim table under every condition and
+        register it (its words, kind, verdict and the evidence under the primary condition, followed by
+        ``condition_note``); returns the :class:`~lazylib.report.verdicts.Judgement`. The one call every Part's
+        claim table goes through."""
+        if not isinstance(claim, Claim):
+            raise ValueError(f"judge needs a lazylib.report.verdicts.Claim, got {type(claim).__name__}")
+        judgement, evidence = claim.judge(conditions, primary=primary, factors=factors)
+        self.claim(claim=claim.words, judgement=judgement, evidence=evidence + condition_note, kind=claim.kind)
+        return judgement
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """This chapter's cells and claims as two DataFrames (columns :data:`CELL_COLUMNS`,

@@ -338,10 +338,16 @@ def reading_note(
     readings : mapping
         Reading name -> the runs of our protocol under that reading (as for :func:`prediction_band`). Empty when
         no reading was computed.
-    digits, averaged, bounds, deterministic
+    digits : int
         As for :func:`prediction_band`: each reading's band is computed as the primary one is.
-    words : str
+    words : str, default ""
         What the chapter says besides the readings (the reading it took, what remains unknown).
+    averaged : int, default 1
+        As for :func:`prediction_band`.
+    bounds : (float, float), optional
+        As for :func:`prediction_band`.
+    deterministic : bool, default False
+        As for :func:`prediction_band`.
 
     Returns
     -------
@@ -587,6 +593,48 @@ class Judgement:
             counts = Counter(group["verdict"])
             out[level] = next(iter(counts)) if len(counts) == 1 else " / ".join(f"{v} {k}" for v, k in counts.items())
         return pd.Series(out, name=factor)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper as data: its words, what it measures, its rule and thresholds, its kind.
+
+    Attributes
+    ----------
+    key : str
+        A short name (for glue keys and tables).
+    words : str
+        The claim as the book states it (the scorecard's text).
+    measure : str
+        What the rule reads, in words.
+    thresholds : str
+        The rule's thresholds in words (declared before the results, or said to be written after).
+    rule : callable
+        ``rule(facts) -> Verdict``: a rule of this module applied to the facts of one condition.
+    evidence : callable
+        ``evidence(facts) -> str``: the numbers behind the verdict, for the primary condition's note.
+    kind : str
+        One of :data:`KINDS` ("published"; "stand-in" for a method claim judged on other data).
+    """
+
+    key: str
+    words: str
+    measure: str
+    thresholds: str
+    rule: Callable = field(repr=False)
+    evidence: Callable = field(repr=False)
+    kind: str = "published"
+
+    def __post_init__(self):
+        check_kind(self.kind)
+
+    def judge(self, conditions, *, primary, factors: Iterable[str] | None = None) -> tuple[Judgement, str]:
+        """This claim's :class:`Judgement` over ``conditions`` (condition -> facts, as for :func:`judge`) and its
+        evidence under the primary condition."""
+        judgement = judge(self.rule, conditions, primary=primary, factors=factors)
+        labelled = _labels(conditions, tuple(factors) if factors is not None else None)
+        facts = next(data for label, data in labelled if label == judgement.primary)
+        return judgement, str(self.evidence(facts))
 
 
 def _labels(conditions, factors):
