@@ -439,7 +439,8 @@ def reproduction_band(run, seeds) -> pd.DataFrame:
 
     Returns
     -------
-    DataFrame indexed like the Series with columns ``mean``, ``std``, ``min``, ``max`` and ``runs``.
+    DataFrame indexed like the Series with columns ``mean``, ``std``, ``min``, ``max``, ``runs`` and ``values``
+    (the list of the runs' values, from which :func:`compare_with_published` computes each cell's band).
     """
     results = pd.concat([pd.Series(run(int(s))) for s in seeds], axis=1)
     return pd.DataFrame(
@@ -449,7 +450,9 @@ def reproduction_band(run, seeds) -> pd.DataFrame:
             "min": results.min(axis=1),
             "max": results.max(axis=1),
             "runs": results.shape[1],
-        }
+            "values": [row.tolist() for row in results.to_numpy(dtype=float)],
+        },
+        index=results.index,
     )
 
 
@@ -457,26 +460,30 @@ def compare_with_published(
     published: pd.Series,
     band: pd.DataFrame,
     *,
-    tolerance: float = 0.0,
+    digits: int,
+    averaged: int = 1,
+    bounds: tuple[float, float] | None = None,
     published_marks: pd.Series | None = None,
     reproduced_marks: pd.Series | None = None,
 ) -> pd.DataFrame:
-    """Published beside reproduced: ``published``, ``reproduced`` (band mean), ``difference``, the band's
-    ``min``/``max``, ``inside band`` (published within [min - tolerance, max + tolerance]) and, when given, the
-    paper's significance marks beside ours."""
+    """Published beside reproduced: ``published``, ``reproduced`` (band mean), ``difference``, ``band low`` /
+    ``band high`` and ``inside band`` by the book's one band (:func:`lazylib.report.verdicts.prediction_band` on
+    each cell's run values, with ``digits``, ``averaged`` and ``bounds`` as there) and, when given, the paper's
+    significance marks beside ours."""
+    from lazylib.report.verdicts import prediction_band
+
     joined = band.reindex(published.index)
+    bands = [prediction_band(values, digits=digits, averaged=averaged, bounds=bounds) for values in joined["values"]]
     out = pd.DataFrame(
         {
             "published": published.astype(float),
             "reproduced": joined["mean"],
             "difference": joined["mean"] - published.astype(float),
-            "band min": joined["min"],
-            "band max": joined["max"],
+            "band low": [b.low for b in bands],
+            "band high": [b.high for b in bands],
         }
     )
-    out["inside band"] = (out["published"] >= out["band min"] - tolerance) & (
-        out["published"] <= out["band max"] + tolerance
-    )
+    out["inside band"] = [b.contains(p) for b, p in zip(bands, out["published"])]
     if published_marks is not None:
         out["paper mark"] = published_marks.reindex(out.index).fillna("")
     if reproduced_marks is not None:

@@ -7,6 +7,7 @@ its parameters, and how its tables are marked.
 =================  =====================================================  ==============================
 module             paper                                                  Part (book folder)
 =================  =====================================================  ==============================
+``payne1998``      Payne & Edwards (1998), VDM and value weights          I (``book/payne1998_vdm``)
 ``payne2000``      Payne & Edwards (2000), sub-space mapping              II (``book/payne2000_subspace``)
 ``guvenir1998``    Guvenir (1998), VFI5 and irrelevant features           III (``book/guvenir1998_vfi5``)
 ``wilson1997``     Wilson & Martinez (1997), heterogeneous distances      IV (``book/wilson1997_hdf``)
@@ -14,6 +15,7 @@ module             paper                                                  Part (
 ``bench``          all five: every method on one bench, ranked            VI (``book/bench``)
 =================  =====================================================  ==============================
 
-Part I (Payne & Edwards 1998) runs through the library's public API alone (:mod:`lazylib.evaluation`,
-:func:`lazylib.neighbors.accuracy_by_rule`), so it has no protocol module.
+Each protocol module holds its Part's claims as a table of :class:`lazylib.report.verdicts.Claim` rows, judged
+and recorded by :meth:`lazylib.report.scorecard.Chapter.judge` (Part I's Table 2 claims so far; Part VI's claim
+table predates the shared type).
 """

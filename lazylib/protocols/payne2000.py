@@ -323,6 +323,49 @@ def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "a
     return pd.Series(acc, name="accuracy")
 
 
+def sample_accuracies(X, y, folds, *, ties: str = "random", ranks: bool = False) -> dict:
+    """One sample of the section-5 experiments: NN's, CA's and CACP's cross-validated accuracy (%) and the
+    number of dimensions K each chose by the paper's rule (:func:`cv_sweep`, K on the test folds).
+
+    Parameters
+    ----------
+    X : DataFrame
+        The sample's attributes (numeric).
+    y : array-like
+        Its classes.
+    folds : list of (train, test) pairs
+        The sample's folds.
+    ties : {"random", "all", "first"}, default "random"
+        The 1-NN tie rule (:mod:`lazylib.neighbors`).
+    ranks : bool, default False
+        Also return each method's mean rank of its mapping over the folds (``"CA rank"``, ``"CACP rank"``).
+
+    Returns
+    -------
+    dict
+        ``NN``, ``CA``, ``CA K``, ``CACP``, ``CACP K`` (and the ranks).
+
+    References
+    ----------
+    Payne, T. R. and Edwards, P. (2000), section 5 (irrelevant and redundant attributes, fifteen samples).
+
+    Examples
+    --------
+    >>> from lazylib import evaluation, synthetic
+    >>> X, y = synthetic.payne_separable(n=40, random_state=0)
+    >>> out = sample_accuracies(X, y, evaluation.kfold(40, 5, random_state=0))
+    >>> sorted(out)
+    ['CA', 'CA K', 'CACP', 'CACP K', 'NN']
+    """
+    out = {"NN": 100 * cv_nn(X, y, folds, ties=ties).mean()}
+    for method in ("CA", "CACP"):
+        res = cv_sweep(X, y, folds, method=method.lower(), nested=False, ties=ties)
+        out[method], out[f"{method} K"] = 100 * res["accuracy"], res["k"]
+        if ranks:
+            out[f"{method} rank"] = float(res["rank"].mean())
+    return out
+
+
 def cv_selection(
     X: pd.DataFrame,
     y,

@@ -54,7 +54,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lazylib.report.verdicts import VERDICTS, Band, Judgement, check_kind, prediction_band
+from lazylib.report.verdicts import (
+    NOTE_KINDS,
+    PERCENT,
+    REPORTED,
+    VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
+    Band,
+    Claim,
+    Judgement,
+    check_kind,
+    prediction_band,
+    rounding,
+)
 
 CELL_COLUMNS = [
     "part",
@@ -73,8 +84,27 @@ CELL_COLUMNS = [
     "band",
     "inside",
     "deviation",
+    "values",
+    "averaged",
+    "bounds",
+    "bound_changed",
+    "half_width",
+    "note_kind",
 ]
-CLAIM_COLUMNS = ["part", "paper", "chapter", "claim", "kind", "verdict", "stability", "conditions", "note", "evidence"]
+CLAIM_COLUMNS = [
+    "part",
+    "paper",
+    "chapter",
+    "claim",
+    "kind",
+    "verdict",
+    "stability",
+    "conditions",
+    "note",
+    "evidence",
+    "primary_verdict",
+    "counts",
+]
 
 #: The libraries whose version can change a chapter's numbers (with Python's and lazylib's own).
 NUMERICAL_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib")
@@ -221,6 +251,11 @@ class Chapter:
         kind: str = "published",
         deterministic: bool = False,
         deviation: str = "",
+        averaged: int = 1,
+        bounds: tuple[float, float] | None = None,
+        note_kind: str | None = None,
+        proven_max: float | None = None,
+        proven_min: float | None = None,
     ) -> Band:
         """Register one published number beside the runs of our protocol; returns its band.
 
@@ -232,23 +267,37 @@ class Chapter:
             The printed value.
         runs : array-like of float
             Our protocol's value in each independent repetition (at least 10 where a run costs seconds, at least
-            5 elsewhere), or the one value of a deterministic protocol. The reproduced value is their mean.
+            5 elsewhere), or the one value of a deterministic protocol. The reproduced value is their mean; the
+            record keeps every value.
         digits : int
             The decimals the paper prints for this value (1 for "68.0"); they widen the band and are kept for
             display.
         kind : str, default "published"
-            One of :data:`~lazylib.report.verdicts.KINDS`; only "published" cells count in :func:`summary`.
+            One of :data:`~lazylib.report.verdicts.KINDS`; only "published" cells count in :func:`summary`
+            ("derived" for a number computed from other published numbers, e.g. a reduction from a count).
         deterministic : bool, default False
             The protocol has one possible run (a fixed published split, a worked example).
         deviation : str
-            Why ours differs: required for a published-kind cell outside its band (an explanation, or
-            "unexplained; readings tried: ...").
+            Why ours differs: required for a published-kind cell outside its band (the explanation, or the
+            readings tried with their values).
+        averaged : int, default 1
+            How the paper made its number: 1 for one run, r for the average of r runs (each like one of
+            ``runs``); see :func:`~lazylib.report.verdicts.prediction_band`.
+        bounds : (float, float), optional
+            The range the quantity cannot leave (:data:`~lazylib.report.verdicts.PERCENT` for an accuracy or a
+            share): the band is computed on a scale that respects it.
+        note_kind : str, optional
+            The type of ``deviation`` (:data:`~lazylib.report.verdicts.NOTE_KINDS`): required for a
+            published-kind cell outside its band.
+        proven_max, proven_min : float, optional
+            A bound the book proves for this quantity (a Bayes bound). A published value beyond it by more than
+            the rounding is recorded as kind "ruled out", never inside, and ``deviation`` must say which bound.
 
         Raises
         ------
         ValueError
-            A non-numeric or NaN value, an unknown kind, no runs, or a published-kind cell outside its band
-            without a deviation.
+            A non-numeric or NaN value, an unknown kind or note kind, no runs, or a published-kind cell outside
+            its band without a deviation and its note kind.
         """
         name = f"{source} / {cell}"
         published = _number(published, f"published value of {name}")
@@ -258,22 +307,25 @@ class Chapter:
                 f"cell {name}: give the runs of our protocol (runs=...) and the printed decimals (digits=...)"
             )
         values = np.atleast_1d(np.asarray(runs, dtype=float))
-        band = prediction_band(values, digits=digits, deterministic=deterministic)
-        record = {
-            "reproduced": band.centre,
-            "low": band.low,
-            "high": band.high,
-            "runs": band.n,
-            "deterministic": band.deterministic,
-            "band": band.definition,
-            "digits": int(digits),
-        }
+        band = prediction_band(values, digits=digits, deterministic=deterministic, averaged=averaged, bounds=bounds)
         inside = band.contains(published)
         deviation = str(deviation or "").strip()
-        if kind == "published" and not inside and not deviation:
+        ruled_out = (proven_max is not None and published - rounding(digits) > float(proven_max)) or (
+            proven_min is not None and published + rounding(digits) < float(proven_min)
+        )
+        if ruled_out:
+            if kind != "published":
+                raise ValueError(f"cell {name}: only a published number can be ruled out by a proven bound")
+            if not deviation:
+                raise ValueError(f"cell {name}: the published {published:g} lies beyond a proven bound; say which")
+            kind, inside, note_kind = "ruled out", False, None
+        if note_kind is not None and note_kind not in NOTE_KINDS:
+            raise ValueError(f"cell {name}: note_kind must be one of {NOTE_KINDS}, got {note_kind!r}")
+        if kind == "published" and not inside and (not deviation or note_kind is None):
             raise ValueError(
                 f"cell {name}: the published {published:g} lies outside our band [{band.low:.4g}, {band.high:.4g}]; "
-                "say why (deviation=...: an explanation, or 'unexplained; readings tried: ...')"
+                "say why (deviation=...: the explanation, or the readings tried with their values) and type the "
+                f"note (note_kind=..., one of {NOTE_KINDS})"
             )
         self._cells.append(
             {
@@ -281,9 +333,21 @@ class Chapter:
                 "cell": str(cell),
                 "kind": kind,
                 "published": published,
-                **record,
+                "reproduced": band.centre,
+                "low": band.low,
+                "high": band.high,
+                "runs": band.n,
+                "deterministic": band.deterministic,
+                "band": band.definition,
+                "digits": int(digits),
                 "inside": bool(inside),
                 "deviation": deviation,
+                "values": [float(v) for v in values],
+                "averaged": band.averaged,
+                "bounds": list(band.bounds) if band.bounds is not None else None,
+                "bound_changed": band.crossed,
+                "half_width": band.half_width,
+                "note_kind": note_kind if (kind == "published" and not inside) else None,
             }
         )
         return band
@@ -324,7 +388,21 @@ class Chapter:
             "conditions": judgement.n_conditions,
             "note": judgement.note,
         }
-        self._claims.append({"claim": str(claim), "kind": kind, **fields, "evidence": str(evidence)})
+        extra = {"primary_verdict": judgement.primary_verdict or judgement.verdict, "counts": judgement.counts}
+        self._claims.append({"claim": str(claim), "kind": kind, **fields, "evidence": str(evidence), **extra})
+
+    def judge(
+        self, claim: Claim, conditions, *, primary, factors: Iterable[str] | None = None, condition_note: str = ""
+    ) -> Judgement:
+        """Judge one :class:`~lazylib.report.verdicts.Claim` of a protocol's claim table under every condition and
+        register it (its words, kind, verdict and the evidence under the primary condition, followed by
+        ``condition_note``); returns the :class:`~lazylib.report.verdicts.Judgement`. The one call every Part's
+        claim table goes through."""
+        if not isinstance(claim, Claim):
+            raise ValueError(f"judge needs a lazylib.report.verdicts.Claim, got {type(claim).__name__}")
+        judgement, evidence = claim.judge(conditions, primary=primary, factors=factors)
+        self.claim(claim=claim.words, judgement=judgement, evidence=evidence + condition_note, kind=claim.kind)
+        return judgement
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         """This chapter's cells and claims as two DataFrames (columns :data:`CELL_COLUMNS`,
@@ -449,53 +527,188 @@ def reads_records(path: str | os.PathLike) -> bool:
     return re.search(pattern, path.read_text(encoding="utf-8")) is not None
 
 
-SUMMARY_COLUMNS = ["published numbers", "inside", "share inside", *VERDICTS, "other records"]
+#: The per-Part counts of :func:`summary`.
+SUMMARY_COLUMNS = [
+    "published numbers",
+    "inside",
+    "share inside",
+    "within 1 unit",
+    "median half-width",
+    "ruled out",
+    *REPORTED,
+    *(f"on our collection: {v}" for v in REPORTED),
+    "other records",
+]
+
+#: The per-Part details of :func:`details`, shown on the scorecard page.
+DETAILS_COLUMNS = [
+    "median runs",
+    "printed as averages",
+    "bands the bound changed",
+    "inside decisions the bound changed",
+    *(f"notes {k}" for k in NOTE_KINDS),
+    "derived",
+    "ruled out",
+]
+
+
+def unit(row) -> float:
+    """The distance counted as "within one unit" of our mean: 1 point for a percentage (a quantity bounded to
+    :data:`~lazylib.report.verdicts.PERCENT`), else one unit of the last printed digit."""
+    bounds = row["bounds"]
+    if isinstance(bounds, (list, tuple)) and tuple(float(b) for b in bounds) == PERCENT:
+        return 1.0
+    return 10.0 ** -int(row["digits"])
+
+
+def _published(cells: pd.DataFrame) -> pd.DataFrame:
+    """The cells that stand for a published number (the ones ruled out by a proven bound included)."""
+    return cells[cells["kind"].isin(["published", "ruled out"])]
+
+
+def _within(cells: pd.DataFrame) -> pd.Series:
+    if cells.empty:
+        return pd.Series(dtype=bool)
+    return pd.Series(
+        [abs(r["published"] - r["reproduced"]) <= unit(r) + 1e-9 for _, r in cells.iterrows()], index=cells.index
+    )
+
+
+def _percent(cells: pd.DataFrame) -> pd.DataFrame:
+    mask = [isinstance(b, (list, tuple)) and tuple(map(float, b)) == PERCENT for b in cells["bounds"]]
+    return cells.loc[np.asarray(mask, dtype=bool)]
 
 
 def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
-    """One row per Part: the published-kind cells, how many lie inside their band and the share, the
-    published-kind claims per verdict, and how many records of the other kinds (constructed, stand-in,
-    property, finding) the Part shows apart."""
+    """One row per Part: the published numbers (the ones a proven bound rules out included, never inside), how
+    many lie inside their band and the share, how many lie within one unit of our mean (:func:`unit`), the median
+    half-width of the bands of percentages, the published claims per reported verdict
+    (:data:`~lazylib.report.verdicts.REPORTED`), the method claims judged on our collection ("stand-in" claims)
+    per verdict, and how many records of the other kinds the Part shows apart."""
     parts = sorted(set(cells["part"]) | set(claims["part"]), key=_roman)
     rows = []
     for part in parts:
         c, v = cells[cells["part"] == part], claims[claims["part"] == part]
-        pc, pv = c[c["kind"] == "published"], v[v["kind"] == "published"]
+        pc, pv, sv = _published(c), v[v["kind"] == "published"], v[v["kind"] == "stand-in"]
+        half = _percent(pc)["half_width"].astype(float)
         rows.append(
             {
                 "part": part,
                 "published numbers": len(pc),
                 "inside": int(pc["inside"].sum()),
                 "share inside": pc["inside"].mean() if len(pc) else float("nan"),
-                **{verdict: int((pv["verdict"] == verdict).sum()) for verdict in VERDICTS},
-                "other records": int((c["kind"] != "published").sum() + (v["kind"] != "published").sum()),
+                "within 1 unit": int(_within(pc).sum()),
+                "median half-width": float(half.median()) if len(half) else float("nan"),
+                "ruled out": int((pc["kind"] == "ruled out").sum()),
+                **{verdict: int((pv["verdict"] == verdict).sum()) for verdict in REPORTED},
+                **{f"on our collection: {verdict}": int((sv["verdict"] == verdict).sum()) for verdict in REPORTED},
+                "other records": int(len(c) - len(pc) + len(v) - len(pv) - len(sv)),
             }
         )
     return pd.DataFrame(rows, columns=["part", *SUMMARY_COLUMNS]).set_index("part")
 
 
+def details(cells: pd.DataFrame) -> pd.DataFrame:
+    """One row per Part: the median number of runs behind a published number's band, how many published numbers
+    were printed as averages of several runs, how many bands the quantity's bounds changed (the interval on the
+    linear scale would have crossed a bound) and how many inside/outside decisions that changed, the outside
+    notes per type (:data:`~lazylib.report.verdicts.NOTE_KINDS`), the derived numbers and the ruled-out ones."""
+    rows = []
+    for part in sorted(set(cells["part"]), key=_roman):
+        c = cells[cells["part"] == part]
+        pc = _published(c)
+        recomputed = recompute_bands(pc) if len(pc) else pc.assign(linear_inside=[])
+        changed = (recomputed["linear_inside"] != pc["inside"]) & (pc["kind"] == "published")
+        rows.append(
+            {
+                "part": part,
+                "median runs": float(pc["runs"].median()) if len(pc) else float("nan"),
+                "printed as averages": int((pc["averaged"].fillna(1) > 1).sum()),
+                "bands the bound changed": int(pc["bound_changed"].fillna(False).astype(bool).sum()),
+                "inside decisions the bound changed": int(changed.sum()),
+                **{f"notes {k}": int((pc["note_kind"] == k).sum()) for k in NOTE_KINDS},
+                "derived": int((c["kind"] == "derived").sum()),
+                "ruled out": int((pc["kind"] == "ruled out").sum()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["part", *DETAILS_COLUMNS]).set_index("part")
+
+
+def recompute_bands(cells: pd.DataFrame) -> pd.DataFrame:
+    """Every cell's band computed again from the run values its record keeps: columns ``low``, ``high``,
+    ``inside`` (ruled-out numbers never inside) and ``linear_inside`` (the same band without the bounds), indexed
+    like ``cells``. The scorecard page checks them against the recorded bands."""
+    rows = []
+    for _, r in cells.iterrows():
+        bounds = tuple(r["bounds"]) if isinstance(r["bounds"], (list, tuple)) else None
+        args = {"digits": int(r["digits"]), "deterministic": bool(r["deterministic"])}
+        args["averaged"] = int(r["averaged"]) if pd.notna(r["averaged"]) else 1
+        band = prediction_band(r["values"], bounds=bounds, **args)
+        linear = prediction_band(r["values"], **args)
+        ruled_out = r["kind"] == "ruled out"
+        rows.append(
+            {
+                "low": band.low,
+                "high": band.high,
+                "inside": band.contains(r["published"]) and not ruled_out,
+                "linear_inside": linear.contains(r["published"]) and not ruled_out,
+            }
+        )
+    return pd.DataFrame(rows, index=cells.index, columns=["low", "high", "inside", "linear_inside"])
+
+
+def _tally(row, prefix: str = "") -> str:
+    return " / ".join(str(int(row[f"{prefix}{v}"])) for v in REPORTED)
+
+
+#: The headline's columns (the README block, the scorecard page and the front page all show them).
+HEADLINE_COLUMNS = [
+    "published numbers inside their band",
+    "within 1 point of our mean",
+    "median band half-width (points)",
+    "claims: supported / partly / not / not testable / unstable",
+    "method claims on our collection",
+    "other records",
+]
+
+
 def headline(
     cells: pd.DataFrame, claims: pd.DataFrame, *, parts: Iterable[str] | None = None, total: bool = True
 ) -> pd.DataFrame:
-    """The book's headline, one row per Part (and a total): published numbers inside their band over all, and
-    the verdicts of the published claims (supported / partly / not / not testable), as display strings."""
+    """The book's headline, one row per Part (and a total), as display strings (:data:`HEADLINE_COLUMNS`):
+    published numbers inside their band over all (numbers a proven bound rules out count, never inside), those
+    within one point (or one printed unit) of our mean, the median half-width of the bands of percentages, the
+    verdicts of the published claims (supported / partly / not / not testable / unstable), the method claims
+    judged on our collection rather than the paper's, and the other records."""
     table = summary(cells, claims)
     if parts is not None:
         table = table.reindex(list(parts), fill_value=0)
+        table["median half-width"] = summary(cells, claims)["median half-width"].reindex(table.index)
     if total and len(table) > 1:
-        sums = table.drop(columns="share inside").sum().astype(float)
+        sums = table.drop(columns=["share inside", "median half-width"]).sum().astype(float)
         sums["share inside"] = sums["inside"] / sums["published numbers"] if sums["published numbers"] else np.nan
+        half = _percent(_published(cells))["half_width"].astype(float)
+        sums["median half-width"] = float(half.median()) if len(half) else np.nan
         table.loc["all"] = sums
     out = pd.DataFrame(index=table.index)
-    out["published numbers inside their band"] = [
+    out[HEADLINE_COLUMNS[0]] = [
         f"{int(r['inside'])} / {int(r['published numbers'])}"
         + (f" ({r['inside'] / r['published numbers']:.0%})" if r["published numbers"] else "")
+        + (f"; {int(r['ruled out'])} ruled out by a proven bound" if r["ruled out"] else "")
         for _, r in table.iterrows()
     ]
-    out["claims: supported / partly / not / not testable"] = [
-        " / ".join(str(int(r[v])) for v in VERDICTS) for _, r in table.iterrows()
+    out[HEADLINE_COLUMNS[1]] = [
+        f"{int(r['within 1 unit'])} ({r['within 1 unit'] / r['published numbers']:.0%})"
+        if r["published numbers"]
+        else "–"
+        for _, r in table.iterrows()
     ]
-    out["other records"] = table["other records"].astype(int)
+    out[HEADLINE_COLUMNS[2]] = [
+        f"± {r['median half-width']:.1f}" if pd.notna(r["median half-width"]) else "–" for _, r in table.iterrows()
+    ]
+    out[HEADLINE_COLUMNS[3]] = [_tally(r) for _, r in table.iterrows()]
+    out[HEADLINE_COLUMNS[4]] = [_tally(r, "on our collection: ") for _, r in table.iterrows()]
+    out[HEADLINE_COLUMNS[5]] = table["other records"].astype(int)
     out.index.name = "Part"
     return out
 

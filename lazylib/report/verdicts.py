@@ -4,20 +4,25 @@ Every Part of the book compares published numbers with ours and judges the paper
 one place that says what "inside" means and how a claim's verdict is computed, so that the same words mean the
 same thing in every Part (issue #24).
 
-**The band.** A published number came from one run of the paper's protocol. It is *inside* when it lies in the
-range one run of ours would produce: the prediction interval for one new run over independent repetitions of our
-protocol (fold seeds, generator seeds), widened by half a unit of the last digit the paper printed
-(:func:`prediction_band`). A protocol that is deterministic by design (a fixed published split, a worked
-example) has one value, and its band is that value widened by the rounding.
+**The band.** A published number came from one run of the paper's protocol, or from the average of r runs. It is
+*inside* when it lies in the range that what the paper printed would take under our protocol: the prediction
+interval for one new run (or for the average of r new runs) over independent repetitions of our protocol (fold
+seeds, generator seeds), widened by half a unit of the last digit the paper printed (:func:`prediction_band`). A
+quantity bounded to a range (an accuracy or a share, :data:`PERCENT`) gets its interval on the logit scale of that
+range, so the band never crosses a bound. A protocol that is deterministic by design (a fixed published split, a
+worked example) has one value, and its band is that value widened by the rounding. A published value that a bound
+proven in the book rules out (a Bayes bound) is never inside: its record is of the kind ``"ruled out"``.
 
 **Kinds.** A record says what it is (:data:`KINDS`): only ``"published"`` numbers and claims, reproducible from
-the paper's own data and protocol, count as evidence in the scorecard's share inside and its verdict tallies.
+the paper's own data and protocol, count as evidence in the scorecard's share inside and its verdict tallies;
+``"stand-in"`` claims (a method claim judged on our collection) are counted in a column of their own.
 
 **Verdicts.** A verdict is never typed: it is the output of a rule of this module (:func:`share_rule`,
 :func:`threshold_rule`, :func:`all_of`, :func:`tiers`,
 :func:`not_testable`) on our numbers, and :func:`judge` computes it under
 every condition the paper leaves open (each repetition seed, each tie rule, each alternative reading the chapter
-shows), reporting the primary condition's verdict with its stability.
+shows). The reported verdict is the primary condition's when it is also the most common one over the conditions;
+otherwise it is :data:`UNSTABLE`, with its counts.
 
 >>> band = prediction_band([68.2, 67.9, 68.4, 68.1, 67.8], digits=1)
 >>> band.contains(68.0), band.n
@@ -37,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+from scipy import special, stats
 
 #: What a record is. Only ``"published"`` counts as evidence (share inside, verdict tallies):
 #:
@@ -45,11 +50,25 @@ from scipy import stats
 #: - ``constructed``: chosen, built or seeded to match (a worked example, not evidence);
 #: - ``stand-in``: computed on other data than the paper's;
 #: - ``property``: true by construction of the method, whatever the data;
-#: - ``finding``: a result of this book beyond the papers.
-KINDS = ("published", "constructed", "stand-in", "property", "finding")
+#: - ``finding``: a result of this book beyond the papers;
+#: - ``derived``: computed from other published numbers of the same paper (a reduction from a count), so not
+#:   counted a second time;
+#: - ``ruled out``: a published value that a bound proven in the book excludes (a Bayes bound): never inside.
+KINDS = ("published", "constructed", "stand-in", "property", "finding", "derived", "ruled out")
+
+#: The type of the note of a published number outside its band: ``explained`` (a computed alternative reading,
+#: shown in the book, puts it inside; the note names the reading), ``tested`` (readings computed and listed with
+#: their values, none puts it inside), ``untested`` (words only).
+NOTE_KINDS = ("explained", "tested", "untested")
 
 #: The verdicts a claim can get, strongest first.
 VERDICTS = ("supported", "partly supported", "not supported", "not testable")
+
+#: The reported verdict of a claim whose primary condition's verdict is not the most common over its conditions.
+UNSTABLE = "unstable"
+
+#: What the scorecard reports for a claim: one of :data:`VERDICTS`, or :data:`UNSTABLE`.
+REPORTED = (*VERDICTS, UNSTABLE)
 
 #: The confidence level of every prediction band.
 LEVEL = 0.95
@@ -79,23 +98,48 @@ def rounding(digits: int) -> float:
     return 0.5 * 10.0 ** (-int(digits))
 
 
-def band_definition(n: int, digits: int, *, level: float = LEVEL, deterministic: bool = False) -> str:
+#: The bounds of a percentage (an accuracy, a share): a band of such a quantity is computed on the logit scale.
+PERCENT = (0.0, 100.0)
+
+
+def _printed(averaged: int) -> str:
+    return "one run" if averaged == 1 else f"the average of {averaged} runs"
+
+
+def band_definition(
+    n: int,
+    digits: int,
+    *,
+    level: float = LEVEL,
+    deterministic: bool = False,
+    averaged: int = 1,
+    bounds: tuple[float, float] | None = None,
+) -> str:
     """The one-line definition of a band, to show with every table of bands."""
     half = f"{rounding(digits):g}"
     if deterministic:
         return (
             f"deterministic protocol (one run, a fixed split or a worked example): our value ± {half}, half a "
             "unit of the published last digit"
+            + (f", kept within [{bounds[0]:g}, {bounds[1]:g}]" if bounds is not None else "")
+        )
+    what = "one new run" if averaged == 1 else f"the average of {averaged} new runs"
+    scale = ""
+    if bounds is not None:
+        scale = (
+            f", computed on the logit scale of the bounded range [{bounds[0]:g}, {bounds[1]:g}] (runs at a bound "
+            f"moved in by {half}) so that it never crosses a bound"
         )
     return (
-        f"{level:.0%} prediction interval for one new run from {n} independent runs "
-        f"(mean ± t·sd·√(1 + 1/{n})), widened by ± {half}, half a unit of the published last digit"
+        f"{level:.0%} prediction interval for {what} from {n} independent runs "
+        f"(mean ± t·sd·√({'1' if averaged == 1 else f'1/{averaged}'} + 1/{n})){scale}, widened by ± {half}, half a "
+        "unit of the published last digit"
     )
 
 
 @dataclass(frozen=True)
 class Band:
-    """Where one run of our protocol would fall, widened by the published rounding.
+    """Where one run (or the average of ``averaged`` runs) of our protocol would fall, widened by the rounding.
 
     Attributes
     ----------
@@ -113,6 +157,12 @@ class Band:
         Decimals the published value prints.
     level : float
         The prediction level.
+    averaged : int
+        How the published number was made: 1 for one run, r for the average of r runs.
+    bounds : tuple of float or None
+        The range the quantity cannot leave (``(0, 100)`` for a percentage), or None.
+    crossed : bool
+        True when the band on the linear scale would have crossed a bound (the bound changed this band).
     """
 
     low: float
@@ -123,19 +173,56 @@ class Band:
     deterministic: bool
     digits: int
     level: float = LEVEL
+    averaged: int = 1
+    bounds: tuple[float, float] | None = None
+    crossed: bool = False
 
     @property
     def definition(self) -> str:
         """One line saying how the band was computed (shown with every table of bands)."""
-        return band_definition(self.n, self.digits, level=self.level, deterministic=self.deterministic)
+        return band_definition(
+            self.n,
+            self.digits,
+            level=self.level,
+            deterministic=self.deterministic,
+            averaged=self.averaged,
+            bounds=self.bounds,
+        )
+
+    @property
+    def half_width(self) -> float:
+        """Half the band's width (rounding included)."""
+        return (self.high - self.low) / 2
 
     def contains(self, value) -> bool:
         """Whether ``value`` lies inside the band."""
         return bool(self.low <= float(value) <= self.high)
 
 
-def prediction_band(runs, *, digits: int, level: float = LEVEL, deterministic: bool = False) -> Band:
-    """The fidelity band of a published number: where one new run of our protocol would fall.
+def _check_bounds(bounds, values) -> tuple[float, float] | None:
+    if bounds is None:
+        return None
+    try:
+        low, high = (float(b) for b in bounds)
+    except (TypeError, ValueError):
+        raise ValueError(f"bounds must be a pair (low, high) of numbers, got {bounds!r}") from None
+    if not low < high:
+        raise ValueError(f"bounds must satisfy low < high, got {bounds!r}")
+    if ((values < low) | (values > high)).any():
+        raise ValueError(f"a run lies outside the bounds [{low:g}, {high:g}]: {values.min():g} to {values.max():g}")
+    return low, high
+
+
+def prediction_band(
+    runs,
+    *,
+    digits: int,
+    level: float = LEVEL,
+    deterministic: bool = False,
+    averaged: int = 1,
+    bounds: tuple[float, float] | None = None,
+) -> Band:
+    """The fidelity band of a published number: where one new run (or the average of r) of our protocol would fall.
 
     Parameters
     ----------
@@ -150,17 +237,28 @@ def prediction_band(runs, *, digits: int, level: float = LEVEL, deterministic: b
     deterministic : bool, default False
         The protocol has one possible run (a fixed published split, a worked example): the band is the value
         widened by the rounding only.
+    averaged : int, default 1
+        How the paper made its number: 1 when it printed one run, r when it printed the average of r runs (each
+        like one of ``runs``); the band is then the prediction interval for the average of r new runs.
+    bounds : (float, float), optional
+        The range the quantity cannot leave, e.g. :data:`PERCENT` for an accuracy or a share. The interval is then
+        computed on the logit scale of that range and mapped back, so it never crosses a bound; a run lying on a
+        bound is first moved in by half a unit of the printed digit (the logit of a bound is infinite). The
+        rounding widening is clipped at the bounds.
 
     Returns
     -------
     Band
-        ``mean ± t_{(1+level)/2, n-1} · sd · sqrt(1 + 1/n) ± rounding``.
+        ``mean ± t_{(1+level)/2, n-1} · sd · sqrt(1/averaged + 1/n) ± rounding`` (on the logit scale when
+        ``bounds`` is given).
 
     Notes
     -----
-    A published number is one run of the paper's protocol, not a mean of many, so the band is a prediction
-    interval for a single run (not a confidence interval for the mean, which shrinks with more runs). The runs
-    are assumed roughly normal; with few runs the t quantile widens the band accordingly.
+    A published number is one run of the paper's protocol, or the average of a stated number of runs, not a mean
+    of infinitely many, so the band is a prediction interval for what the paper printed (not a confidence
+    interval for our mean, which shrinks with more runs of ours). The runs are assumed roughly normal (on the
+    logit scale for a bounded quantity); with few runs the t quantile widens the band accordingly. ``crossed``
+    says whether the interval on the linear scale would have crossed a bound.
 
     Examples
     --------
@@ -169,28 +267,124 @@ def prediction_band(runs, *, digits: int, level: float = LEVEL, deterministic: b
     (76.027, 85.973)
     >>> prediction_band([0.38], digits=2, deterministic=True).high
     0.385
+    >>> b = prediction_band([96.0, 100.0, 98.0, 100.0], digits=1, bounds=PERCENT)
+    >>> b.high <= 100.0, b.crossed
+    (True, True)
+    >>> a = prediction_band([80.0, 81.0, 82.0], digits=2, averaged=10)
+    >>> round(a.low, 3), round(a.high, 3)
+    (78.163, 83.837)
     """
     values = np.asarray(runs, dtype=float).ravel()
     if not np.isfinite(values).all():
         raise ValueError("prediction_band needs finite run values (a NaN or inf was given)")
     if not 0 < level < 1:
         raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}")
+    if isinstance(averaged, bool) or not isinstance(averaged, (int, np.integer)) or averaged < 1:
+        raise ValueError(f"averaged must be a whole number of runs (1 for one run), got {averaged!r}")
+    averaged = int(averaged)
     half = rounding(digits)
+    bounds = _check_bounds(bounds, values)
+    lo, hi = bounds if bounds is not None else (-math.inf, math.inf)
     if deterministic:
         if len(values) != 1:
             raise ValueError(f"a deterministic protocol has one run, got {len(values)} values")
         v = float(values[0])
-        return Band(v - half, v + half, v, 1, 0.0, True, int(digits), level)
+        return Band(max(v - half, lo), min(v + half, hi), v, 1, 0.0, True, int(digits), level, averaged, bounds)
     if len(values) < 2:
         raise ValueError(
             f"prediction_band needs at least two independent runs, got {len(values)} (pass "
             "deterministic=True for a protocol with one possible run)"
         )
-    n, centre, sd = len(values), float(values.mean()), float(values.std(ddof=1))
-    if sd <= 1e-12 * max(1.0, abs(centre)):  # equal runs up to rounding: no spread to predict from
-        sd = 0.0
-    spread = float(stats.t.ppf((1 + level) / 2, n - 1)) * sd * math.sqrt(1 + 1 / n)
-    return Band(centre - spread - half, centre + spread + half, centre, n, sd, False, int(digits), level)
+    n, centre = len(values), float(values.mean())
+    quantile = float(stats.t.ppf((1 + level) / 2, n - 1)) * math.sqrt(1 / averaged + 1 / n)
+    sd = _sd(values)
+    linear = (centre - quantile * sd, centre + quantile * sd)
+    if bounds is None:
+        return Band(linear[0] - half, linear[1] + half, centre, n, sd, False, int(digits), level, averaged)
+    width = hi - lo
+    shares = (np.clip(values, lo + half, hi - half) - lo) / width
+    logits = np.log(shares) - np.log1p(-shares)
+    z_mean, z_sd = float(logits.mean()), _sd(logits)
+    ends = [lo + width * float(special.expit(z_mean + sign * quantile * z_sd)) for sign in (-1, 1)]
+    if z_sd == 0.0:  # equal runs: no spread to predict from, the band is our value widened by the rounding
+        ends = [centre, centre]
+    crossed = bool(linear[0] - half < lo or linear[1] + half > hi)
+    low, high = max(min(ends[0], centre) - half, lo), min(max(ends[1], centre) + half, hi)
+    return Band(low, high, centre, n, sd, False, int(digits), level, averaged, bounds, crossed)
+
+
+def _sd(values: np.ndarray) -> float:
+    """The standard deviation (ddof 1), 0 when the runs are equal up to rounding error."""
+    sd = float(values.std(ddof=1))
+    return 0.0 if sd <= 1e-12 * max(1.0, abs(float(values.mean()))) else sd
+
+
+def reading_note(
+    published,
+    readings: Mapping,
+    *,
+    digits: int,
+    words: str = "",
+    averaged: int = 1,
+    bounds: tuple[float, float] | None = None,
+    deterministic: bool = False,
+) -> tuple[str, str]:
+    """The typed note of a published number outside its band, from the alternative readings the book computed.
+
+    Parameters
+    ----------
+    published : float
+        The printed value.
+    readings : mapping
+        Reading name -> the runs of our protocol under that reading (as for :func:`prediction_band`). Empty when
+        no reading was computed.
+    digits : int
+        As for :func:`prediction_band`: each reading's band is computed as the primary one is.
+    words : str, default ""
+        What the chapter says besides the readings (the reading it took, what remains unknown).
+    averaged : int, default 1
+        As for :func:`prediction_band`.
+    bounds : (float, float), optional
+        As for :func:`prediction_band`.
+    deterministic : bool, default False
+        As for :func:`prediction_band`.
+
+    Returns
+    -------
+    (note, note_kind)
+        ``"explained"`` with the readings whose band holds the published value named first, ``"tested"`` with
+        every reading's mean when none does, ``"untested"`` (``words`` alone) when no reading was computed.
+
+    Examples
+    --------
+    >>> note, kind = reading_note(70.0, {"ties all": [69.8, 70.1, 70.3], "ties first": [65.0, 65.2, 64.9]}, digits=1)
+    >>> kind
+    'explained'
+    >>> print(note)
+    explained: inside the band under ties all (mean 70.07); readings computed: ties all 70.07, ties first 65.03
+    >>> reading_note(80.0, {"ties first": [65.0, 65.2, 64.9]}, digits=1, words="unexplained")
+    ('unexplained; readings computed, none holds it: ties first 65.03', 'tested')
+    """
+    published = float(published)
+    means, holding = {}, []
+    for name, runs in readings.items():
+        values = np.asarray(runs, dtype=float).ravel()
+        band = prediction_band(values, digits=digits, averaged=averaged, bounds=bounds, deterministic=deterministic)
+        means[name] = band.centre
+        if band.contains(published):
+            holding.append(name)
+    listed = ", ".join(f"{name} {mean:.{max(int(digits), 2)}f}" for name, mean in means.items())
+    words = str(words).strip()
+    if holding:
+        named = ", ".join(f"{name} (mean {means[name]:.{max(int(digits), 2)}f})" for name in holding)
+        note = f"explained: inside the band under {named}; readings computed: {listed}"
+        return (f"{words}; {note}" if words else note), "explained"
+    if means:
+        note = f"readings computed, none holds it: {listed}"
+        return (f"{words}; {note}" if words else note), "tested"
+    if not words:
+        raise ValueError("reading_note needs the readings computed or the words of the note")
+    return words, "untested"
 
 
 # ------------------------------------------------------------------------------------------------------ rules
@@ -342,20 +536,24 @@ def not_testable(reason: str) -> Verdict:
 
 @dataclass(frozen=True)
 class Judgement:
-    """A claim's verdict under its primary condition, with the verdict under every other condition.
+    """A claim's verdict over its conditions: the primary condition's when it is also the most common one.
 
     Attributes
     ----------
     verdict : str
-        The rule's output on the primary condition.
+        The reported verdict: the rule's output on the primary condition when no other verdict is more common
+        over the conditions, else :data:`UNSTABLE`.
     stability : str
-        ``"stable (N conditions)"``, or which conditions give which other verdict.
+        ``"stable (N conditions)"``, or which conditions give which other verdict; an unstable verdict's line
+        starts with its counts ("supported in 1 of 30 conditions: unstable; ...").
     note : str
         The rule's note on the primary condition (e.g. the margin to the nearest threshold).
     conditions : DataFrame
         One row per condition: its factors and its ``verdict``.
     primary : dict
         The primary condition.
+    primary_verdict : str
+        The rule's output on the primary condition (one of :data:`VERDICTS`).
     """
 
     verdict: str
@@ -363,6 +561,7 @@ class Judgement:
     note: str
     conditions: pd.DataFrame = field(repr=False)
     primary: dict = field(default_factory=dict)
+    primary_verdict: str = ""
 
     def __str__(self) -> str:
         return self.verdict
@@ -373,9 +572,19 @@ class Judgement:
         return len(self.conditions)
 
     @property
+    def counts(self) -> dict[str, int]:
+        """How many conditions give each verdict, most common first."""
+        return dict(Counter(self.conditions["verdict"]).most_common())
+
+    @property
+    def unstable(self) -> bool:
+        """True when another verdict is more common over the conditions than the primary condition's."""
+        return self.verdict == UNSTABLE
+
+    @property
     def stable(self) -> bool:
         """True when every condition gives the primary verdict."""
-        return bool((self.conditions["verdict"] == self.verdict).all())
+        return bool((self.conditions["verdict"] == (self.primary_verdict or self.verdict)).all())
 
     def by(self, factor: str) -> pd.Series:
         """The verdicts per level of one factor, as text ("supported", or "supported 7 / partly 3")."""
@@ -384,6 +593,48 @@ class Judgement:
             counts = Counter(group["verdict"])
             out[level] = next(iter(counts)) if len(counts) == 1 else " / ".join(f"{v} {k}" for v, k in counts.items())
         return pd.Series(out, name=factor)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of a paper as data: its words, what it measures, its rule and thresholds, its kind.
+
+    Attributes
+    ----------
+    key : str
+        A short name (for glue keys and tables).
+    words : str
+        The claim as the book states it (the scorecard's text).
+    measure : str
+        What the rule reads, in words.
+    thresholds : str
+        The rule's thresholds in words (declared before the results, or said to be written after).
+    rule : callable
+        ``rule(facts) -> Verdict``: a rule of this module applied to the facts of one condition.
+    evidence : callable
+        ``evidence(facts) -> str``: the numbers behind the verdict, for the primary condition's note.
+    kind : str
+        One of :data:`KINDS` ("published"; "stand-in" for a method claim judged on other data).
+    """
+
+    key: str
+    words: str
+    measure: str
+    thresholds: str
+    rule: Callable = field(repr=False)
+    evidence: Callable = field(repr=False)
+    kind: str = "published"
+
+    def __post_init__(self):
+        check_kind(self.kind)
+
+    def judge(self, conditions, *, primary, factors: Iterable[str] | None = None) -> tuple[Judgement, str]:
+        """This claim's :class:`Judgement` over ``conditions`` (condition -> facts, as for :func:`judge`) and its
+        evidence under the primary condition."""
+        judgement = judge(self.rule, conditions, primary=primary, factors=factors)
+        labelled = _labels(conditions, tuple(factors) if factors is not None else None)
+        facts = next(data for label, data in labelled if label == judgement.primary)
+        return judgement, str(self.evidence(facts))
 
 
 def _labels(conditions, factors):
@@ -406,7 +657,7 @@ def _labels(conditions, factors):
 
 
 def judge(rule: Callable, conditions, *, primary, factors: Iterable[str] | None = None) -> Judgement:
-    """Apply one verdict rule under every condition; the verdict is the primary condition's.
+    """Apply one verdict rule under every condition; the verdict is the primary condition's if it is the most common.
 
     Parameters
     ----------
@@ -424,6 +675,8 @@ def judge(rule: Callable, conditions, *, primary, factors: Iterable[str] | None 
     Returns
     -------
     Judgement
+        ``verdict`` is the primary condition's when no other verdict is more common over the conditions (a tie
+        for the most common keeps it), else :data:`UNSTABLE`; ``primary_verdict`` keeps the primary condition's.
         ``stability`` is ``"stable (N conditions)"`` when every condition agrees, else e.g. ``"supported in 7 of
         10 seeds; partly supported in 3 more"`` or ``"supported in 20 of 30 conditions; partly supported under
         ties=first"``: the primary verdict's count, then each factor level
@@ -449,7 +702,15 @@ def judge(rule: Callable, conditions, *, primary, factors: Iterable[str] | None 
         raise ValueError(f"the primary condition {primary} is not among the conditions")
     table = pd.DataFrame(rows, columns=[*names, "verdict"])
     verdict = str(primary_verdict)
-    return Judgement(verdict, _stability(table, names, verdict), getattr(primary_verdict, "note", ""), table, primary)
+    counts = Counter(table["verdict"])
+    stability = _stability(table, names, verdict)
+    reported = verdict
+    if counts[verdict] < max(counts.values()):
+        reported = UNSTABLE
+        head, _, rest = stability.partition("; ")
+        stability = f"{head}: unstable" + (f"; {rest}" if rest else "")
+    note = getattr(primary_verdict, "note", "")
+    return Judgement(reported, stability, note, table, primary, verdict)
 
 
 def _stability(table: pd.DataFrame, names: list[str], verdict: str) -> str:

@@ -10,6 +10,7 @@ from scipy import stats
 from lazylib import evaluation
 from lazylib.datasets import load
 from lazylib.neighbors import KNeighborsClassifier
+from lazylib.report import verdicts
 
 
 @pytest.mark.parametrize("n_splits", [2, 5, 10])
@@ -82,17 +83,21 @@ def test_cross_validate_and_band():
         return pd.Series(acc)
 
     band = evaluation.reproduction_band(run, seeds=[0, 1, 2])
-    assert list(band.columns) == ["mean", "std", "min", "max", "runs"]
+    assert list(band.columns) == ["mean", "std", "min", "max", "runs", "values"]
     assert (band["min"] <= band["mean"]).all() and (band["mean"] <= band["max"]).all()
     assert (band["mean"] > 0.85).all()
     table = evaluation.compare_with_published(
         pd.Series({"overlap": 96.09 / 100, "mvdm": 0.10}),
         band,
+        digits=4,
+        bounds=(0, 1),
         published_marks=pd.Series({"mvdm": "bold"}),
         reproduced_marks=pd.Series({"overlap": "italic"}),
     )
     assert table["paper mark"].tolist() == ["", "bold"] and table["our mark"].tolist() == ["italic", ""]
     assert table.loc["mvdm", "inside band"] == False  # noqa: E712
+    one = verdicts.prediction_band(band.loc["overlap", "values"], digits=4, bounds=(0, 1))
+    assert (table.loc["overlap", "band low"], table.loc["overlap", "band high"]) == (one.low, one.high)
     assert table["difference"].notna().all()
 
 

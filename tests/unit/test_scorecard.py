@@ -16,7 +16,15 @@ def judged(holds=True):
 def test_inside_means_published_within_the_prediction_band():
     card = scorecard.Chapter(part="II", paper="payne2000", chapter="payne2000_subspace/03_tables")
     band = card.cell(source="Table 2", cell="a", published=89.0, runs=RUNS, digits=1)
-    card.cell(source="Table 2", cell="b", published=band.high + 0.01, runs=RUNS, digits=1, deviation="unexplained")
+    card.cell(
+        source="Table 2",
+        cell="b",
+        published=band.high + 0.01,
+        runs=RUNS,
+        digits=1,
+        deviation="unexplained",
+        note_kind="untested",
+    )
     card.cell(source="Table 2", cell="c", published=0.38, runs=[0.384], digits=2, deterministic=True)
     cells, _ = card.frames()
     assert cells["inside"].tolist() == [True, False, True]
@@ -48,6 +56,7 @@ def test_save_and_load_round_trip_one_file_per_chapter(tmp_path):
                 "runs": [[82.6, 83.0, 82.9, 82.7, 82.8]],
                 "digits": [1],
                 "deviation": ["unexplained"],
+                "note_kind": ["untested"],
             }
         )
     )
@@ -69,7 +78,7 @@ def test_save_and_load_round_trip_one_file_per_chapter(tmp_path):
     assert summary.loc["I", "supported"] == 0 and summary.loc["I", "other records"] == 1  # property: apart
     head = scorecard.headline(cells, claims)
     assert head.loc["all", "published numbers inside their band"] == "0 / 1 (0%)"
-    assert head.loc["I", "claims: supported / partly / not / not testable"] == "0 / 0 / 1 / 0"
+    assert head.loc["I", "claims: supported / partly / not / not testable / unstable"] == "0 / 0 / 1 / 0 / 0"
     assert scorecard.headline_markdown(cells, claims).splitlines()[0].startswith("| Part |")
 
 
@@ -131,3 +140,87 @@ def test_bad_claims_and_parts_are_refused():
         card.claim(claim="x", judgement=judged(), kind="guess")
     with pytest.raises(ValueError, match="Roman"):
         scorecard.Chapter(part="2", paper="p", chapter="c")
+
+
+def test_an_average_of_r_runs_gets_the_band_of_an_average_and_the_record_keeps_the_runs():
+    card = scorecard.Chapter(part="II", paper="p", chapter="c")
+    one = card.cell(source="T", cell="one run", published=89.0, runs=RUNS, digits=1)
+    mean = card.cell(source="T", cell="mean of 15", published=89.0, runs=RUNS, digits=1, averaged=15)
+    assert mean.high - mean.low < one.high - one.low and mean.averaged == 15
+    cells, _ = card.frames()
+    assert cells.loc[1, "values"] == RUNS and cells.loc[1, "averaged"] == 15
+    assert "average of 15 new runs" in cells.loc[1, "band"]
+    assert cells.loc[1, "half_width"] == pytest.approx((mean.high - mean.low) / 2)
+    recomputed = scorecard.recompute_bands(cells)
+    assert recomputed["low"].tolist() == pytest.approx(cells["low"].tolist(), abs=1e-12)
+    assert recomputed["high"].tolist() == pytest.approx(cells["high"].tolist(), abs=1e-12)
+
+
+def test_a_bounded_band_never_crosses_its_bound_and_the_change_is_counted():
+    card = scorecard.Chapter(part="V", paper="p", chapter="c")
+    runs = [100.0, 93.3, 100.0, 86.7, 100.0, 93.3, 100.0, 100.0]
+    band = card.cell(source="T", cell="iris", published=99.0, runs=runs, digits=1, bounds=(0, 100))
+    assert 0 <= band.low and band.high <= 100 and band.crossed
+    assert "logit" in band.definition
+    cells, claims = card.frames()
+    assert scorecard.details(cells).loc["V", "bands the bound changed"] == 1
+    with pytest.raises(ValueError, match="outside the bounds"):
+        card.cell(source="T", cell="x", published=50.0, runs=[101.0, 99.0], digits=1, bounds=(0, 100))
+
+
+def test_a_value_a_proven_bound_rules_out_is_never_inside_and_counted_apart():
+    card = scorecard.Chapter(part="V", paper="p", chapter="c")
+    wide = [60.0, 80.0, 70.0, 75.0, 65.0]
+    with pytest.raises(ValueError, match="proven bound"):
+        card.cell(source="T", cell="LED", published=78.4, runs=wide, digits=1, proven_max=74.0)
+    band = card.cell(
+        source="T",
+        cell="LED",
+        published=78.4,
+        runs=wide,
+        digits=1,
+        proven_max=74.0,
+        deviation="above the Bayes bound 74.0 %",
+    )
+    assert band.contains(78.4)  # the band alone would hold it
+    card.cell(source="T", cell="LED-7", published=73.9, runs=wide, digits=1, proven_max=74.0)
+    cells, claims = card.frames()
+    assert cells["kind"].tolist() == ["ruled out", "published"] and cells["inside"].tolist() == [False, True]
+    row = scorecard.summary(cells, claims).loc["V"]
+    assert (row["published numbers"], row["inside"], row["ruled out"]) == (2, 1, 1)
+    assert "1 ruled out" in scorecard.headline(cells, claims).loc["V", "published numbers inside their band"]
+
+
+def test_outside_notes_are_typed_and_counted_per_type():
+    card = scorecard.Chapter(part="I", paper="p", chapter="c")
+    with pytest.raises(ValueError, match="note_kind"):
+        card.cell(source="T", cell="x", published=95.0, runs=RUNS, digits=1, deviation="tie rule")
+    with pytest.raises(ValueError, match="note_kind must be one of"):
+        card.cell(source="T", cell="x", published=95.0, runs=RUNS, digits=1, deviation="t", note_kind="guess")
+    card.cell(
+        source="T", cell="x", published=95.0, runs=RUNS, digits=1, deviation="all vote: 95.1", note_kind="explained"
+    )
+    card.cell(
+        source="T", cell="y", published=80.0, runs=RUNS, digits=1, deviation="tried: 85.1, 86.0", note_kind="tested"
+    )
+    card.cell(source="T", cell="z", published=89.0, runs=RUNS, digits=1, note_kind="tested")  # inside: no note
+    card.cell(source="T", cell="r", published=50.0, runs=RUNS, digits=1, kind="derived")
+    cells, claims = card.frames()
+    row = scorecard.details(cells).loc["I"]
+    assert (row["notes explained"], row["notes tested"], row["notes untested"], row["derived"]) == (1, 1, 0, 1)
+    assert cells["note_kind"].iloc[2:].isna().all()
+    assert scorecard.summary(cells, claims).loc["I", "published numbers"] == 3
+    assert scorecard.summary(cells, claims).loc["I", "within 1 unit"] == 1  # 89.0 against 89.04 only
+
+
+def test_unstable_and_stand_in_claims_are_tallied_apart():
+    card = scorecard.Chapter(part="IV", paper="p", chapter="c")
+    flip = judge(lambda ok: all_of(ok), [({"seed": s}, s == 0) for s in range(3)], primary={"seed": 0})
+    card.claim(claim="minority", judgement=flip)
+    card.claim(claim="method", judgement=judged(True), kind="stand-in")
+    cells, claims = card.frames()
+    assert claims.loc[0, "verdict"] == "unstable" and claims.loc[0, "primary_verdict"] == "supported"
+    assert claims.loc[0, "counts"] == {"not supported": 2, "supported": 1}
+    head = scorecard.headline(cells, claims).loc["IV"]
+    assert head["claims: supported / partly / not / not testable / unstable"] == "0 / 0 / 0 / 0 / 1"
+    assert head["method claims on our collection"] == "1 / 0 / 0 / 0 / 0" and head["other records"] == 0

@@ -85,15 +85,23 @@ def test_judgement_reports_the_primary_verdict_and_its_stability():
     }
     rule = lambda value: threshold_rule(value, supported=0.5, partly=0.25)
     j = judge(rule, data, primary=(0, "random"), factors=("seed", "ties"))
-    assert j.verdict == "supported" and j.n_conditions == 30 and not j.stable
+    # the primary condition says supported, but partly supported is the most common verdict (16 of 30)
+    assert j.primary_verdict == "supported" and j.n_conditions == 30 and not j.stable
+    assert j.verdict == "unstable" and j.unstable and j.counts == {"partly supported": 16, "supported": 14}
     assert j.stability == (
-        "supported in 14 of 30 conditions; partly supported under seed=7, 8, 9; partly supported under ties=first"
+        "supported in 14 of 30 conditions: unstable; partly supported under seed=7, 8, 9; partly supported under "
+        "ties=first"
     )
+    majority = judge(rule, {k: 0.6 if k[0] < 9 else 0.3 for k in data}, primary=(0, "random"), factors=("seed", "ties"))
+    assert majority.verdict == majority.primary_verdict == "supported" and not majority.stable
     assert j.by("ties")["first"] == "partly supported"
     stable = judge(rule, [({"seed": s}, 0.7) for s in range(3)], primary={"seed": 0})
     assert stable.stability == "stable (3 conditions)" and stable.stable
     seeds = judge(rule, [({"seed": s}, 0.6 if s < 7 else 0.3) for s in range(10)], primary={"seed": 9})
-    assert seeds.verdict == "partly supported" and seeds.stability.startswith("partly supported in 3 of 10 seeds")
+    assert seeds.primary_verdict == "partly supported" and seeds.verdict == "unstable"
+    assert seeds.stability.startswith("partly supported in 3 of 10 seeds: unstable")
+    tied = judge(rule, [({"seed": s}, 0.6 if s < 5 else 0.3) for s in range(10)], primary={"seed": 9})
+    assert tied.verdict == "partly supported"  # a tie for the most common keeps the primary verdict
     with pytest.raises(ValueError, match="primary"):
         judge(rule, data, primary=(99, "random"), factors=("seed", "ties"))
     with pytest.raises(ValueError, match="factors"):
@@ -114,6 +122,7 @@ def test_cell_refuses_an_unexplained_published_cell_outside_its_band():
         runs=runs,
         digits=1,
         deviation="unexplained; readings tried: unstratified folds",
+        note_kind="untested",
     )
     assert not band.contains(90.0)
     card.cell(source="T", cell="y", published=90.0, runs=runs, digits=1, kind="stand-in")  # not evidence: allowed

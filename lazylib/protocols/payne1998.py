@@ -1,0 +1,206 @@
+"""Part I's protocol: the claims of Payne & Edwards (1998) Table 2 as data, and what their rules read.
+
+Each claim of the paper's section 4 on Table 2 is a row of :data:`TABLE2_CLAIMS`
+(:class:`lazylib.report.verdicts.Claim`: its words, what it measures, its rule and thresholds, its kind). Their
+rules read the facts :func:`table2_facts` computes from the fold accuracies of one tie rule and fold seed, so the
+chapter judges every claim the same way under each condition (:meth:`lazylib.report.scorecard.Chapter.judge`).
+
+>>> [c.key for c in TABLE2_CLAIMS][:2]
+['H1', 'VDM classes']
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from lazylib import evaluation
+from lazylib.report.verdicts import Claim, all_of, share_rule, tiers
+
+#: The three data sets on which the paper reports MVDM significantly above WOM.
+MVDM_OVER_WOM = frozenset({"lung-cancer", "promoters", "tic-tac-toe"})
+
+#: The significance level of the paper's one-tailed paired t-tests.
+ALPHA = 0.05
+
+
+def classes(mean: pd.DataFrame, bold: pd.DataFrame, metric: str) -> pd.Series:
+    """Per data set: ``"significant"`` (above OM significantly), ``"higher"`` (not significantly) or
+    ``"not higher"``, for one metric, from the mean accuracies and the significance marks against OM."""
+    return pd.Series(
+        np.where(bold[metric], "significant", np.where(mean[metric] > mean["OM"], "higher", "not higher")),
+        index=mean.index,
+    )
+
+
+def paper_facts(published: pd.DataFrame) -> dict:
+    """What the paper's Table 2 says, as the claims' rules compare it: the classes of VDM and OMVW against OM
+    and where WOM and OMVW are both bold. ``published`` is indexed by (dataset, metric) with ``accuracy`` and
+    ``mark`` (``"bold"`` where the paper marks a significant gain over OM)."""
+    mean = published["accuracy"].unstack()
+    bold = published["mark"].unstack() == "bold"
+    return {
+        "classes": {m: classes(mean, bold, m) for m in ("VDM", "OMVW")},
+        "both": bold["WOM"] & bold["OMVW"],
+    }
+
+
+def table2_facts(folds: pd.DataFrame, paper: dict) -> dict:
+    """Everything the Table 2 claims read, from the fold accuracies of one tie rule and fold seed.
+
+    Parameters
+    ----------
+    folds : DataFrame
+        Indexed by (dataset, fold), one column per metric (OM, WOM, OMVW, MVDM, VDM): accuracy per fold.
+    paper : dict
+        :func:`paper_facts` of the published table.
+
+    Returns
+    -------
+    dict
+        The per-data-set means, the significance tests the claims need (one-tailed paired t-tests at
+        :data:`ALPHA`, as the paper's), and the paper's classes.
+    """
+    datasets = list(dict.fromkeys(folds.index.get_level_values(0)))
+    mean = folds.groupby(level=0).mean().reindex(datasets)
+
+    def p(d, a, b, alternative):
+        return evaluation.paired_ttest(folds.loc[d][a], folds.loc[d][b], alternative)
+
+    bold = pd.DataFrame({m: [p(d, m, "OM", "greater") < ALPHA for d in datasets] for m in folds.columns}, datasets)
+    below = pd.DataFrame({m: [p(d, m, "OM", "less") < ALPHA for d in datasets] for m in ("VDM", "MVDM")}, datasets)
+    return {
+        "datasets": datasets,
+        "mean": mean,
+        "bold": bold,
+        "below": below,
+        "alike": pd.Series([p(d, "MVDM", "VDM", "two-sided") >= ALPHA for d in datasets], index=datasets),
+        "classes": {m: classes(mean, bold, m) for m in ("VDM", "OMVW")},
+        "votes_p": p("house-votes-84", "MVDM", "OM", "greater"),
+        "both_below": [d for d in datasets if below.loc[d].all()],
+        "over_wom": {d for d in datasets if p(d, "MVDM", "WOM", "greater") < ALPHA},
+        "worse_than_wom": [d for d in datasets if p(d, "OMVW", "WOM", "less") < ALPHA],
+        "paper": paper,
+    }
+
+
+def _listed(names) -> str:
+    return ", ".join(names) or "none"
+
+
+def _classes_agree(f, metric):
+    ours = f["classes"][metric]
+    return ours == f["paper"]["classes"][metric].reindex(ours.index)
+
+
+def _class_evidence(f, metric):
+    ours = f["classes"][metric]
+    return (
+        f"significantly on {int((ours == 'significant').sum())}, higher on {int((ours == 'higher').sum())} "
+        f"more; in the paper's class: {int(_classes_agree(f, metric).sum())} of {len(ours)}"
+    )
+
+
+def _both(f):
+    both = f["bold"]["WOM"] & f["bold"]["OMVW"]
+    return both
+
+
+def _h2(f):
+    mean, n = f["mean"], len(f["datasets"])
+    omvw, wom = int((mean["OMVW"] > mean["OM"]).sum()), int((mean["WOM"] > mean["OM"]).sum())
+    return omvw > n / 2, not f["worse_than_wom"], wom > n / 2, omvw, wom
+
+
+#: The claims of section 4 on Table 2, each judged under every tie rule and fold seed.
+TABLE2_CLAIMS = (
+    Claim(
+        key="H1",
+        words="H1: MVDM and VDM perform alike",
+        measure="data sets without a significant MVDM/VDM difference (two-tailed paired t-test)",
+        thresholds="supported on all 8, partly on 7",
+        rule=lambda f: share_rule(f["alike"], supported=1.0, partly=7 / 8, what="data sets"),
+        evidence=lambda f: (
+            f"significant MVDM/VDM difference on {int((~f['alike']).sum())} of {len(f['alike'])}: "
+            f"{_listed(list(f['alike'].index[~f['alike']]))}"
+        ),
+    ),
+    Claim(
+        key="VDM classes",
+        words="VDM above OM on 4 data sets (significantly), higher on 2 more",
+        measure="data sets where VDM falls in the paper's class (significant / higher / not higher)",
+        thresholds="supported on all 8, partly on 6",
+        rule=lambda f: share_rule(_classes_agree(f, "VDM"), supported=1.0, partly=0.75, what="data sets"),
+        evidence=lambda f: _class_evidence(f, "VDM"),
+    ),
+    Claim(
+        key="votes",
+        words="votes: MVDM above OM at p = 0.054",
+        measure="one-tailed p of MVDM over OM on house-votes-84",
+        thresholds="supported for 0.05 <= p < 0.10, partly for p < 0.05",
+        rule=lambda f: tiers(supported=bool(0.05 <= f["votes_p"] < 0.10), partly=bool(f["votes_p"] < 0.05)),
+        evidence=lambda f: f"one-tailed p = {f['votes_p']:.3f}",
+    ),
+    Claim(
+        key="breast-cancer",
+        words="VDM and MVDM below OM only on breast-cancer",
+        measure="data sets where both are significantly below OM",
+        thresholds="supported if exactly breast-cancer; partly if none significantly, both lower there",
+        rule=lambda f: tiers(
+            supported=f["both_below"] == ["breast-cancer"],
+            partly=bool(
+                not f["below"].any().any()
+                and (f["mean"].loc["breast-cancer", ["VDM", "MVDM"]] < f["mean"].loc["breast-cancer", "OM"]).all()
+            ),
+        ),
+        evidence=lambda f: f"both significantly below OM on: {_listed(f['both_below'])}",
+    ),
+    Claim(
+        key="MVDM over WOM",
+        words="MVDM above WOM on lung-cancer, promoters, tic-tac-toe",
+        measure="data sets where MVDM is significantly above WOM",
+        thresholds="supported if exactly those three, partly if two of them",
+        rule=lambda f: tiers(
+            supported=f["over_wom"] == set(MVDM_OVER_WOM), partly=len(MVDM_OVER_WOM & f["over_wom"]) >= 2
+        ),
+        evidence=lambda f: f"significantly on: {_listed([d for d in f['datasets'] if d in f['over_wom']])}",
+    ),
+    Claim(
+        key="OMVW classes",
+        words="OMVW higher than OM on 6 data sets, significantly on 3",
+        measure="data sets where OMVW falls in the paper's class",
+        thresholds="supported on all 8, partly on 6",
+        rule=lambda f: share_rule(_classes_agree(f, "OMVW"), supported=1.0, partly=0.75, what="data sets"),
+        evidence=lambda f: (
+            f"higher on {int((f['classes']['OMVW'] != 'not higher').sum())}, significantly on "
+            f"{int((f['classes']['OMVW'] == 'significant').sum())}; in the paper's class: "
+            f"{int(_classes_agree(f, 'OMVW').sum())} of {len(f['datasets'])}"
+        ),
+    ),
+    Claim(
+        key="WOM and OMVW",
+        words="WOM significantly above OM on 2 of OMVW's 3",
+        measure="data sets where 'WOM and OMVW both significantly above OM' agrees with the paper's marks",
+        thresholds="supported on all 8, partly on 6",
+        rule=lambda f: share_rule(
+            _both(f) == f["paper"]["both"].reindex(f["datasets"]),
+            supported=1.0,
+            partly=0.75,
+            what="data sets",
+        ),
+        evidence=lambda f: f"WOM and OMVW both significantly above OM on: {_listed(list(_both(f).index[_both(f)]))}",
+    ),
+    Claim(
+        key="H2",
+        words="H2 on Table 2: value weights help the overlap metric",
+        measure="OMVW above OM on most data sets; OMVW never significantly below WOM; WOM above OM on most",
+        thresholds="supported if all three hold, partly if one or two",
+        rule=lambda f: all_of(*_h2(f)[:3]),
+        evidence=lambda f: (
+            f"OMVW above OM on {_h2(f)[3]} of {len(f['datasets'])}; significantly below WOM on "
+            f"{len(f['worse_than_wom'])} ({_listed(f['worse_than_wom'])}); WOM above OM on {_h2(f)[4]}"
+        ),
+    ),
+)
+
+__all__ = ["ALPHA", "MVDM_OVER_WOM", "TABLE2_CLAIMS", "classes", "paper_facts", "table2_facts"]

@@ -1,0 +1,62 @@
+"""Claims as data: a protocol's claim table judged and recorded by one call (Part I's Table 2 claims)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib.protocols import payne1998 as P1
+from lazylib.report import scorecard
+from lazylib.report.verdicts import Claim, threshold_rule
+
+DATASETS = ["breast-cancer", "house-votes-84", "lung-cancer", "promoters", "tic-tac-toe"]
+METRICS = ["OM", "WOM", "OMVW", "MVDM", "VDM"]
+
+
+def folds(shift, seed=0):
+    """Ten folds per data set; each metric is OM plus ``shift[metric]`` points plus a little noise."""
+    rng = np.random.default_rng(seed)
+    index = pd.MultiIndex.from_product([DATASETS, range(10)], names=["dataset", "fold"])
+    base = rng.normal(70, 3, len(index))
+    return pd.DataFrame({m: base + shift.get(m, 0.0) + rng.normal(0, 0.3, len(index)) for m in METRICS}, index)
+
+
+def paper():
+    rows = [
+        (d, m, 70.0 + (5.0 if m in ("OMVW", "WOM") else 0.0), "bold" if m in ("OMVW", "WOM") else "")
+        for d in DATASETS
+        for m in METRICS
+    ]
+    table = pd.DataFrame(rows, columns=["dataset", "metric", "accuracy", "mark"]).set_index(["dataset", "metric"])
+    return P1.paper_facts(table)
+
+
+def test_table2_claims_read_the_facts_of_one_condition():
+    facts = P1.table2_facts(folds({"OMVW": 5.0, "WOM": 5.0}), paper())
+    verdicts = {c.key: str(c.rule(facts)) for c in P1.TABLE2_CLAIMS}
+    assert verdicts["H1"] == "supported"  # MVDM and VDM equal up to noise everywhere
+    assert verdicts["WOM and OMVW"] == "supported"  # both significantly above OM, as the made-up paper marks
+    assert verdicts["MVDM over WOM"] == "not supported"  # WOM is the higher one here
+    assert verdicts["H2"] == "supported"
+    assert "0 of 5" in P1.TABLE2_CLAIMS[0].evidence(facts)
+
+
+def test_chapter_judge_records_the_claim_with_its_evidence_and_unstable_verdicts():
+    card = scorecard.Chapter(part="I", paper="payne1998", chapter="c")
+    good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": -5.0})
+    conditions = {(1, "random"): P1.table2_facts(good, paper())}
+    conditions.update({(s, "all"): P1.table2_facts(bad, paper()) for s in (1, 2)})
+    h2 = next(c for c in P1.TABLE2_CLAIMS if c.key == "H2")
+    j = card.judge(h2, conditions, primary=(1, "random"), factors=("seed", "ties"), condition_note=" (seed 1)")
+    assert j.primary_verdict == "supported" and j.verdict == "unstable"  # 1 of 3 conditions
+    _, claims = card.frames()
+    assert claims.loc[0, "claim"] == h2.words and claims.loc[0, "verdict"] == "unstable"
+    assert claims.loc[0, "evidence"].startswith("OMVW above OM on 5 of 5") and claims.loc[0, "evidence"].endswith(
+        "(seed 1)"
+    )
+    with pytest.raises(ValueError, match="Claim"):
+        card.judge("H2", conditions, primary=(1, "random"), factors=("seed", "ties"))
+
+
+def test_a_claim_checks_its_kind():
+    with pytest.raises(ValueError, match="kind"):
+        Claim("k", "w", "m", "t", rule=lambda f: threshold_rule(f, supported=1, partly=0), evidence=str, kind="x")
