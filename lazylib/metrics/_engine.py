@@ -31,8 +31,8 @@ this module is the whole path of a computation, top to bottom as one query takes
    ``left`` and ``right``, the unknown-at-one ``fill``; the training data's stored side built once
    (:func:`training_stored_side`, :class:`StoredSide`);
 4. the chunks within ``working_memory`` (:func:`chunk_rows`), the near-zero refinement
-   (:func:`refine_near_zero`, :meth:`Plan.refine`, :func:`_exact_pairs`) and the direct terms added to each
-   block.
+   (:func:`refine_near_zero`, :meth:`Plan.refine`, :func:`_exact_pairs`) where rounding can matter (never
+   for exact sums, :attr:`Plan.exact`) and the direct terms added to each block.
 
 A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
@@ -51,16 +51,23 @@ from lazylib.metrics._sets import member_pair_bytes
 if TYPE_CHECKING:  # the engine reads a metric's declared terms; it never imports the class
     from lazylib.metrics._base import Metric
 
-#: Sums below this fraction of the size of their cancelling terms are recomputed pair by pair from direct
-#: differences: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root
-#: would turn a rounding error of 1e-16 into a distance of 1e-8 between identical instances.
-CANCELLATION = 1e-3
-#: Recomputed sums below this fraction of the size of their cancelling terms are exactly 0: the embeddings of
-#: the two instances then agree to about 12 significant digits, the level of the rounding left in embeddings of
-#: identical values computed on two paths (query and stored side, e.g. a centred embedding computed from values
-#: rounded differently). So identical instances are at distance exactly 0, in ``pairwise``
-#: and in the search alike.
+#: Relative accuracy of every sum the engine gives: a sum of the product whose rounding bound (see
+#: :meth:`Plan.refine`) could exceed this fraction of it is recomputed pair by pair from direct differences.
+#: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root would turn a
+#: rounding error of 1e-16 into a distance of 1e-8 between identical instances. A tenth of the default tie
+#: tolerance (``lazylib.search.TIE_TOLERANCE``): two equal sums left unrecomputed still count as tied.
+ACCURACY = 1e-10
+#: Recomputed sums below this fraction of the size of their terms (``sum_k |left_k| |right_k|``) are exactly
+#: 0: the embeddings of the two instances then agree to about 12 significant digits, the level of the rounding
+#: left in embeddings of identical values computed on two paths (query and stored side, e.g. a centred
+#: embedding computed from values rounded differently). So identical instances are at distance exactly 0, in
+#: ``pairwise`` and in the search alike.
 SNAP = 1e-24
+#: Unit roundoff of double precision.
+UNIT_ROUNDOFF = 2.0**-53
+#: The metrics outside the plan that compute a squared Euclidean distance as one product (the statistical
+#: ones) recompute from direct differences the sums below this fraction of ``||a||^2 + ||b||^2``.
+CANCELLATION = 1e-3
 
 
 # ---------------------------------------------------------------------------------------------- the records
@@ -107,15 +114,6 @@ class BilinearPair(NamedTuple):
 
     query: Bilinear
     stored: Bilinear
-
-
-class CancellingScales(NamedTuple):
-    """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 psi.chi``,
-    and the largest of the stored ones."""
-
-    query: np.ndarray
-    stored: np.ndarray
-    stored_max: float
 
 
 # ---------------------------------------------------------------------------------------------- the entry points
@@ -259,8 +257,6 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     v_max = stored.W.max(axis=0, initial=0.0)
     # the rounding margin of the root sums rides in the product: -M * (scale of the query + of the stored one)
     right = np.hstack([stored.product, np.ones((ns, 1)), -BOUND_MARGIN * (stored.weighted_alpha @ u_max)[:, None]])
-    b_scales = p.cancelling_scales if p.left is not None else None
-    b_stored_max = 0.0 if b_scales is None else b_scales.stored_max
     # the chunks of :func:`chunks` (the same products, so the same bits)
     step = chunk_rows(metric.working_memory, ns, 0 if p.left is None else p.left.shape[1])
     for start in range(0, nq, step):
@@ -281,7 +277,7 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
             L += B
         # L is computed: the bilinear part's rounding (below M of its size and of its cancelling terms) is
         # allowed for in the threshold rather than in another pass over the block
-        b_margin = 0.0 if b_scales is None else BOUND_MARGIN * (b_scales.query[start:stop] + b_stored_max)
+        b_margin = 0.0 if p.left is None else BOUND_MARGIN * p.magnitude[start:stop]
         n = stop - start
         if k == 1:
             first = L.argmin(axis=1)[:, None]
@@ -351,6 +347,21 @@ class StoredSide:
         return np.asfortranarray(_unknown_one_fill(self.terms, self.V))
 
     @cached_property
+    def right_max(self) -> np.ndarray:
+        """Column maxima of ``|right|`` (the size of the terms of a sum, see :attr:`Plan.magnitude`)."""
+        return _column_max(self.right)
+
+    @cached_property
+    def fill_max(self) -> np.ndarray:
+        """Column maxima of ``|fill|``."""
+        return _column_max(self.fill)
+
+    @cached_property
+    def dyadic(self):
+        """:class:`Dyadic` of the stored terms and weights, or None (see :attr:`Plan.exact`)."""
+        return _dyadic(self.terms, self.V)
+
+    @cached_property
     def grouped(self):
         """:class:`lazylib.search.Grouped` ``(representatives, groups, stored)``, or None when grouping identical
         stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
@@ -393,14 +404,52 @@ class Plan:
     fill: np.ndarray | None = None
 
     @cached_property
-    def cancelling_scales(self) -> CancellingScales:
-        """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 psi.chi``:
-        sums far below ``query + stored`` have lost their relative precision (see ``CANCELLATION``).
-        Computed once per plan."""
-        u_max = 1.0 if self.U is None else self.U.max(initial=0.0)
-        v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
-        stored = self.stored.alpha.sum(1) * u_max * v_max
-        return CancellingScales(self.query.alpha.sum(1) * u_max * v_max, stored, stored.max(initial=0.0))
+    def exact(self) -> bool:
+        """Whether every sum of the product (fills included) comes out exact, whatever the order BLAS adds in:
+        every operand an integer multiple of one power of two, and every sum of them below 2**53 of it
+        (:func:`exact_operands`). Such sums are never recomputed (overlap, counts, dyadic weights)."""
+        if self.left is None:
+            return False
+        stored = self.training.dyadic if self.training is not None else _dyadic(self.stored, self.V)
+        return stored is not None and exact_operands(_dyadic(self.query, self.U), stored)
+
+    @cached_property
+    def rounding(self) -> float:
+        """``gamma``: the rounding of a sum of the product is at most ``gamma`` times the size of its terms,
+        ``sum_k |left_k| |right_k|`` (fills included; see :meth:`refine`)."""
+        m = self.query.alpha.shape[1]
+        width = self.left.shape[1] + (m if self.unknown_one is not None else 0)
+        return 1.01 * (width + m + 3) * UNIT_ROUNDOFF
+
+    @cached_property
+    def magnitude(self) -> np.ndarray:
+        """(nq,): per query, a bound on the size of the terms of its sums against every stored instance,
+        ``|left_i| . max_j |right_j|`` (plus the fills' ``|coefficients_i| . max_j |fill_j|``)."""
+        right_max = self.training.right_max if self.training is not None else _column_max(self.right)
+        out = np.abs(self.left) @ right_max
+        if self.unknown_one is not None:
+            rows = np.flatnonzero(self.unknown_one.any(axis=1))
+            fill_max = self.training.fill_max if self.training is not None else _column_max(self.fill)
+            out[rows] += np.abs(self.fill_coefficients(rows)) @ fill_max
+        return out
+
+    @cached_property
+    def threshold(self) -> np.ndarray:
+        """(nq,): sums at or below this may have lost the relative accuracy ``ACCURACY`` (see :meth:`refine`)."""
+        return (self.rounding / ACCURACY) * self.magnitude
+
+    def pair_magnitude(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The size of the terms of the sums of the pairs ``(rows, cols)``: ``sum_k |left_k| |right_k|``, plus
+        the fills' ``sum_a |coefficient_a| |fill_a|``."""
+        out = np.empty(len(rows))
+        step = max(1, 2**20 // self.left.shape[1])
+        for lo in range(0, len(rows), step):
+            r, c = rows[lo : lo + step], cols[lo : lo + step]
+            part = np.einsum("ij,ij->i", np.abs(self.left[r]), np.abs(self.right[c]))
+            if self.unknown_one is not None:
+                part += np.einsum("ij,ij->i", np.abs(self.fill_coefficients(r)), np.abs(self.fill[c]))
+            out[lo : lo + step] = part
+        return out
 
     def fill_coefficients(self, rows) -> np.ndarray:
         """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
@@ -421,14 +470,30 @@ class Plan:
                 S[rows[first] : rows[last - 1] + 1] += fills[first:last]
 
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
-        """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
-        scales = self.cancelling_scales
-        scale = scales.query[rows] + scales.stored[cols]
-        near = np.flatnonzero(sums <= CANCELLATION * scale)
+        """``sums`` of the pairs ``(rows, cols)``, with those whose rounding could exceed ``ACCURACY`` of them
+        recomputed from direct differences (none when the plan's sums are exact).
+
+        A computed sum ``s`` of the product is off by at most ``gamma * M`` with ``M = sum_k |left_k|
+        |right_k|`` its terms' size and ``gamma`` (:attr:`rounding`) the rounding of a sum of that many
+        products (Higham, Accuracy and Stability, Eq. 3.5: any order of summation, fused or not; the fills
+        are one more such sum, added once; the operands built from the terms are rounded once more, counted in
+        ``gamma`` through the number of attributes). So when ``s > (gamma / ACCURACY) * M`` the exact sum
+        lies within ``ACCURACY * s`` of ``s`` (and is positive): only sums at or below that are recomputed.
+        ``M`` is bounded first per query (:attr:`magnitude`), then computed for the pairs below that bound.
+        """
+        if self.exact or not len(rows):
+            return sums
+        factor = self.rounding / ACCURACY
+        near = np.flatnonzero(sums <= factor * self.magnitude[rows])
+        if not len(near):
+            return sums
+        size = self.pair_magnitude(rows[near], cols[near])
+        keep = sums[near] <= factor * size
+        near, size = near[keep], size[keep]
         if len(near):
             sums = sums.copy()
             exact = _exact_pairs(self.query, self.stored, rows[near], cols[near], self.U, self.V)
-            sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
+            sums[near] = np.where(exact <= SNAP * size, 0.0, exact)
         return sums
 
 
@@ -534,6 +599,78 @@ def _unknown_one_fill(s: Bilinear, V) -> np.ndarray:
     return fill if V is None else fill * V
 
 
+class Dyadic(NamedTuple):
+    """One side's operands as multiples of powers of two: every weight a multiple of ``2**weight``, every
+    ``alpha`` of ``2**alpha``, every embedding entry of ``2**emb``; and their largest absolute values
+    (``emb_max`` per column), over ``m`` attributes."""
+
+    m: int
+    weight: int
+    alpha: int
+    emb: int
+    weight_max: float
+    alpha_max: float
+    emb_max: np.ndarray
+
+
+#: The exponent given to an array without a nonzero entry (a multiple of any power of two).
+_NO_BITS = 512
+
+
+def quantum(a: np.ndarray) -> int | None:
+    """The largest ``e`` such that every entry of ``a`` is an integer multiple of ``2**e`` (None for an entry
+    that is not finite).
+
+    >>> quantum(np.array([3.0, 0.5, -1.25])), quantum(np.array([0.1])) < -50
+    (-2, True)
+    """
+    a = np.asarray(a, dtype=np.float64).ravel()
+    a = a[a != 0]
+    if not len(a):
+        return _NO_BITS
+    if not np.all(np.isfinite(a)):
+        return None
+    mantissa, exponent = np.frexp(a)  # a = mantissa * 2**exponent, 0.5 <= |mantissa| < 1
+    bits = np.ldexp(np.abs(mantissa), 53).astype(np.int64)  # an integer below 2**53
+    lowest = np.frexp((bits & -bits).astype(np.float64))[1] - 1  # its lowest set bit
+    return int((exponent - 53 + lowest).min())
+
+
+def _dyadic(side: Bilinear, W) -> Dyadic | None:
+    """:class:`Dyadic` of one side's terms ``side`` and weights ``W`` (None for all ones), or None when an
+    operand is not finite."""
+    parts = [0 if W is None else quantum(W), quantum(side.alpha), quantum(side.psi)]
+    if any(q is None for q in parts):
+        return None
+    w_max = 1.0 if W is None else float(np.abs(W).max(initial=0.0))
+    return Dyadic(side.alpha.shape[1], *parts, w_max, float(np.abs(side.alpha).max(initial=0.0)), _column_max(side.psi))
+
+
+def exact_operands(query: Dyadic | None, stored: Dyadic | None) -> bool:
+    """Whether every sum built from operands like these is exact, in any order.
+
+    Every term the engine forms (``u v alpha``, ``u v beta``, ``u v psi_k chi_k``, the fills' ``u v (1 -
+    beta)`` and their partial sums: the assembled ``left`` and ``right``, their product and the fills) is an
+    integer multiple of ``2**e`` with ``e = e_u + e_v + min(0, e_alpha, e_beta, e_psi + e_chi)``. Every sum of
+    such terms is exact as long as it stays below ``2**(53 + e)`` in magnitude, which holds for every sum when
+    the sum of the magnitudes of all terms does: ``2 u_max v_max (m (1 + alpha_max + beta_max) + sum_k
+    psi_max_k chi_max_k)`` bounds it over ``m`` attributes (the factor 2 covers ``|1 - beta| <= 1 + beta`` and
+    the alpha and beta columns counted on both sides).
+    """
+    if query is None or stored is None:
+        return False
+    e = query.weight + stored.weight + min(0, query.alpha, stored.alpha, query.emb + stored.emb)
+    if e >= _NO_BITS:
+        return True
+    size = query.m * (1.0 + query.alpha_max + stored.alpha_max) + float(query.emb_max @ stored.emb_max)
+    total = 2.0 * query.weight_max * stored.weight_max * size
+    return bool(total < np.ldexp(1.0, min(53 + e, 1000)))
+
+
+def _column_max(a: np.ndarray) -> np.ndarray:
+    return np.abs(a).max(axis=0, initial=0.0)
+
+
 # ---------------------------------------------------------------------------------------------- the chunks
 def chunk_rows(working_memory: float, n_stored: int, width: int, sets: SetSides | None = None) -> int:
     """Rows of queries per chunk so that one chunk's temporaries stay within ``working_memory`` MiB: against
@@ -547,23 +684,22 @@ def chunk_rows(working_memory: float, n_stored: int, width: int, sets: SetSides 
 
 # ---------------------------------------------------------------------------------------------- exactness
 def refine_near_zero(p: Plan, S: np.ndarray, start: int) -> None:
-    """Recompute in place the sums of the block ``S`` (queries ``start:``) that lie below ``CANCELLATION``
-    times their cancelling scales (:meth:`Plan.refine`): near zero the product has lost its relative precision.
+    """Recompute in place the sums of the block ``S`` (queries ``start:``) whose rounding could exceed
+    ``ACCURACY`` of them (:meth:`Plan.refine`); nothing when the plan's sums are exact (:attr:`Plan.exact`).
 
     Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
-    row's largest possible threshold, and only the rows below it are searched pair by pair. Every negative
-    rounding is below its threshold, so the block comes out non-negative.
+    row's threshold (:attr:`Plan.threshold`), and only the rows below it are searched pair by pair. Every
+    negative rounding is below its threshold, so the block comes out non-negative.
     """
-    scales = p.cancelling_scales
-    bound = CANCELLATION * (scales.query[start : start + len(S)] + scales.stored_max)
+    if p.exact:
+        return
+    bound = p.threshold[start : start + len(S)]
     rows = np.flatnonzero(S.min(axis=1) <= bound)
     if not len(rows):
         return
     block = S if len(rows) == len(S) else S[rows]
     r, c = np.nonzero(block <= bound[rows][:, None])
     r = rows[r]
-    keep = S[r, c] <= CANCELLATION * (scales.query[start + r] + scales.stored[c])
-    r, c = r[keep], c[keep]
     if len(r):
         S[r, c] = p.refine(r + start, c, S[r, c])
 
