@@ -118,11 +118,78 @@ class BilinearPair(NamedTuple):
 
 # ---------------------------------------------------------------------------------------------- the entry points
 def pairwise(metric: Metric, ops: Operands) -> np.ndarray:
-    """The distance matrix ``D`` (queries x stored instances), every chunk written in place."""
-    out = np.empty((ops.Zq.shape[0], ops.Zs.shape[0]))
-    for _ in chunks(metric, ops, out=out):
-        pass
-    return out
+    """The distance matrix ``D`` (queries x stored instances): computed between the distinct queries and the
+    distinct stored instances (:func:`distinct_rows`) when either side has at most half as many, and gathered;
+    otherwise every chunk written in place."""
+    queries, stored = distinct_rows(ops.Zq), distinct_rows(ops.Zs, stored_key(metric, ops))
+    if queries is None and stored is None:
+        out = np.empty((ops.Zq.shape[0], ops.Zs.shape[0]))
+        for _ in chunks(metric, ops, out=out):
+            pass
+        return out
+    D = pairwise(metric, take_rows(ops, queries, stored))
+    if queries is not None:
+        D = D[queries.of]
+    return D if stored is None else D[:, stored.of]
+
+
+class Distinct(NamedTuple):
+    """Distinct rows of a matrix: ``first[g]`` the first row of pattern ``g`` (patterns in order of first
+    appearance), ``of[i]`` the pattern of row ``i``."""
+
+    first: np.ndarray
+    of: np.ndarray
+
+
+def distinct_rows(Z: np.ndarray, key: np.ndarray | None = None) -> Distinct | None:
+    """:class:`Distinct` rows of ``Z`` (with ``key``, an extra column that must agree too), or None when they
+    are more than half the rows (then computing on them would not pay for the gathering).
+
+    Rows are compared bit for bit: the encoded values (codes, values, set indices, NaN for unknown) are all a
+    metric reads of a row, so equal rows have equal distances to everything.
+
+    >>> distinct_rows(np.array([[1.0, 2.0], [1.0, 2.0], [0.0, np.nan], [1.0, 2.0]]))
+    Distinct(first=array([0, 2]), of=array([0, 0, 1, 0]))
+    """
+    n = len(Z)
+    if n < 2:
+        return None
+    parts = [np.asarray(Z, dtype=np.float64)] + ([] if key is None else [np.asarray(key, np.float64)[:, None]])
+    rows = np.ascontiguousarray(np.hstack(parts))
+    rows[np.isnan(rows)] = np.nan  # one bit pattern for every unknown
+    rows += 0.0  # -0.0 and 0.0 alike
+    # a random projection first: rows with different projections differ, so most sets of distinct rows are
+    # recognised without sorting whole rows
+    hashed = rows @ np.random.default_rng(0).random(rows.shape[1]) if rows.shape[1] > 1 else rows[:, 0]
+    if 2 * len(np.unique(hashed)) > n:
+        return None
+    _, first, of = np.unique(
+        rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel(), return_index=True, return_inverse=True
+    )
+    if 2 * len(first) > n:
+        return None
+    order = np.argsort(first)  # patterns in order of first appearance
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return Distinct(first[order], rank[of.ravel()])
+
+
+def stored_key(metric: Metric, ops: Operands) -> np.ndarray | None:
+    """What besides its values tells two stored instances apart: their class, when the weights are one vector
+    per class."""
+    W = metric.weights_
+    return ops.classes if W is not None and W.ndim == 2 and ops.classes is not None else None
+
+
+def take_rows(ops: Operands, queries: Distinct | None, stored: Distinct | None) -> Operands:
+    """The operands restricted to the first row of each distinct query (``queries``) and stored instance
+    (``stored``), None keeping a side whole; the set tables stay whole (the indices still point into them)."""
+    if queries is not None:
+        ops = ops._replace(Zq=ops.Zq[queries.first])
+    if stored is not None:
+        classes = None if ops.classes is None else ops.classes[stored.first]
+        ops = ops._replace(Zs=ops.Zs[stored.first], classes=classes, training=False)
+    return ops
 
 
 def chunks(metric: Metric, ops: Operands, *, reduced: bool = False, out: np.ndarray | None = None):
@@ -181,29 +248,76 @@ def searchable(metric: Metric) -> bool:
     return metric.uses_engine and not metric._direct_attributes()
 
 
+#: Queries whose distinct rows are searched together (:func:`nearest_groups`): the candidates of one such
+#: span's distinct queries are held at once, then handed out per block of ``lazylib.search.QUERY_BLOCK``.
+QUERY_SPAN = 8192
+
+
 def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     """Yield :class:`lazylib.search.Candidates` over blocks of queries: the groups of identical stored sides
     within ``tie_tolerance`` of each query's k-th smallest sum (``k`` already checked; the stored instances
-    are the training data). A searchable metric goes through :func:`lazylib.search.search` on its grouped
-    plan, one whose direct terms all square bilinear ones through :func:`bounded_groups`, the others through
-    whole rows of :func:`chunks`."""
+    are the training data).
+
+    Identical queries have identical candidates (a query's search does not depend on the others): within each
+    span of ``QUERY_SPAN`` queries whose distinct rows are at most half of them (:func:`distinct_rows`), the
+    distinct queries are searched (:func:`grouped_candidates`) and their candidates handed to every copy.
+    """
     from lazylib import search
 
+    nq = len(ops.Zq)
+    for lo in range(0, nq, QUERY_SPAN):
+        hi = min(lo + QUERY_SPAN, nq)
+        part = ops._replace(Zq=ops.Zq[lo:hi])
+        queries = distinct_rows(part.Zq)
+        if queries is None:
+            for block in grouped_candidates(metric, part, k, tie_tolerance):
+                yield block._replace(start=block.start + lo, stop=block.stop + lo, rows=block.rows + lo)
+            continue
+        found = list(grouped_candidates(metric, take_rows(part, queries, None), k, tie_tolerance))
+        rows, cols, sums = (np.concatenate([getattr(block, f) for block in found]) for f in ("rows", "cols", "sums"))
+        count = np.bincount(rows, minlength=len(queries.first))
+        first = np.concatenate(([0], np.cumsum(count)[:-1]))  # rows are sorted: each query's candidates follow
+        for b0 in range(0, hi - lo, search.QUERY_BLOCK):
+            b1 = min(b0 + search.QUERY_BLOCK, hi - lo)
+            of = queries.of[b0:b1]
+            take = count[of]
+            offset = np.arange(take.sum()) - np.repeat(np.cumsum(take) - take, take)
+            pick = np.repeat(first[of], take) + offset
+            own = np.repeat(np.arange(b0, b1) + lo, take)
+            yield search.Candidates(lo + b0, lo + b1, own, cols[pick], sums[pick], found[0].groups)
+
+
+def grouped_candidates(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
+    """:func:`nearest_groups` for every query of ``ops``. A searchable metric goes through
+    :func:`lazylib.search.search` on its grouped plan, one whose direct terms all square bilinear ones through
+    :func:`bounded_groups`, the others through whole rows of :func:`chunks`. Stored instances are grouped by
+    identical stored sides (the training data's, built once per fit, :func:`lazylib.search.find_groups`) or,
+    for a metric whose stored side depends on the queries (overlap) and for whole rows, by identical rows
+    (:func:`distinct_rows`, with the class where weights are per class); each group counts once per member."""
+    from lazylib import search
+
+    stored = None if metric._separable() and searchable(metric) else distinct_rows(ops.Zs, stored_key(metric, ops))
+    groups = (
+        search.Groups.identity(len(ops.Zs)) if stored is None else search.Groups.of_labels(stored.of, len(stored.first))
+    )
     if searchable(metric):
-        p = plan(metric, ops.Zq, ops.Zs, ops.classes, training=True)
+        grouped = take_rows(ops, None, stored)
+        p = plan(metric, grouped.Zq, grouped.Zs, grouped.classes, training=grouped.training)
         if p.left is not None:
-            p, groups = search.group_plan(p)
+            if stored is None:
+                p, groups = search.group_plan(p)
             size = None if groups.trivial else groups.size
             for block in search.search(metric, p, k, tie_tolerance, size):
                 yield search.Candidates(**block._asdict(), groups=groups)
             return
-    groups = search.Groups.identity(len(ops.Zs))
     if metric.uses_engine and ops.sets is None and metric._root_terms() is not None:
+        groups = search.Groups.identity(len(ops.Zs))
         for start, stop, rows, cols, sums in bounded_groups(metric, ops, k, tie_tolerance):
             yield search.Candidates(start, stop, rows, cols, sums, groups)
         return
-    for start, stop, S in chunks(metric, ops, reduced=True):
-        rows, cols, sums = search.select(S, k, tie_tolerance, start)
+    size = None if groups.trivial else groups.size
+    for start, stop, S in chunks(metric, take_rows(ops, None, stored), reduced=True):
+        rows, cols, sums = search.select(S, k, tie_tolerance, start, size)
         yield search.Candidates(start, stop, rows, cols, sums, groups)
 
 
