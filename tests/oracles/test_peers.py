@@ -10,8 +10,8 @@ is not installed. The alignments, where the peers differ from the papers:
   has 4 standard deviations): we set its divisor to ``4 * sigma`` (ours, ``ddof=1``). It reads the class as
   one more column of ``X`` and compares it as a linear attribute: we give that column an infinite divisor.
 - imbalanced-learn's ``ValueDifferenceMetric`` (0.14) computes ``sum_f ||P_x - P_y||_k^r`` (no final root,
-  whatever its docstring says): with ``k=2, r=2`` it is Payne & Edwards' MVDM. It takes ordinal codes; an unknown value is one more code there,
-  one more value (``missing="value"``) here.
+  whatever its docstring says): with ``k=2, r=2`` it is Payne & Edwards' MVDM. It takes ordinal codes; an
+  unknown value is one more code there, one more value (``missing="value"``) here.
 - gower (0.1.2) averages over the attributes (ours: overlap on the nominal ones plus range-normalised Manhattan
   on the linear ones, divided by their number) and returns NaN for a pair with a missing continuous value (we
   compare pairs without one), computes in float32 (we compare to 1e-6).
