@@ -1,5 +1,7 @@
 # Two commands build everything from a clean clone: `make book` and `make test`.
-# Both create .venv on first use and install lazylib with its book, test, dev and dask extras (editable).
+# Both create .venv on first use and install lazylib with its book, test, dev, dask and peers extras (editable;
+# `peers`: distython, imbalanced-learn and gower, the outside oracles of tests/oracles/test_peers.py, which a
+# `pip install --dry-run` showed change no version of numpy, scipy, scikit-learn or pandas).
 #
 # Every page of the book is executed once per `make test` + `make book` (as CI runs them): the nbval run of
 # `make test` stores the executed pages in _build/.jupyter_cache, and `make book` reuses them only if they come
@@ -16,7 +18,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[book,test,dev,dask]"
+	$(BIN)/python -m pip install --quiet -e ".[book,test,dev,dask,peers]"
 	touch $(STAMP)
 
 ## The HTML book, from scratch but for the execution cache (which execute_once.py checks): any warning or failing

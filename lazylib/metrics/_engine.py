@@ -31,8 +31,8 @@ this module is the whole path of a computation, top to bottom as one query takes
    ``left`` and ``right``, the unknown-at-one ``fill``; the training data's stored side built once
    (:func:`training_stored_side`, :class:`StoredSide`);
 4. the chunks within ``working_memory`` (:func:`chunk_rows`), the near-zero refinement
-   (:func:`refine_near_zero`, :meth:`Plan.refine`, :func:`_exact_pairs`) and the direct terms added to each
-   block.
+   (:func:`refine_near_zero`, :meth:`Plan.refine`, :func:`_exact_pairs`) where rounding can matter (never
+   for exact sums, :attr:`Plan.exact`) and the direct terms added to each block.
 
 A one-page overview of the engine, with a diagram from data to the vote: ``lazylib/metrics/README.md``.
 """
@@ -51,16 +51,23 @@ from lazylib.metrics._sets import member_pair_bytes
 if TYPE_CHECKING:  # the engine reads a metric's declared terms; it never imports the class
     from lazylib.metrics._base import Metric
 
-#: Sums below this fraction of the size of their cancelling terms are recomputed pair by pair from direct
-#: differences: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root
-#: would turn a rounding error of 1e-16 into a distance of 1e-8 between identical instances.
-CANCELLATION = 1e-3
-#: Recomputed sums below this fraction of the size of their cancelling terms are exactly 0: the embeddings of
-#: the two instances then agree to about 12 significant digits, the level of the rounding left in embeddings of
-#: identical values computed on two paths (query and stored side, e.g. a centred embedding computed from values
-#: rounded differently). So identical instances are at distance exactly 0, in ``pairwise``
-#: and in the search alike.
+#: Relative accuracy of every sum the engine gives: a sum of the product whose rounding bound (see
+#: :meth:`Plan.refine`) could exceed this fraction of it is recomputed pair by pair from direct differences.
+#: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root would turn a
+#: rounding error of 1e-16 into a distance of 1e-8 between identical instances. A tenth of the default tie
+#: tolerance (``lazylib.search.TIE_TOLERANCE``): two equal sums left unrecomputed still count as tied.
+ACCURACY = 1e-10
+#: Recomputed sums below this fraction of the size of their terms (``sum_k |left_k| |right_k|``) are exactly
+#: 0: the embeddings of the two instances then agree to about 12 significant digits, the level of the rounding
+#: left in embeddings of identical values computed on two paths (query and stored side, e.g. a centred
+#: embedding computed from values rounded differently). So identical instances are at distance exactly 0, in
+#: ``pairwise`` and in the search alike.
 SNAP = 1e-24
+#: Unit roundoff of double precision.
+UNIT_ROUNDOFF = 2.0**-53
+#: The metrics outside the plan that compute a squared Euclidean distance as one product (the statistical
+#: ones) recompute from direct differences the sums below this fraction of ``||a||^2 + ||b||^2``.
+CANCELLATION = 1e-3
 
 
 # ---------------------------------------------------------------------------------------------- the records
@@ -109,22 +116,80 @@ class BilinearPair(NamedTuple):
     stored: Bilinear
 
 
-class CancellingScales(NamedTuple):
-    """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 psi.chi``,
-    and the largest of the stored ones."""
-
-    query: np.ndarray
-    stored: np.ndarray
-    stored_max: float
-
-
 # ---------------------------------------------------------------------------------------------- the entry points
 def pairwise(metric: Metric, ops: Operands) -> np.ndarray:
-    """The distance matrix ``D`` (queries x stored instances), every chunk written in place."""
-    out = np.empty((ops.Zq.shape[0], ops.Zs.shape[0]))
-    for _ in chunks(metric, ops, out=out):
-        pass
-    return out
+    """The distance matrix ``D`` (queries x stored instances): computed between the distinct queries and the
+    distinct stored instances (:func:`distinct_rows`) when either side has at most half as many, and gathered;
+    otherwise every chunk written in place."""
+    queries, stored = distinct_rows(ops.Zq), distinct_rows(ops.Zs, stored_key(metric, ops))
+    if queries is None and stored is None:
+        out = np.empty((ops.Zq.shape[0], ops.Zs.shape[0]))
+        for _ in chunks(metric, ops, out=out):
+            pass
+        return out
+    D = pairwise(metric, take_rows(ops, queries, stored))
+    if queries is not None:
+        D = D[queries.of]
+    return D if stored is None else D[:, stored.of]
+
+
+class Distinct(NamedTuple):
+    """Distinct rows of a matrix: ``first[g]`` the first row of pattern ``g`` (patterns in order of first
+    appearance), ``of[i]`` the pattern of row ``i``."""
+
+    first: np.ndarray
+    of: np.ndarray
+
+
+def distinct_rows(Z: np.ndarray, key: np.ndarray | None = None) -> Distinct | None:
+    """:class:`Distinct` rows of ``Z`` (with ``key``, an extra column that must agree too), or None when they
+    are more than half the rows (then computing on them would not pay for the gathering).
+
+    Rows are compared bit for bit: the encoded values (codes, values, set indices, NaN for unknown) are all a
+    metric reads of a row, so equal rows have equal distances to everything.
+
+    >>> distinct_rows(np.array([[1.0, 2.0], [1.0, 2.0], [0.0, np.nan], [1.0, 2.0]]))
+    Distinct(first=array([0, 2]), of=array([0, 0, 1, 0]))
+    """
+    n = len(Z)
+    if n < 2:
+        return None
+    parts = [np.asarray(Z, dtype=np.float64)] + ([] if key is None else [np.asarray(key, np.float64)[:, None]])
+    rows = np.ascontiguousarray(np.hstack(parts))
+    rows[np.isnan(rows)] = np.nan  # one bit pattern for every unknown
+    rows += 0.0  # -0.0 and 0.0 alike
+    # a random projection first: rows with different projections differ, so most sets of distinct rows are
+    # recognised without sorting whole rows
+    hashed = rows @ np.random.default_rng(0).random(rows.shape[1]) if rows.shape[1] > 1 else rows[:, 0]
+    if 2 * len(np.unique(hashed)) > n:
+        return None
+    _, first, of = np.unique(
+        rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel(), return_index=True, return_inverse=True
+    )
+    if 2 * len(first) > n:
+        return None
+    order = np.argsort(first)  # patterns in order of first appearance
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return Distinct(first[order], rank[of.ravel()])
+
+
+def stored_key(metric: Metric, ops: Operands) -> np.ndarray | None:
+    """What besides its values tells two stored instances apart: their class, when the weights are one vector
+    per class."""
+    W = metric.weights_
+    return ops.classes if W is not None and W.ndim == 2 and ops.classes is not None else None
+
+
+def take_rows(ops: Operands, queries: Distinct | None, stored: Distinct | None) -> Operands:
+    """The operands restricted to the first row of each distinct query (``queries``) and stored instance
+    (``stored``), None keeping a side whole; the set tables stay whole (the indices still point into them)."""
+    if queries is not None:
+        ops = ops._replace(Zq=ops.Zq[queries.first])
+    if stored is not None:
+        classes = None if ops.classes is None else ops.classes[stored.first]
+        ops = ops._replace(Zs=ops.Zs[stored.first], classes=classes, training=False)
+    return ops
 
 
 def chunks(metric: Metric, ops: Operands, *, reduced: bool = False, out: np.ndarray | None = None):
@@ -183,29 +248,76 @@ def searchable(metric: Metric) -> bool:
     return metric.uses_engine and not metric._direct_attributes()
 
 
+#: Queries whose distinct rows are searched together (:func:`nearest_groups`): the candidates of one such
+#: span's distinct queries are held at once, then handed out per block of ``lazylib.search.QUERY_BLOCK``.
+QUERY_SPAN = 8192
+
+
 def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     """Yield :class:`lazylib.search.Candidates` over blocks of queries: the groups of identical stored sides
     within ``tie_tolerance`` of each query's k-th smallest sum (``k`` already checked; the stored instances
-    are the training data). A searchable metric goes through :func:`lazylib.search.search` on its grouped
-    plan, one whose direct terms all square bilinear ones through :func:`bounded_groups`, the others through
-    whole rows of :func:`chunks`."""
+    are the training data).
+
+    Identical queries have identical candidates (a query's search does not depend on the others): within each
+    span of ``QUERY_SPAN`` queries whose distinct rows are at most half of them (:func:`distinct_rows`), the
+    distinct queries are searched (:func:`grouped_candidates`) and their candidates handed to every copy.
+    """
     from lazylib import search
 
+    nq = len(ops.Zq)
+    for lo in range(0, nq, QUERY_SPAN):
+        hi = min(lo + QUERY_SPAN, nq)
+        part = ops._replace(Zq=ops.Zq[lo:hi])
+        queries = distinct_rows(part.Zq)
+        if queries is None:
+            for block in grouped_candidates(metric, part, k, tie_tolerance):
+                yield block._replace(start=block.start + lo, stop=block.stop + lo, rows=block.rows + lo)
+            continue
+        found = list(grouped_candidates(metric, take_rows(part, queries, None), k, tie_tolerance))
+        rows, cols, sums = (np.concatenate([getattr(block, f) for block in found]) for f in ("rows", "cols", "sums"))
+        count = np.bincount(rows, minlength=len(queries.first))
+        first = np.concatenate(([0], np.cumsum(count)[:-1]))  # rows are sorted: each query's candidates follow
+        for b0 in range(0, hi - lo, search.QUERY_BLOCK):
+            b1 = min(b0 + search.QUERY_BLOCK, hi - lo)
+            of = queries.of[b0:b1]
+            take = count[of]
+            offset = np.arange(take.sum()) - np.repeat(np.cumsum(take) - take, take)
+            pick = np.repeat(first[of], take) + offset
+            own = np.repeat(np.arange(b0, b1) + lo, take)
+            yield search.Candidates(lo + b0, lo + b1, own, cols[pick], sums[pick], found[0].groups)
+
+
+def grouped_candidates(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
+    """:func:`nearest_groups` for every query of ``ops``. A searchable metric goes through
+    :func:`lazylib.search.search` on its grouped plan, one whose direct terms all square bilinear ones through
+    :func:`bounded_groups`, the others through whole rows of :func:`chunks`. Stored instances are grouped by
+    identical stored sides (the training data's, built once per fit, :func:`lazylib.search.find_groups`) or,
+    for a metric whose stored side depends on the queries (overlap) and for whole rows, by identical rows
+    (:func:`distinct_rows`, with the class where weights are per class); each group counts once per member."""
+    from lazylib import search
+
+    stored = None if metric._separable() and searchable(metric) else distinct_rows(ops.Zs, stored_key(metric, ops))
+    groups = (
+        search.Groups.identity(len(ops.Zs)) if stored is None else search.Groups.of_labels(stored.of, len(stored.first))
+    )
     if searchable(metric):
-        p = plan(metric, ops.Zq, ops.Zs, ops.classes, training=True)
+        grouped = take_rows(ops, None, stored)
+        p = plan(metric, grouped.Zq, grouped.Zs, grouped.classes, training=grouped.training)
         if p.left is not None:
-            p, groups = search.group_plan(p)
+            if stored is None:
+                p, groups = search.group_plan(p)
             size = None if groups.trivial else groups.size
             for block in search.search(metric, p, k, tie_tolerance, size):
                 yield search.Candidates(**block._asdict(), groups=groups)
             return
-    groups = search.Groups.identity(len(ops.Zs))
     if metric.uses_engine and ops.sets is None and metric._root_terms() is not None:
+        groups = search.Groups.identity(len(ops.Zs))
         for start, stop, rows, cols, sums in bounded_groups(metric, ops, k, tie_tolerance):
             yield search.Candidates(start, stop, rows, cols, sums, groups)
         return
-    for start, stop, S in chunks(metric, ops, reduced=True):
-        rows, cols, sums = search.select(S, k, tie_tolerance, start)
+    size = None if groups.trivial else groups.size
+    for start, stop, S in chunks(metric, take_rows(ops, None, stored), reduced=True):
+        rows, cols, sums = search.select(S, k, tie_tolerance, start, size)
         yield search.Candidates(start, stop, rows, cols, sums, groups)
 
 
@@ -259,8 +371,6 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     v_max = stored.W.max(axis=0, initial=0.0)
     # the rounding margin of the root sums rides in the product: -M * (scale of the query + of the stored one)
     right = np.hstack([stored.product, np.ones((ns, 1)), -BOUND_MARGIN * (stored.weighted_alpha @ u_max)[:, None]])
-    b_scales = p.cancelling_scales if p.left is not None else None
-    b_stored_max = 0.0 if b_scales is None else b_scales.stored_max
     # the chunks of :func:`chunks` (the same products, so the same bits)
     step = chunk_rows(metric.working_memory, ns, 0 if p.left is None else p.left.shape[1])
     for start in range(0, nq, step):
@@ -281,7 +391,7 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
             L += B
         # L is computed: the bilinear part's rounding (below M of its size and of its cancelling terms) is
         # allowed for in the threshold rather than in another pass over the block
-        b_margin = 0.0 if b_scales is None else BOUND_MARGIN * (b_scales.query[start:stop] + b_stored_max)
+        b_margin = 0.0 if p.left is None else BOUND_MARGIN * p.magnitude[start:stop]
         n = stop - start
         if k == 1:
             first = L.argmin(axis=1)[:, None]
@@ -351,6 +461,21 @@ class StoredSide:
         return np.asfortranarray(_unknown_one_fill(self.terms, self.V))
 
     @cached_property
+    def right_max(self) -> np.ndarray:
+        """Column maxima of ``|right|`` (the size of the terms of a sum, see :attr:`Plan.magnitude`)."""
+        return _column_max(self.right)
+
+    @cached_property
+    def fill_max(self) -> np.ndarray:
+        """Column maxima of ``|fill|``."""
+        return _column_max(self.fill)
+
+    @cached_property
+    def dyadic(self):
+        """:class:`Dyadic` of the stored terms and weights, or None (see :attr:`Plan.exact`)."""
+        return _dyadic(self.terms, self.V)
+
+    @cached_property
     def grouped(self):
         """:class:`lazylib.search.Grouped` ``(representatives, groups, stored)``, or None when grouping identical
         stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
@@ -393,14 +518,52 @@ class Plan:
     fill: np.ndarray | None = None
 
     @cached_property
-    def cancelling_scales(self) -> CancellingScales:
-        """Per query and per stored instance, the size of the terms that cancel in ``alpha + beta - 2 psi.chi``:
-        sums far below ``query + stored`` have lost their relative precision (see ``CANCELLATION``).
-        Computed once per plan."""
-        u_max = 1.0 if self.U is None else self.U.max(initial=0.0)
-        v_max = 1.0 if self.V is None else self.V.max(initial=0.0)
-        stored = self.stored.alpha.sum(1) * u_max * v_max
-        return CancellingScales(self.query.alpha.sum(1) * u_max * v_max, stored, stored.max(initial=0.0))
+    def exact(self) -> bool:
+        """Whether every sum of the product (fills included) comes out exact, whatever the order BLAS adds in:
+        every operand an integer multiple of one power of two, and every sum of them below 2**53 of it
+        (:func:`exact_operands`). Such sums are never recomputed (overlap, counts, dyadic weights)."""
+        if self.left is None:
+            return False
+        stored = self.training.dyadic if self.training is not None else _dyadic(self.stored, self.V)
+        return stored is not None and exact_operands(_dyadic(self.query, self.U), stored)
+
+    @cached_property
+    def rounding(self) -> float:
+        """``gamma``: the rounding of a sum of the product is at most ``gamma`` times the size of its terms,
+        ``sum_k |left_k| |right_k|`` (fills included; see :meth:`refine`)."""
+        m = self.query.alpha.shape[1]
+        width = self.left.shape[1] + (m if self.unknown_one is not None else 0)
+        return 1.01 * (width + m + 3) * UNIT_ROUNDOFF
+
+    @cached_property
+    def magnitude(self) -> np.ndarray:
+        """(nq,): per query, a bound on the size of the terms of its sums against every stored instance,
+        ``|left_i| . max_j |right_j|`` (plus the fills' ``|coefficients_i| . max_j |fill_j|``)."""
+        right_max = self.training.right_max if self.training is not None else _column_max(self.right)
+        out = np.abs(self.left) @ right_max
+        if self.unknown_one is not None:
+            rows = np.flatnonzero(self.unknown_one.any(axis=1))
+            fill_max = self.training.fill_max if self.training is not None else _column_max(self.fill)
+            out[rows] += np.abs(self.fill_coefficients(rows)) @ fill_max
+        return out
+
+    @cached_property
+    def threshold(self) -> np.ndarray:
+        """(nq,): sums at or below this may have lost the relative accuracy ``ACCURACY`` (see :meth:`refine`)."""
+        return (self.rounding / ACCURACY) * self.magnitude
+
+    def pair_magnitude(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The size of the terms of the sums of the pairs ``(rows, cols)``: ``sum_k |left_k| |right_k|``, plus
+        the fills' ``sum_a |coefficient_a| |fill_a|``."""
+        out = np.empty(len(rows))
+        step = max(1, 2**20 // self.left.shape[1])
+        for lo in range(0, len(rows), step):
+            r, c = rows[lo : lo + step], cols[lo : lo + step]
+            part = np.einsum("ij,ij->i", np.abs(self.left[r]), np.abs(self.right[c]))
+            if self.unknown_one is not None:
+                part += np.einsum("ij,ij->i", np.abs(self.fill_coefficients(r)), np.abs(self.fill[c]))
+            out[lo : lo + step] = part
+        return out
 
     def fill_coefficients(self, rows) -> np.ndarray:
         """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
@@ -421,14 +584,30 @@ class Plan:
                 S[rows[first] : rows[last - 1] + 1] += fills[first:last]
 
     def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
-        """``sums`` of the pairs ``(rows, cols)``, with those near zero recomputed from direct differences."""
-        scales = self.cancelling_scales
-        scale = scales.query[rows] + scales.stored[cols]
-        near = np.flatnonzero(sums <= CANCELLATION * scale)
+        """``sums`` of the pairs ``(rows, cols)``, with those whose rounding could exceed ``ACCURACY`` of them
+        recomputed from direct differences (none when the plan's sums are exact).
+
+        A computed sum ``s`` of the product is off by at most ``gamma * M`` with ``M = sum_k |left_k|
+        |right_k|`` its terms' size and ``gamma`` (:attr:`rounding`) the rounding of a sum of that many
+        products (Higham, Accuracy and Stability, Eq. 3.5: any order of summation, fused or not; the fills
+        are one more such sum, added once; the operands built from the terms are rounded once more, counted in
+        ``gamma`` through the number of attributes). So when ``s > (gamma / ACCURACY) * M`` the exact sum
+        lies within ``ACCURACY * s`` of ``s`` (and is positive): only sums at or below that are recomputed.
+        ``M`` is bounded first per query (:attr:`magnitude`), then computed for the pairs below that bound.
+        """
+        if self.exact or not len(rows):
+            return sums
+        factor = self.rounding / ACCURACY
+        near = np.flatnonzero(sums <= factor * self.magnitude[rows])
+        if not len(near):
+            return sums
+        size = self.pair_magnitude(rows[near], cols[near])
+        keep = sums[near] <= factor * size
+        near, size = near[keep], size[keep]
         if len(near):
             sums = sums.copy()
             exact = _exact_pairs(self.query, self.stored, rows[near], cols[near], self.U, self.V)
-            sums[near] = np.where(exact <= SNAP * scale[near], 0.0, exact)
+            sums[near] = np.where(exact <= SNAP * size, 0.0, exact)
         return sums
 
 
@@ -534,6 +713,78 @@ def _unknown_one_fill(s: Bilinear, V) -> np.ndarray:
     return fill if V is None else fill * V
 
 
+class Dyadic(NamedTuple):
+    """One side's operands as multiples of powers of two: every weight a multiple of ``2**weight``, every
+    ``alpha`` of ``2**alpha``, every embedding entry of ``2**emb``; and their largest absolute values
+    (``emb_max`` per column), over ``m`` attributes."""
+
+    m: int
+    weight: int
+    alpha: int
+    emb: int
+    weight_max: float
+    alpha_max: float
+    emb_max: np.ndarray
+
+
+#: The exponent given to an array without a nonzero entry (a multiple of any power of two).
+_NO_BITS = 512
+
+
+def quantum(a: np.ndarray) -> int | None:
+    """The largest ``e`` such that every entry of ``a`` is an integer multiple of ``2**e`` (None for an entry
+    that is not finite).
+
+    >>> quantum(np.array([3.0, 0.5, -1.25])), quantum(np.array([0.1])) < -50
+    (-2, True)
+    """
+    a = np.asarray(a, dtype=np.float64).ravel()
+    a = a[a != 0]
+    if not len(a):
+        return _NO_BITS
+    if not np.all(np.isfinite(a)):
+        return None
+    mantissa, exponent = np.frexp(a)  # a = mantissa * 2**exponent, 0.5 <= |mantissa| < 1
+    bits = np.ldexp(np.abs(mantissa), 53).astype(np.int64)  # an integer below 2**53
+    lowest = np.frexp((bits & -bits).astype(np.float64))[1] - 1  # its lowest set bit
+    return int((exponent - 53 + lowest).min())
+
+
+def _dyadic(side: Bilinear, W) -> Dyadic | None:
+    """:class:`Dyadic` of one side's terms ``side`` and weights ``W`` (None for all ones), or None when an
+    operand is not finite."""
+    parts = [0 if W is None else quantum(W), quantum(side.alpha), quantum(side.psi)]
+    if any(q is None for q in parts):
+        return None
+    w_max = 1.0 if W is None else float(np.abs(W).max(initial=0.0))
+    return Dyadic(side.alpha.shape[1], *parts, w_max, float(np.abs(side.alpha).max(initial=0.0)), _column_max(side.psi))
+
+
+def exact_operands(query: Dyadic | None, stored: Dyadic | None) -> bool:
+    """Whether every sum built from operands like these is exact, in any order.
+
+    Every term the engine forms (``u v alpha``, ``u v beta``, ``u v psi_k chi_k``, the fills' ``u v (1 -
+    beta)`` and their partial sums: the assembled ``left`` and ``right``, their product and the fills) is an
+    integer multiple of ``2**e`` with ``e = e_u + e_v + min(0, e_alpha, e_beta, e_psi + e_chi)``. Every sum of
+    such terms is exact as long as it stays below ``2**(53 + e)`` in magnitude, which holds for every sum when
+    the sum of the magnitudes of all terms does: ``2 u_max v_max (m (1 + alpha_max + beta_max) + sum_k
+    psi_max_k chi_max_k)`` bounds it over ``m`` attributes (the factor 2 covers ``|1 - beta| <= 1 + beta`` and
+    the alpha and beta columns counted on both sides).
+    """
+    if query is None or stored is None:
+        return False
+    e = query.weight + stored.weight + min(0, query.alpha, stored.alpha, query.emb + stored.emb)
+    if e >= _NO_BITS:
+        return True
+    size = query.m * (1.0 + query.alpha_max + stored.alpha_max) + float(query.emb_max @ stored.emb_max)
+    total = 2.0 * query.weight_max * stored.weight_max * size
+    return bool(total < np.ldexp(1.0, min(53 + e, 1000)))
+
+
+def _column_max(a: np.ndarray) -> np.ndarray:
+    return np.abs(a).max(axis=0, initial=0.0)
+
+
 # ---------------------------------------------------------------------------------------------- the chunks
 def chunk_rows(working_memory: float, n_stored: int, width: int, sets: SetSides | None = None) -> int:
     """Rows of queries per chunk so that one chunk's temporaries stay within ``working_memory`` MiB: against
@@ -547,23 +798,22 @@ def chunk_rows(working_memory: float, n_stored: int, width: int, sets: SetSides 
 
 # ---------------------------------------------------------------------------------------------- exactness
 def refine_near_zero(p: Plan, S: np.ndarray, start: int) -> None:
-    """Recompute in place the sums of the block ``S`` (queries ``start:``) that lie below ``CANCELLATION``
-    times their cancelling scales (:meth:`Plan.refine`): near zero the product has lost its relative precision.
+    """Recompute in place the sums of the block ``S`` (queries ``start:``) whose rounding could exceed
+    ``ACCURACY`` of them (:meth:`Plan.refine`); nothing when the plan's sums are exact (:attr:`Plan.exact`).
 
     Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
-    row's largest possible threshold, and only the rows below it are searched pair by pair. Every negative
-    rounding is below its threshold, so the block comes out non-negative.
+    row's threshold (:attr:`Plan.threshold`), and only the rows below it are searched pair by pair. Every
+    negative rounding is below its threshold, so the block comes out non-negative.
     """
-    scales = p.cancelling_scales
-    bound = CANCELLATION * (scales.query[start : start + len(S)] + scales.stored_max)
+    if p.exact:
+        return
+    bound = p.threshold[start : start + len(S)]
     rows = np.flatnonzero(S.min(axis=1) <= bound)
     if not len(rows):
         return
     block = S if len(rows) == len(S) else S[rows]
     r, c = np.nonzero(block <= bound[rows][:, None])
     r = rows[r]
-    keep = S[r, c] <= CANCELLATION * (scales.query[start + r] + scales.stored[c])
-    r, c = r[keep], c[keep]
     if len(r):
         S[r, c] = p.refine(r + start, c, S[r, c])
 

@@ -1,0 +1,175 @@
+"""The engine's goals of issue 39, each measured side by side with its anchor in one run.
+
+1. Overlap + range-normalised Manhattan (Gower's distance) on hypothyroid, 2,000 x 2,000: lazylib (``Overlap``
+   on the nominal columns plus ``Manhattan(normalize="range")`` on the linear ones, divided by the number of
+   columns) against the ``gower`` package's ``gower_matrix``. Goal: at most 1/3 of its time.
+2. MVDM on hypothyroid's nominal columns, 2,000 x 2,000, against imbalanced-learn's ``ValueDifferenceMetric``
+   (``k=2, r=2``: Payne & Edwards' MVDM, see ``tests/oracles/test_peers.py``). Goal: at least 20 times faster.
+3. Full ``pairwise`` (HVDM, the workload of ``benchmarks/run.py``, 50,000 stored instances, 1,000 new queries)
+   against one float64 product of the same shape (queries x columns of the plan, times columns x stored).
+   Goal: within 3 products.
+4. HVDM and IVDM 1-NN among 50,000 stored instances (1,000 queries) against scikit-learn's brute-force
+   Euclidean 1-NN on a one-hot + standardised embedding of the same data. Goal: at most 0.5 of its time.
+5. Processor time and wall time of a small and a large ``pairwise`` (item 4 of the issue), BLAS threads as
+   they are and limited to one (threadpoolctl).
+
+Each figure is the fastest of ``--repeats`` runs (wall seconds; the machine is shared, the fastest run is the
+least disturbed), both sides measured in the same run, alternated.
+
+    PYTHONPATH=$PWD python benchmarks/engine.py [--repeats 5] [--output benchmarks/engine.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from run import cpu_model, sklearn_seconds, workload  # noqa: E402
+
+from lazylib import datasets  # noqa: E402
+from lazylib.metrics import MVDM, Manhattan, Overlap, make_metric  # noqa: E402
+from lazylib.neighbors import KNeighborsClassifier  # noqa: E402
+
+
+def best(funcs: dict, repeats: int) -> dict:
+    """Fastest wall seconds of each function, the functions alternated ``repeats`` times."""
+    out = dict.fromkeys(funcs, np.inf)
+    for _ in range(repeats):
+        for name, func in funcs.items():
+            t0 = time.perf_counter()
+            func()
+            out[name] = min(out[name], time.perf_counter() - t0)
+    return out
+
+
+def times(func, repeats: int) -> tuple[float, float]:
+    """Fastest (wall, processor) seconds of ``repeats`` runs."""
+    wall, cpu = np.inf, np.inf
+    for _ in range(repeats):
+        w0, c0 = time.perf_counter(), time.process_time()
+        func()
+        wall, cpu = min(wall, time.perf_counter() - w0), min(cpu, time.process_time() - c0)
+    return wall, cpu
+
+
+def hypothyroid(rows: int = 2000):
+    d = datasets.load("hypothyroid")
+    X, y = d.X.iloc[:rows], np.asarray(d.y)[:rows]
+    nominal = [c for c in X.columns if isinstance(X[c].dtype, __import__("pandas").CategoricalDtype)]
+    linear = [c for c in X.columns if c not in nominal]
+    return X, y, nominal, linear
+
+
+def gower_row(repeats: int) -> tuple:
+    import gower
+
+    X, y, nominal, linear = hypothyroid()
+    overlap, manhattan = Overlap().fit(X[nominal]), Manhattan(normalize="range").fit(X[linear])
+    m = X.shape[1]
+
+    def ours():
+        return (overlap.pairwise(X[nominal]) + manhattan.pairwise(X[linear])) / m
+
+    G = X.copy()
+    for c in nominal:  # gower reads object columns as categorical
+        G[c] = G[c].astype(object)
+    cat = np.array([c in nominal for c in X.columns])
+    t = best({"ours": ours, "gower": lambda: gower.gower_matrix(G, cat_features=cat)}, repeats)
+    return "Gower (overlap + range Manhattan), hypothyroid 2,000 x 2,000", "gower.gower_matrix", t, "<= 1/3"
+
+
+def mvdm_row(repeats: int) -> tuple:
+    from imblearn.metrics.pairwise import ValueDifferenceMetric
+
+    X, y, nominal, _ = hypothyroid()
+    Xn = X[nominal]
+    codes = np.column_stack([Xn[c].cat.codes.to_numpy() for c in nominal])  # unknown: one more code
+    codes = np.where(codes < 0, codes.max(axis=0) + 1, codes)
+    vdm = ValueDifferenceMetric(n_categories=codes.max(axis=0) + 1, k=2, r=2).fit(codes, y)
+    ours = MVDM().fit(Xn, y)
+    t = best({"ours": lambda: ours.pairwise(Xn), "peer": lambda: vdm.pairwise(codes)}, repeats)
+    return "MVDM, hypothyroid nominal 2,000 x 2,000", "imblearn ValueDifferenceMetric", t, ">= 20x faster"
+
+
+def product_row(repeats: int) -> tuple:
+    X, y, Q, types = workload(50_000)
+    hvdm = make_metric("hvdm").fit(X, y, types=types)
+    hvdm.pairwise(Q[:10])  # builds the stored side
+    p = hvdm._plan(hvdm._encode_like_fit(Q, "A"), hvdm.X_, hvdm.y_, training=True)
+    left, right = np.ascontiguousarray(p.left), np.ascontiguousarray(p.right)
+    t = best({"ours": lambda: hvdm.pairwise(Q), "peer": lambda: left @ right.T}, repeats)
+    return "full pairwise (HVDM), 1,000 x 50,000", "one float64 product", t, "<= 3 products"
+
+
+def knn_rows(repeats: int) -> list[tuple]:
+    X, y, Q, types = workload(50_000)
+    out = []
+    for name in ("hvdm", "ivdm"):
+        clf = KNeighborsClassifier(1, name).fit(X, y, types=types)
+        clf.predict(Q[:50])  # builds the stored side
+        ours = best({"ours": lambda clf=clf: clf.predict(Q)}, repeats)["ours"]
+        peer = min(sklearn_seconds(X, y, Q, types) for _ in range(max(1, repeats // 3)))
+        out.append(
+            (
+                f"{name.upper()} 1-NN, 50,000 stored, 1,000 queries",
+                "sklearn brute",
+                {"ours": ours, "peer": peer},
+                "<= 0.5",
+            )
+        )
+    return out
+
+
+def thread_lines(repeats: int) -> list[str]:
+    from threadpoolctl import threadpool_limits
+
+    lines = ["| case | BLAS threads | wall s | processor s |", "|---|---|---|---|"]
+    for label, n, nq in (("small: 2,000 x 500", 2000, 500), ("large: 50,000 x 1,000", 50_000, 1000)):
+        X, y, Q, types = workload(n, nq)
+        hvdm = make_metric("hvdm").fit(X, y, types=types)
+        hvdm.pairwise(Q[:10])
+        for threads in (None, 1):
+            with threadpool_limits(limits=threads, user_api="blas"):
+                wall, cpu = times(lambda hvdm=hvdm, Q=Q: hvdm.pairwise(Q), repeats)
+            lines.append(f"| {label} | {'as is' if threads is None else threads} | {wall:.3f} | {cpu:.3f} |")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--output")
+    args = parser.parse_args(argv)
+    rows = [gower_row(args.repeats), mvdm_row(args.repeats), product_row(args.repeats)]
+    rows += knn_rows(args.repeats)
+    lines = [
+        f"Machine: {cpu_model()}, {os.cpu_count()} cores ({platform.machine()}), Python {platform.python_version()}, "
+        f"numpy {np.__version__}; `python benchmarks/engine.py --repeats {args.repeats}` "
+        f"({datetime.date.today().isoformat()}). Fastest of {args.repeats} alternated runs, wall seconds.",
+        "",
+        "| benchmark | anchor | lazylib s | anchor s | ratio | goal |",
+        "|---|---|---|---|---|---|",
+    ]
+    for what, anchor, t, goal in rows:
+        ours, peer = t["ours"], t.get("peer", t.get("gower"))
+        ratio = f"{peer / ours:.1f}x faster" if "faster" in goal else f"{ours / peer:.2f}"
+        lines.append(f"| {what} | {anchor} | {ours:.3f} | {peer:.3f} | {ratio} | {goal} |")
+    lines += ["", "Processor and wall time of HVDM `pairwise` (item 4):", ""] + thread_lines(args.repeats)
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.output:
+        Path(args.output).write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
