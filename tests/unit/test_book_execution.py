@@ -133,7 +133,7 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     seconds = record.data["execution_seconds"]
     assert "Run this chapter" in chapter and "book/p1/01_a.md" in chapter
     assert f"took {times.format_seconds(seconds)}" in chapter
-    assert 'href="../../_notebooks/book/p1/01_a.ipynb"' in chapter
+    assert 'download="01_a.ipynb" href="../../_notebooks/book/p1/01_a.ipynb"' in chapter  # saved, not shown
     # lazylib/_book/api_links.py: the names the chapter's code uses, linked into the API reference
     assert 'class="lazylib-on-this-page"' in chapter
     for anchor in (

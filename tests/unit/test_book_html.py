@@ -216,6 +216,65 @@ def test_the_readme_scorecard_table_is_the_one_the_records_give():
     scorecard.check_readme(ROOT / "README.md", cells, claims)
 
 
+class Tables(HTMLParser):
+    """The text of every cell of every ``<table>`` of a page, row by row."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self._cell = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append(" ".join(self._cell.split()))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def tables(path: Path) -> list[list[list[str]]]:
+    parser = Tables()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser.tables
+
+
+def test_the_front_page_and_the_scorecard_open_with_the_readmes_headline():
+    """One function (``scorecard.headline_markdown``) renders the README's block, the front page's first table and
+    the scorecard's: the three show the same rows."""
+    from lazylib.report import scorecard
+
+    block = scorecard.readme_block((ROOT / "README.md").read_text(encoding="utf-8"))
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in block.splitlines()]
+    expected = [rows[0], *rows[2:]]  # the Markdown rule line left out
+    for page in (HTML / "book" / "intro.html", HTML / "book" / "appendix" / "scorecard.html"):
+        assert tables(page)[0] == expected, f"{page.relative_to(HTML)} does not open with the README's table"
+
+
+#: Most columns a built table may have (its row names included): about 90 px each in the 784-px text column at
+#: 1400 px. A wider table is split or turned long; _static/lazylib.css lets any table scroll inside its own box, with
+#: its first column fixed, where the screen is narrower.
+MAX_COLUMNS = 9
+
+
+def test_every_built_table_fits_the_text_column():
+    wide = []
+    for page in pages():
+        for i, rows in enumerate(tables(page)):
+            columns = max((len(row) for row in rows), default=0)
+            if columns > MAX_COLUMNS:
+                wide.append(f"{page.relative_to(HTML)} table {i + 1}: {columns} columns ({' | '.join(rows[0])[:80]})")
+    assert not wide, f"tables wider than {MAX_COLUMNS} columns:\n" + "\n".join(wide)
+
+
 class Links(HTMLParser):
     """Every ``<a href>`` of a page, every ``id`` it defines, and the links of its "Used in" lines by the id of the
     section holding each line."""
