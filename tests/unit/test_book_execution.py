@@ -87,7 +87,7 @@ def small_book(tmp_path):
     (tmp_path / "book").mkdir()
     shutil.copy(ROOT / "book" / "references.bib", tmp_path / "book")
     (tmp_path / "book" / "appendix").mkdir()
-    for name in ("scorecard.md", "execution.md", "api.md", "references.md"):
+    for name in ("scorecard.md", "glossary.md", "execution.md", "api.md", "references.md"):
         shutil.copy(ROOT / "book" / "appendix" / name, tmp_path / "book" / "appendix" / name)
     shutil.copytree(ROOT / "book" / "appendix" / "api", tmp_path / "book" / "appendix" / "api")
     api_pages = "".join(
@@ -101,6 +101,7 @@ def small_book(tmp_path):
         "format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I\n"
         "    chapters:\n      - file: book/p1/01_a\n  - caption: Appendix\n"
         "    chapters:\n      - file: book/appendix/scorecard\n"
+        "      - file: book/appendix/glossary\n"
         "      - file: book/appendix/execution\n"
         "      - file: book/appendix/api\n        sections:\n" + api_pages + "      - file: book/appendix/references\n"
     )
