@@ -43,15 +43,20 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-## JupyterLab on the repository, every chapter opening as a notebook (jupytext reads and saves the Markdown; no
-## .ipynb is written): installs the lab extra and makes "Jupytext Notebook" the default viewer of Markdown files in
-## this environment only (an overrides.json in .venv, not your own JupyterLab settings).
+## JupyterLab on the repository, every page opening as a notebook (jupytext reads and saves the Markdown as
+## jupytext.toml says, so a save without edits leaves a page unchanged; no .ipynb is written): installs the lab
+## extra (with jupyterlab-myst for MyST in Markdown cells) and, in this environment only (an overrides.json in
+## .venv, not your own JupyterLab settings), makes "Jupytext Notebook" the default viewer of Markdown files and
+## switches off the first-start questions (Jupyter news, update check, the kernel of a page without code). As root (a container), --allow-root.
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
+LAB_OVERRIDES := {"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", \
+	"myst": "Jupytext Notebook"}}, "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", \
+	"checkForUpdates": false}, "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": true}}
 lab: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[lab]"
 	mkdir -p $(LAB_SETTINGS)
-	printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' > $(LAB_SETTINGS)/overrides.json
-	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" book/intro.md
+	printf '%s\n' '$(LAB_OVERRIDES)' > $(LAB_SETTINGS)/overrides.json
+	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(if $(filter 0,$(shell id -u)),--allow-root) book/intro.md
 
 ## The README's time table, from the last `bash .ci/run` (.ci/last_run.tsv) and the pages' execution times in the
 ## book's execution cache (lazylib/_book/times.py).

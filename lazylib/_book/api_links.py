@@ -21,12 +21,14 @@ Limits, by design: only static uses count (``getattr(module, "name")`` or a name
 The page gets one line, "lazylib on this page", at the end of its "Run this chapter" note
 (:mod:`lazylib._book.notebooks`), or under its title when it has none. Every entry is a Sphinx cross-reference
 (``py:mod`` for a module, ``py:obj`` for the rest) resolved against what autodoc registered on the API reference
-(``book/appendix/api.md``). When the name as the page uses it is not registered, the name where the object is
-defined (``__module__`` and ``__qualname__``) is tried; when neither is, the build warns (``-n -W`` fails), so a
-name missing from the reference cannot become a dead link.
+(``book/appendix/api.md`` and its pages ``book/appendix/api/*.md``, one per group of modules). When the name as
+the page uses it is not registered, the name where the object is defined (``__module__`` and ``__qualname__``) is
+tried; when neither is, the build warns (``-n -W`` fails), so a name missing from the reference cannot become a dead
+link. A package's entry leaves a member to the public submodule defining it (:func:`_skip_documented_elsewhere`), so
+each object is described once.
 
-The other direction: on the API reference, under each module's heading, "Used in:" links the pages whose line
-lists that module, in the book's order (the modules as the pages use them: a page importing ``HVDM`` from
+The other direction: on the API reference's pages, under each module's heading, "Used in:" links the pages whose
+line lists that module, in the book's order (the modules as the pages use them: a page importing ``HVDM`` from
 ``lazylib.metrics`` is listed under ``lazylib.metrics``).
 """
 
@@ -395,15 +397,24 @@ def _registered_same_object(domain, name: str) -> str | None:
 def _resolve_elsewhere(app, env, node, contnode):
     """A name as the page uses it that the reference does not register: try where the object is defined, then any
     registered name of the same object; when both fail, say so (even for a target that ``nitpick_ignore_regex``
-    would let pass silently)."""
-    if not node.get("lazylib_use"):
+    would let pass silently). A docstring's reference to a re-exported name (``:class:`lazylib.metrics.HVDM```) is
+    resolved the same way, silently (Sphinx itself reports it when nothing matches)."""
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target.startswith(f"{PACKAGE}."):
         return None
     domain = env.get_domain("py")
-    for target in (node.get("lazylib_canonical"), _registered_same_object(domain, node["reftarget"])):
-        if target:
-            found = domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], target, node, contnode)
+    if node.get("lazylib_use"):
+        canonical = node.get("lazylib_canonical")
+    else:
+        use = resolve(target)
+        canonical = use.canonical if use is not None else None
+    for name in (canonical, _registered_same_object(domain, target)):
+        if name:
+            found = domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], name, node, contnode)
             if found is not None:
                 return found
+    if not node.get("lazylib_use"):
+        return None
     from sphinx.util import logging
 
     logging.getLogger(__name__).warning(
@@ -481,6 +492,20 @@ def _rewrite_reference(app, env) -> list[str]:
     return sorted({entry.docname for entry in env.get_domain("py").modules.values()} - reading)
 
 
+# -- the reference itself: a package's entry documents what no public submodule of it documents ------------------
+
+
+def _skip_documented_elsewhere(app, what, name, obj, skip, options):
+    """``autodoc-skip-member``: on a package's entry (``lazylib.metrics``), a member that a public submodule defines
+    (``HVDM``, defined in ``lazylib.metrics.heterogeneous``) is left to that submodule's entry, so it is described
+    once; a page using it as ``lazylib.metrics.HVDM`` links there through its defining name (see
+    :func:`_resolve_elsewhere`). Members defined in the package or in a private module stay on the package's entry."""
+    current, home = app.env.temp_data.get("autodoc:module"), getattr(obj, "__module__", None)
+    if what != "module" or skip or not isinstance(current, str) or not isinstance(home, str):
+        return None
+    return True if home.startswith(f"{current}.") and not _private(home) else None
+
+
 def setup(app):
     # After lazylib._book.notebooks (priority 500) has added the "Run this chapter" note.
     app.connect("doctree-read", _add_links, priority=600)
@@ -490,4 +515,6 @@ def setup(app):
     app.connect("env-before-read-docs", _read_now)
     app.connect("env-get-updated", _rewrite_reference)
     app.connect("doctree-resolved", _add_used_in)
+    app.setup_extension("sphinx.ext.autodoc")  # its event, whatever the order of the extensions in _config.yml
+    app.connect("autodoc-skip-member", _skip_documented_elsewhere)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -94,8 +94,9 @@ class Dataset:
 
 
 @functools.lru_cache(maxsize=4)
-def manifest(data_dir: Path = DATA_DIR) -> dict[str, dict[str, str]]:
-    """Parse the file table of ``MANIFEST.md``: file name -> its row (origin, fidelity, sha256).
+def manifest(data_dir: Path | str | None = None) -> dict[str, dict[str, str]]:
+    """Parse the file table of ``MANIFEST.md`` in ``data_dir`` (``None``: the data shipped with lazylib): file name
+    -> its row (origin, fidelity, sha256).
 
     Keys of each row: ``registry``, ``package``, ``version``, ``package_detail``, ``path``, ``faithful``,
     ``notes``, ``licence``, ``sha256``.
@@ -103,7 +104,7 @@ def manifest(data_dir: Path = DATA_DIR) -> dict[str, dict[str, str]]:
     rows: dict[str, dict[str, str]] = {}
     path = _check_data_dir(data_dir) / "MANIFEST.md"
     if not path.is_file():
-        raise ValueError(f"{data_dir} has no MANIFEST.md: the sha256 of every data file is recorded there")
+        raise ValueError(f"{path.parent} has no MANIFEST.md: the sha256 of every data file is recorded there")
     text = path.read_text(encoding="utf-8")
     for line in text.splitlines():
         if not line.startswith("| ") or line.startswith("| file") or line.startswith("|---"):
@@ -135,6 +136,9 @@ def _schema_names(data_dir: Path = DATA_DIR) -> tuple[str, ...]:
 
 
 def _check_data_dir(data_dir) -> Path:
+    """The data folder: ``None`` is the data shipped with lazylib (``DATA_DIR``)."""
+    if data_dir is None:
+        return DATA_DIR
     if not isinstance(data_dir, (str, Path)):
         raise ValueError(f"data_dir must be a path (str or pathlib.Path), got {type(data_dir).__name__}")
     path = Path(data_dir)
@@ -143,21 +147,23 @@ def _check_data_dir(data_dir) -> Path:
     return path
 
 
-def list_datasets(data_dir: Path | str = DATA_DIR) -> list[str]:
-    """Sorted names accepted by :func:`load` (the MONK's problems as ``monks-1``, ``monks-2``, ``monks-3``)."""
+def list_datasets(data_dir: Path | str | None = None) -> list[str]:
+    """Sorted names accepted by :func:`load` (the MONK's problems as ``monks-1``, ``monks-2``, ``monks-3``), in
+    ``data_dir`` (``None``: the data shipped with lazylib)."""
     names = {(_MONKS.match(n).group(1) if _MONKS.match(n) else n) for n in _schema_names(_check_data_dir(data_dir))}
     return sorted(names)
 
 
-def load(name: str, *, data_dir: Path | str = DATA_DIR) -> Dataset:
+def load(name: str, *, data_dir: Path | str | None = None) -> Dataset:
     """Load one vendored UCI data set, typed by its schema and checked against its sha256.
 
     Parameters
     ----------
     name : str
         One of :func:`list_datasets`.
-    data_dir : path, optional
-        Folder holding the CSV, schema and ``MANIFEST.md`` files (the vendored copy by default).
+    data_dir : path or None, optional
+        Folder holding the CSV, schema and ``MANIFEST.md`` files; ``None`` (the default): the copy shipped with
+        lazylib (``lazylib/datasets/uci``).
 
     Returns
     -------
@@ -387,8 +393,9 @@ def _source(data_dir: Path, files: list[str], shas: list[str]) -> dict[str, Any]
     }
 
 
-def summary_table(data_dir: Path | str = DATA_DIR) -> pd.DataFrame:
-    """One row per data set: size, attribute types, classes, missing cells, origin and fidelity.
+def summary_table(data_dir: Path | str | None = None) -> pd.DataFrame:
+    """One row per data set of ``data_dir`` (``None``: the data shipped with lazylib): size, attribute types,
+    classes, missing cells, origin and fidelity.
 
     ``missing`` counts empty attribute cells (identifier columns excluded) and ``missing_class`` the rows
     without a class, both as loaded.

@@ -807,8 +807,8 @@ def summary_figure(cells: pd.DataFrame, *, parts: Iterable[str] | None = None, a
         )
     low, high = values.min(), values.max()
     ax.plot([low, high], [low, high], color=plotting.PUBLISHED, lw=0.8, zorder=1)
-    ax.set_xlabel("published")
-    ax.set_ylabel("reproduced (mean of our runs)")
+    ax.set_xlabel("published number, as the paper prints it (accuracies in %)")
+    ax.set_ylabel("ours: mean of our runs (same quantity, same unit)")
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     return fig

@@ -87,8 +87,13 @@ def small_book(tmp_path):
     (tmp_path / "book").mkdir()
     shutil.copy(ROOT / "book" / "references.bib", tmp_path / "book")
     (tmp_path / "book" / "appendix").mkdir()
-    for name in ("scorecard.md", "execution.md", "api.md", "references.md"):
+    for name in ("scorecard.md", "glossary.md", "execution.md", "api.md", "references.md"):
         shutil.copy(ROOT / "book" / "appendix" / name, tmp_path / "book" / "appendix" / name)
+    shutil.copytree(ROOT / "book" / "appendix" / "api", tmp_path / "book" / "appendix" / "api")
+    api_pages = "".join(
+        f"          - file: book/appendix/api/{page.stem}\n"
+        for page in sorted((tmp_path / "book" / "appendix" / "api").glob("*.md"))
+    )
     (tmp_path / "book" / "p1").mkdir()
     (tmp_path / "book" / "intro.md").write_text(FRONT + "\n# A small book\n\n```{code-cell} ipython3\n1 + 1\n```\n")
     (tmp_path / "book" / "p1" / "01_a.md").write_text(CHAPTER.replace("REPRODUCED", "96.08"))
@@ -96,9 +101,9 @@ def small_book(tmp_path):
         "format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I\n"
         "    chapters:\n      - file: book/p1/01_a\n  - caption: Appendix\n"
         "    chapters:\n      - file: book/appendix/scorecard\n"
+        "      - file: book/appendix/glossary\n"
         "      - file: book/appendix/execution\n"
-        "      - file: book/appendix/api\n"
-        "      - file: book/appendix/references\n"
+        "      - file: book/appendix/api\n        sections:\n" + api_pages + "      - file: book/appendix/references\n"
     )
     (tmp_path / "pytest.ini").write_text(
         "[pytest]\ntestpaths = book\nnorecursedirs = .* _build\n"
@@ -129,7 +134,7 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     seconds = record.data["execution_seconds"]
     assert "Run this chapter" in chapter and "book/p1/01_a.md" in chapter
     assert f"took {times.format_seconds(seconds)}" in chapter
-    assert 'href="../../_notebooks/book/p1/01_a.ipynb"' in chapter
+    assert 'download="01_a.ipynb" href="../../_notebooks/book/p1/01_a.ipynb"' in chapter  # saved, not shown
     # lazylib/_book/api_links.py: the names the chapter's code uses, linked into the API reference
     assert 'class="lazylib-on-this-page"' in chapter
     for anchor in (
@@ -137,7 +142,7 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
         "lazylib.report.scorecard.Chapter",
         "lazylib.report.verdicts.judge",
     ):
-        assert f'href="../appendix/api.html#{anchor}"' in chapter
+        assert f'href="../appendix/api/report.html#{anchor}"' in chapter
     executed = json.loads((small_book / "_build" / "html" / "_notebooks" / "book" / "p1" / "01_a.ipynb").read_text())
     assert any("chapter A executed" in str(cell.get("outputs")) for cell in executed["cells"])
     table = (small_book / "_build" / "html" / "book" / "appendix" / "execution.html").read_text()

@@ -216,6 +216,65 @@ def test_the_readme_scorecard_table_is_the_one_the_records_give():
     scorecard.check_readme(ROOT / "README.md", cells, claims)
 
 
+class Tables(HTMLParser):
+    """The text of every cell of every ``<table>`` of a page, row by row."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tables, self._cell = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th") and self.tables and self.tables[-1]:
+            self._cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append(" ".join(self._cell.split()))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell += data
+
+
+def tables(path: Path) -> list[list[list[str]]]:
+    parser = Tables()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser.tables
+
+
+def test_the_front_page_and_the_scorecard_open_with_the_readmes_headline():
+    """One function (``scorecard.headline_markdown``) renders the README's block, the front page's first table and
+    the scorecard's: the three show the same rows."""
+    from lazylib.report import scorecard
+
+    block = scorecard.readme_block((ROOT / "README.md").read_text(encoding="utf-8"))
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in block.splitlines()]
+    expected = [rows[0], *rows[2:]]  # the Markdown rule line left out
+    for page in (HTML / "book" / "intro.html", HTML / "book" / "appendix" / "scorecard.html"):
+        assert tables(page)[0] == expected, f"{page.relative_to(HTML)} does not open with the README's table"
+
+
+#: Most columns a built table may have (its row names included): about 90 px each in the 784-px text column at
+#: 1400 px. A wider table is split or turned long; _static/lazylib.css lets any table scroll inside its own box, with
+#: its first column fixed, where the screen is narrower.
+MAX_COLUMNS = 9
+
+
+def test_every_built_table_fits_the_text_column():
+    wide = []
+    for page in pages():
+        for i, rows in enumerate(tables(page)):
+            columns = max((len(row) for row in rows), default=0)
+            if columns > MAX_COLUMNS:
+                wide.append(f"{page.relative_to(HTML)} table {i + 1}: {columns} columns ({' | '.join(rows[0])[:80]})")
+    assert not wide, f"tables wider than {MAX_COLUMNS} columns:\n" + "\n".join(wide)
+
+
 class Links(HTMLParser):
     """Every ``<a href>`` of a page, every ``id`` it defines, and the links of its "Used in" lines by the id of the
     section holding each line."""
@@ -269,27 +328,54 @@ def test_every_page_importing_lazylib_links_the_names_it_uses_into_the_api_refer
     entries are links into the API reference, and every such link's anchor is defined on the API page."""
     from lazylib._book.execute_once import toc_notebooks
 
-    api = HTML / "book" / "appendix" / "api.html"
-    anchors = _links(api).ids
+    api = api_pages()
+    anchors = {page.resolve(): _links(page).ids for page in api}
     checked, without, dead, uses = 0, [], [], set()
     for source in toc_notebooks(ROOT):
         if not _imports_lazylib(source):
             continue
         page = HTML / source.relative_to(ROOT).with_suffix(".html")
         into_api = [
-            urldefrag(href)
+            (local_file(page, href), urldefrag(href)[1])
             for href in _links(page).hrefs
-            if "#" in href and not ABSOLUTE.match(href) and local_file(page, href) == api.resolve()
+            if "#" in href and not ABSOLUTE.match(href) and local_file(page, href) in anchors
         ]
-        ours = [(url, anchor) for url, anchor in into_api if anchor.startswith(("lazylib", "module-lazylib"))]
+        ours = [(target, anchor) for target, anchor in into_api if anchor.startswith(("lazylib", "module-lazylib"))]
         if not ours:
             without.append(str(source.relative_to(ROOT)))
-        dead += [f"{source.relative_to(ROOT)}: #{anchor}" for _, anchor in ours if anchor not in anchors]
+        dead += [f"{source.relative_to(ROOT)}: #{anchor}" for target, anchor in ours if anchor not in anchors[target]]
         uses |= {(anchor, page.resolve()) for _, anchor in ours if anchor.startswith("module-")}
         checked += 1
     assert checked > 20
     assert not without, f"pages importing lazylib without a link into the API reference: {without}"
-    assert not dead, f"links to anchors the API page does not define: {dead}"
+    assert not dead, f"links to anchors the API pages do not define: {dead}"
     # the other direction: under each module of the reference, "Used in" links exactly the pages whose line lists it
-    back = {(section, local_file(api, href)) for section, hrefs in _links(api).used_in.items() for href in hrefs}
+    back = {
+        (section, local_file(page, href))
+        for page in api
+        for section, hrefs in _links(page).used_in.items()
+        for href in hrefs
+    }
     assert back == uses
+
+
+def api_pages() -> list[Path]:
+    """The API reference: its front page and one page per group of modules."""
+    return [HTML / "book" / "appendix" / "api.html", *sorted((HTML / "book" / "appendix" / "api").glob("*.html"))]
+
+
+#: Largest size of one built page of the API reference (the whole reference on one page was 1.8 MB, 2-3.6 s per link).
+API_PAGE_BYTES = 200_000
+
+
+def test_the_api_reference_is_split_into_pages_of_under_200_kb():
+    sizes = {page.name: page.stat().st_size for page in api_pages()}
+    assert len(sizes) > 10
+    assert max(sizes.values()) < API_PAGE_BYTES, f"API pages over {API_PAGE_BYTES} bytes: {sizes}"
+
+
+def test_no_page_prints_the_build_folder_path():
+    """A default computed from the build machine's files (``Path(__file__)``) would print its folder in a
+    signature; the book shows what a user writes (``None``, documented)."""
+    printed = [str(page.relative_to(HTML)) for page in pages() if str(ROOT) in page.read_text(encoding="utf-8")]
+    assert not printed, f"pages printing the build folder {ROOT}: {printed}"

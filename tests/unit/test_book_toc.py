@@ -13,7 +13,8 @@ def toc_files():
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     files = [toc["root"]]
     for part in toc["parts"]:
-        files += [chapter["file"] for chapter in part["chapters"]]
+        for chapter in part["chapters"]:
+            files += [chapter["file"]] + [section["file"] for section in chapter.get("sections", [])]
     return toc, files
 
 
