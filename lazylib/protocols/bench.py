@@ -551,6 +551,7 @@ def run(
     results=None,
     client=None,
     blas_threads: int | None = 1,
+    folds=None,
 ) -> pd.DataFrame:
     """Every method of ``config`` on every fold of every seed of every data set.
 
@@ -581,6 +582,9 @@ def run(
     blas_threads : int or None
         BLAS threads while a job runs (:func:`threadpoolctl.threadpool_limits`): one by default, since the
         bench's products are small and the parallelism is across jobs; None leaves the pools as they are.
+    folds : sequence of int, optional
+        Run only these folds of each cross-validation (a sample of the run, e.g. to measure its cost); the
+        cache is then not used.
 
     Returns
     -------
@@ -590,7 +594,7 @@ def run(
     and ``error`` (``"Type: message"`` of a failure, or "").
     """
     path = None
-    if cache_dir is not None:
+    if cache_dir is not None and folds is None:
         from lazylib.report.scorecard import inputs_fingerprint
 
         digest = hashlib.sha256((config.key() + inputs_fingerprint()).encode()).hexdigest()[:20]
@@ -598,7 +602,10 @@ def run(
         if path.is_file():
             return pd.read_pickle(path)
     seeds = config.seeds()
-    jobs = [(name, s, f) for name in config.datasets for s in seeds for f in range(config.n_splits)]
+    chosen = range(config.n_splits) if folds is None else sorted({check("fold", f, Integer(low=0)) for f in folds})
+    if chosen and chosen[-1] >= config.n_splits:
+        raise ValueError(f"folds must be below n_splits = {config.n_splits}, got {list(folds)}")
+    jobs = [(name, s, f) for name in config.datasets for s in seeds for f in chosen]
     size = {name: len(_prepared(name)["y"]) for name in config.datasets}
     order = np.argsort([size[name] ** 2 for name, _, _ in jobs], kind="stable")[::-1]
     folder = ResultsFolder(results, config) if results is not None else None
@@ -1176,6 +1183,7 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--results", default=None, help="results folder: each job written as it ends; a rerun skips finished jobs"
     )
+    parser.add_argument("--folds", type=int, nargs="*", default=None, help="run only these folds (e.g. to time)")
     parser.add_argument("--scheduler", default=None, help="address of a Dask scheduler to run the jobs on")
     parser.add_argument(
         "--blas-threads", type=int, default=1, help="BLAS threads while a job runs (0: leave them as they are)"
@@ -1199,6 +1207,7 @@ def main(argv=None) -> None:
             results=args.results,
             client=client,
             blas_threads=args.blas_threads or None,
+            folds=args.folds,
         )
     finally:
         if client is not None:

@@ -119,3 +119,10 @@ def test_a_local_cluster_interrupted_and_resumed_gives_the_serial_rows(monkeypat
             loaded = client.run(lambda: bench._prepared.cache_info().misses)
     pd.testing.assert_frame_equal(resumed[SAME], serial[SAME])
     assert all(0 < n <= len(TINY.datasets) for n in loaded.values())
+
+
+def test_a_sample_of_folds_gives_those_rows_of_the_whole_run(serial):
+    sample = bench.run(TINY, n_jobs=1, folds=[2])
+    pd.testing.assert_frame_equal(sample[SAME], serial.loc[serial["fold"] == 2, SAME].reset_index(drop=True))
+    with pytest.raises(ValueError, match="n_splits"):
+        bench.run(TINY, n_jobs=1, folds=[3])
