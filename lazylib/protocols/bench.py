@@ -552,6 +552,7 @@ def run(
     client=None,
     blas_threads: int | None = 1,
     folds=None,
+    largest_first: bool = True,
 ) -> pd.DataFrame:
     """Every method of ``config`` on every fold of every seed of every data set.
 
@@ -585,6 +586,9 @@ def run(
     folds : sequence of int, optional
         Run only these folds of each cross-validation (a sample of the run, e.g. to measure its cost); the
         cache is then not used.
+    largest_first : bool
+        Start the jobs of the largest data sets first (the best balance of workers), or the smallest first (the
+        most jobs finished early, for a results folder read while the run goes on). The rows do not depend on it.
 
     Returns
     -------
@@ -607,7 +611,9 @@ def run(
         raise ValueError(f"folds must be below n_splits = {config.n_splits}, got {list(folds)}")
     jobs = [(name, s, f) for name in config.datasets for s in seeds for f in chosen]
     size = {name: len(_prepared(name)["y"]) for name in config.datasets}
-    order = np.argsort([size[name] ** 2 for name, _, _ in jobs], kind="stable")[::-1]
+    order = np.argsort([size[name] for name, _, _ in jobs], kind="stable")
+    if largest_first:
+        order = order[::-1]
     folder = ResultsFolder(results, config) if results is not None else None
     by_job = {job: folder.load(job) for job in folder.finished(jobs)} if folder is not None else {}
     todo = [jobs[i] for i in order if jobs[i] not in by_job]
@@ -1184,6 +1190,7 @@ def main(argv=None) -> None:
         "--results", default=None, help="results folder: each job written as it ends; a rerun skips finished jobs"
     )
     parser.add_argument("--folds", type=int, nargs="*", default=None, help="run only these folds (e.g. to time)")
+    parser.add_argument("--smallest-first", action="store_true", help="start the smallest data sets' jobs first")
     parser.add_argument("--scheduler", default=None, help="address of a Dask scheduler to run the jobs on")
     parser.add_argument(
         "--blas-threads", type=int, default=1, help="BLAS threads while a job runs (0: leave them as they are)"
@@ -1208,6 +1215,7 @@ def main(argv=None) -> None:
             client=client,
             blas_threads=args.blas_threads or None,
             folds=args.folds,
+            largest_first=not args.smallest_first,
         )
     finally:
         if client is not None:

@@ -27,6 +27,7 @@ from lazylib._validation import check_random_state
 from lazylib.encoding import LINEAR_TYPES, NOMINAL, SET, TYPES, SetTable, encode, encode_labels, known_range
 from lazylib.metrics import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics.extend import (
+    Half,
     OverlapAttribute,
     PowerAttribute,
     SetAttribute,
@@ -41,6 +42,11 @@ KINDS = ("numeric", "symbolic", "set")
 FALLBACKS = ("uniform", "zero")
 #: How :class:`FeatureDifference` scales numeric and set differences.
 SCALES = ("range", "raw")
+#: When every numeric feature has at most this many distinct training values (and none is set-valued), they are
+#: compared through tables of their differences (:class:`AbsoluteTable`): the whole distance is then the engine's
+#: matrix product and goes through its search. Otherwise term by term (a product beside direct terms costs more
+#: than it saves: segment's leave-one-out 1.3 s -> 5.7 s with its few-valued features alone in tables).
+TABLE_VALUES = 32
 #: The stages of MDW that :class:`MDW` applies: both (the method), or one of them alone (an ablation).
 STAGES = ("both", "scaling", "significance")
 
@@ -589,6 +595,50 @@ def information_gain(X, y, n_bins: int = 8, *, types=None) -> pd.Series:
 
 
 # ---------------------------------------------------------------------------------------------------- the metrics
+class AbsoluteTable(PowerAttribute):
+    """``|x - y| / scale`` of a numeric feature (unknown values at difference 1), as :class:`PowerAttribute` with
+    ``r = 1``, written as a table lookup over the distinct stored values ``v_j``: the query's row
+    ``psi(x) = (|x - v_j| / scale)_j`` (1 for an unknown stored value, all 1 for an unknown query), the stored
+    value's one-hot column ``chi(y)``. The term is then bilinear, so the engine's matrix product and search
+    take it; each entry is the term of the direct path, computed by the same expression.
+
+    >>> t = AbsoluteTable(0.0, 2.0)
+    >>> q, s = t.pair(np.array([0.0, np.nan]), np.array([1.0, 3.0, np.nan]))
+    >>> (q.emb @ s.emb.T).tolist() == t.direct(np.array([0.0, np.nan]), np.array([1.0, 3.0, np.nan])).tolist()
+    True
+    """
+
+    bilinear = True
+    separable = False  # the table's columns are the stored side's values
+
+    def __init__(self, center: float = 0.0, scale: float = 1.0):
+        super().__init__(1.0, center, scale)
+
+    def pair(self, xq, xs) -> tuple[Half, Half]:
+        """Query and stored halves: rows of the difference table and one-hot columns of the stored values.
+
+        Parameters
+        ----------
+        xq, xs : ndarray
+            A column of query values and one of stored values (NaN unknown).
+
+        Returns
+        -------
+        tuple of Half
+            The query's and the stored side's.
+        """
+        known = ~np.isnan(xs)
+        values, rows = np.unique(xs[known], return_inverse=True)
+        width = len(values) + 1  # the last column: an unknown stored value
+        psi = np.ones((len(xq), width))
+        psi[:, :-1] = self.direct(xq, values)
+        chi = np.zeros((len(xs), width))
+        chi[np.flatnonzero(known), rows] = 1.0
+        chi[~known, -1] = 1.0
+        unknown = np.zeros(len(xq), bool), np.zeros(len(xs), bool)
+        return Half(np.zeros(len(xq)), psi, unknown[0]), Half(np.zeros(len(xs)), chi, unknown[1])
+
+
 class FeatureDifference(AttributeMetric):
     """``D(x, y) = sum_f w_f delta_f(x_f, y_f)`` with ``delta_f = |x - y| / range_f`` for numeric features,
     overlap for symbolic ones and Eq. 6 (the smallest Euclidean distance between members) divided by the largest
@@ -665,6 +715,10 @@ class FeatureDifference(AttributeMetric):
         self.range_ = np.where(np.asarray(self.kinds_) == SET, np.nan, hi - lo)
         self.scales_ = np.ones(len(self.kinds_))
         self.attributes_ = []
+        kinds = np.asarray(self.kinds_)
+        tabled = not (kinds == SET).any() and all(
+            len(np.unique(Z[:, a][~np.isnan(Z[:, a])])) <= TABLE_VALUES for a in np.flatnonzero(kinds != NOMINAL)
+        )
         for a, kind in enumerate(self.kinds_):
             if kind == NOMINAL:
                 self.attributes_.append(OverlapAttribute("one"))
@@ -675,6 +729,8 @@ class FeatureDifference(AttributeMetric):
                 table = self.sets_[a]
                 shift = centre(table.members)
                 self.attributes_.append(SetAttribute(self.scales_[a], shift, unknown=1.0))
+            elif tabled:
+                self.attributes_.append(AbsoluteTable(lo[a], self.scales_[a]))
             else:
                 self.attributes_.append(PowerAttribute(1.0, lo[a], self.scales_[a]))
 
