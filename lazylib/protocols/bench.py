@@ -1261,4 +1261,7 @@ BOOK = Config(
 )
 
 if __name__ == "__main__":
-    main()
+    # run from the importable module, not __main__: its job function then reaches worker processes by reference
+    from lazylib.protocols import bench as _bench
+
+    _bench.main()

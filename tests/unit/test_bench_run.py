@@ -126,3 +126,18 @@ def test_a_sample_of_folds_gives_those_rows_of_the_whole_run(serial):
     pd.testing.assert_frame_equal(sample[SAME], serial.loc[serial["fold"] == 2, SAME].reset_index(drop=True))
     with pytest.raises(ValueError, match="n_splits"):
         bench.run(TINY, n_jobs=1, folds=[3])
+
+
+def test_the_command_line_runs_its_jobs_on_workers(tmp_path):
+    """``python -m`` runs the module as ``__main__``: its jobs must still reach loky's workers by reference."""
+    import os
+    import subprocess
+    import sys
+
+    out = tmp_path / "rows.csv"
+    args = ["--datasets", "lenses", "--seeds", "1", "--methods", "1-NN OM", "C4.5", "--n-jobs", "2"]
+    args += ["--folds", "0", "1", "--results", str(tmp_path / "run"), "--output", str(out)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, "-m", "lazylib.protocols.bench", *args], check=True, env=env, capture_output=True)
+    rows = pd.read_csv(out, keep_default_na=False)
+    assert len(rows) == 4 and rows["error"].eq("").all() and len(list((tmp_path / "run" / "jobs").glob("*.csv"))) == 2
