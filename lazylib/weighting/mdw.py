@@ -600,19 +600,25 @@ class AbsoluteTable(PowerAttribute):
     ``r = 1``, written as a table lookup over the distinct stored values ``v_j``: the query's row
     ``psi(x) = (|x - v_j| / scale)_j`` (1 for an unknown stored value, all 1 for an unknown query), the stored
     value's one-hot column ``chi(y)``. The term is then bilinear, so the engine's matrix product and search
-    take it; each entry is the term of the direct path, computed by the same expression.
+    take it; each entry is the term of the direct path, computed by the same expression. With
+    ``missing="value"`` two unknown values are at difference 0 (an unknown value is one more value, the reading
+    of ``missing="value"`` of issue #38's item 6); with ``"one"`` at 1, as :class:`PowerAttribute`.
 
     >>> t = AbsoluteTable(0.0, 2.0)
     >>> q, s = t.pair(np.array([0.0, np.nan]), np.array([1.0, 3.0, np.nan]))
     >>> (q.emb @ s.emb.T).tolist() == t.direct(np.array([0.0, np.nan]), np.array([1.0, 3.0, np.nan])).tolist()
     True
+    >>> q, s = AbsoluteTable(0.0, 2.0, missing="value").pair(np.array([np.nan]), np.array([1.0, np.nan]))
+    >>> (q.emb @ s.emb.T).tolist()
+    [[1.0, 0.0]]
     """
 
     bilinear = True
     separable = False  # the table's columns are the stored side's values
 
-    def __init__(self, center: float = 0.0, scale: float = 1.0):
+    def __init__(self, center: float = 0.0, scale: float = 1.0, missing: str = "one"):
         super().__init__(1.0, center, scale)
+        self.missing = missing
 
     def pair(self, xq, xs) -> tuple[Half, Half]:
         """Query and stored halves: rows of the difference table and one-hot columns of the stored values.
@@ -632,6 +638,8 @@ class AbsoluteTable(PowerAttribute):
         width = len(values) + 1  # the last column: an unknown stored value
         psi = np.ones((len(xq), width))
         psi[:, :-1] = self.direct(xq, values)
+        if self.missing == "value":
+            psi[np.isnan(xq), -1] = 0.0
         chi = np.zeros((len(xs), width))
         chi[np.flatnonzero(known), rows] = 1.0
         chi[~known, -1] = 1.0
