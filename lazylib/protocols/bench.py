@@ -433,7 +433,8 @@ COLUMNS = ("dataset", "kind", "seed", "fold", "method", "accuracy", "fit_s", "pr
 
 
 class ResultsFolder:
-    """A results folder of :func:`run`: ``config.json`` (the configuration it belongs to) and one CSV file per
+    """A results folder of :func:`run`: ``config.json`` (the configuration it belongs to, with
+    :func:`lazylib.report.scorecard.inputs_fingerprint` of the code that writes it) and one CSV file per
     finished job in ``jobs/`` (``DATASET__SEED__FOLD.csv``), each written whole (to a temporary name, then
     renamed) as soon as its job ends, so an interrupted run keeps every finished job and a rerun skips them.
     Numbers are written in full precision: read back, they are the same bits.
@@ -443,7 +444,7 @@ class ResultsFolder:
     path : path
         The folder (created when missing).
     config : Config
-        The run's configuration: a folder holding another one's jobs is refused.
+        The run's configuration: a folder holding another one's jobs, or written by other code, is refused.
     """
 
     def __init__(self, path, config: Config):
@@ -451,13 +452,21 @@ class ResultsFolder:
         self.jobs = self.path / "jobs"
         self.jobs.mkdir(parents=True, exist_ok=True)
         meta = self.path / "config.json"
-        record = {"key": config.key(), "config": asdict(config)}
+        from lazylib.report.scorecard import inputs_fingerprint
+
+        record = {"key": config.key(), "inputs": inputs_fingerprint(), "config": asdict(config)}
         if meta.is_file():
             found = json.loads(meta.read_text())
             if found.get("key") != record["key"]:
                 raise ValueError(
                     f"the results folder {self.path} holds another configuration ({found.get('config')}); "
                     "name a new folder for this one"
+                )
+            if found.get("inputs") != record["inputs"]:
+                raise ValueError(
+                    f"the results folder {self.path} was written by another lazylib or other numerical libraries "
+                    f"(inputs fingerprint {found.get('inputs')}, now {record['inputs']}): its rows could differ "
+                    "from this code's; name a new folder"
                 )
         else:
             meta.write_text(json.dumps(record, indent=1, default=list))

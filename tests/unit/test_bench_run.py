@@ -103,6 +103,9 @@ def test_an_interrupted_run_resumes_with_the_same_rows(monkeypatch, tmp_path, se
     pd.testing.assert_frame_equal(again, resumed)
     with pytest.raises(ValueError, match="another configuration"):
         bench.run(bench.Config(datasets=("lenses",), n_seeds=1, n_splits=3, methods=("C4.5",)), results=tmp_path)
+    monkeypatch.setattr("lazylib.report.scorecard.inputs_fingerprint", lambda: "other code")
+    with pytest.raises(ValueError, match="another lazylib"):
+        bench.run(TINY, n_jobs=1, results=tmp_path)
 
 
 def test_a_local_cluster_interrupted_and_resumed_gives_the_serial_rows(monkeypatch, tmp_path, serial):
