@@ -776,6 +776,31 @@ def loo_accuracy_by_k(
     if not ks or ks[0] < 1 or ks[-1] > n - 1:
         raise ValueError(f"every k must be between 1 and n - 1 = {n - 1} for leave-one-out, got {ks}")
     clf = KNeighborsClassifier(1, metric, metric_params, ties, tie_tolerance).fit(X, y, types=types)
+    return loo_accuracy_fitted(clf, ks, expected=expected, random_state=random_state)
+
+
+def loo_accuracy_fitted(clf, ks, *, expected: bool = False, random_state=None) -> pd.Series:
+    """:func:`loo_accuracy_by_k` on the training data of a fitted :class:`KNeighborsClassifier` (its metric, tie
+    rule and tolerance), so that a caller who keeps the classifier fits its metric once.
+
+    Parameters
+    ----------
+    clf : KNeighborsClassifier
+        Fitted; its ``n_neighbors`` plays no part.
+    ks : sequence of int
+        Sorted, distinct, between 1 and n - 1.
+    expected : bool
+        As for :func:`loo_accuracy_by_k`.
+    random_state : int, Generator or None
+        Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
+        call), a Generator is used as it is (its stream continues), None draws fresh entropy.
+
+    Returns
+    -------
+    Series
+        Leave-one-out accuracies indexed by k.
+    """
+    ties, tie_tolerance, n = clf.ties, clf.tie_tolerance, len(clf.y_)
     C = len(clf.classes_)
     rng = check_random_state(random_state) if ties == "random" and not expected else None
     correct = np.zeros(len(ks))

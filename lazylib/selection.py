@@ -3,8 +3,8 @@ section 4): a Monte-Carlo wrapper (MC) and a C4.5 filter (FNN).
 
 Both choose attributes on the training part of a fold only; a Euclidean 1-NN classifier then uses the chosen
 attributes (:func:`lazylib.protocols.payne2000.cv_nn`). The wrapper's leave-one-out 1-NN accuracy of a subset is a
-sum over its attributes of per-attribute squared differences: those are computed once per fold, and many subsets are
-scored by one matrix product (:func:`loo_subset_accuracy`).
+sum over its attributes of per-attribute squared differences: those are computed once per block of queries, and many
+subsets are scored by one matrix product (:func:`loo_subset_accuracy`), within ``working_memory``.
 """
 
 from __future__ import annotations
@@ -14,29 +14,116 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
-from lazylib._validation import Choice, Integer, Real, Seed, check, check_random_state, validate_params
+from lazylib._validation import (
+    Choice,
+    Integer,
+    Real,
+    Seed,
+    check,
+    check_random_state,
+    check_working_memory,
+    validate_params,
+)
 from lazylib.encoding import encode_labels, fit_input, query_input
+from lazylib.metrics import WORKING_MEMORY
 from lazylib.neighbors import correct, vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, tolerance
 from lazylib.subspace import fit_numeric, in_safe_units, numeric_matrix, query_numeric
 
-#: Float64 numbers of the (pairs x subsets) distance block computed at once.
-CHUNK_ELEMENTS = 1 << 22
+#: Bytes counted per candidate subset by :func:`random_subsets`: its row of J booleans, its score, and its key in the
+#: set of those already drawn (a bytes object of J bytes and its slot, about 100 bytes).
+SUBSET_OVERHEAD = 100
 
 
-def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float = TIE_TOLERANCE) -> np.ndarray:
+def _block_sizes(n: int, J: int, S: int, max_bytes: float) -> tuple[int, int]:
+    """(subsets, queries) per block so that one block's temporaries stay within ``max_bytes``: per query row, its
+    squared differences to every stored row on every attribute (J n floats) and the distances under a block of
+    subsets (with the copy the tie rule takes, 2 S n floats). Never below one of each."""
+    subsets = S
+    while subsets > 1 and (J + 2 * subsets) * n * 8 > max_bytes:
+        subsets = (subsets + 1) // 2
+    return subsets, max(1, int(max_bytes // ((J + 2 * subsets) * n * 8)))
+
+
+def _loo_blocks(X, y, masks, ties, tie_tolerance, max_bytes):
+    """The work of :func:`loo_subset_accuracy`, one block of subsets and queries at a time: yields
+    ``(subset slice, query indices, correctness (subsets, queries))``, the queries indexed in class order."""
+    n, J = X.shape
+    C = int(y.max()) + 1
+    priority = vote_priority(np.bincount(y, minlength=C))
+    order = np.argsort(y, kind="stable")  # stored instances grouped by class: one slice per class
+    X, y = X[order], y[order]
+    back = np.argsort(order)  # the stored instances in their own order again (the "first" rule's order)
+    bounds = np.searchsorted(y, np.arange(C + 1))
+    step_s, step_q = _block_sizes(n, J, len(masks), max_bytes)
+    for q0 in range(0, n, step_q):
+        q = np.arange(q0, min(q0 + step_q, n))
+        T = np.empty((J, len(q), n))  # T[attribute, query, stored]: squared differences of the block's pairs
+        for a in range(J):
+            np.subtract.outer(X[q, a], X[:, a], out=T[a])
+        np.multiply(T, T, out=T)
+        T = T.reshape(J, len(q) * n)
+        for s0 in range(0, len(masks), step_s):
+            M = masks[s0 : s0 + step_s]
+            D = (M.astype(float) @ T).reshape(len(M), len(q), n)  # D[subset, query, stored]
+            D[:, np.arange(len(q)), q] = np.inf
+            yield slice(s0, s0 + len(M)), q, _block_correct(D, y, q, bounds, back, priority, ties, tie_tolerance)
+            del D
+        del T  # before the next block's table is allocated
+
+
+def _block_correct(D, y, q, bounds, back, priority, ties, tie_tolerance) -> np.ndarray:
+    """Whether the 1-NN vote of each query ``q`` (indices of the class-sorted rows) is right under each subset of
+    ``D``: (subsets, queries), fractions under the "random" rule."""
+    S, C = len(D), len(bounds) - 1
+    # nearest distance to each class; the nearest class wins unless several classes tie at the minimum
+    near = np.stack(
+        [
+            D[:, :, bounds[c] : bounds[c + 1]].min(axis=2)
+            if bounds[c + 1] > bounds[c]
+            else np.full((S, len(q)), np.inf)
+            for c in range(C)
+        ]
+    )  # (C, subsets, queries)
+    dmin = near.min(axis=0)
+    tied_classes = near <= dmin + tolerance(dmin, tie_tolerance)
+    right = (np.argmax(tied_classes, axis=0) == y[q][None, :]).astype(float)
+    several = np.nonzero(tied_classes.sum(axis=0) > 1)
+    if len(several[0]):  # several classes tie at the nearest distance (rare): apply the tie rule
+        s, i = several
+        right[s, i] = correct(D[s, i, :][:, back], y[back], y[q[i]], 1, priority, ties, tie_tolerance)
+    return right
+
+
+def loo_subset_accuracy(
+    X,
+    y,
+    masks,
+    *,
+    ties: str = "all",
+    tie_tolerance: float = TIE_TOLERANCE,
+    working_memory: float = WORKING_MEMORY,
+) -> np.ndarray:
     """Leave-one-out Euclidean 1-NN accuracy on ``X`` using each attribute subset (rows of boolean ``masks``).
 
     Each instance is classified by all others with Euclidean 1-NN under the tie rule ``ties`` (see
-    :func:`lazylib.subspace.correct_by_width`; ``"random"`` gives the expected accuracy). The squared
-    difference of every pair on every attribute is computed once; a subset's squared distances are their sum
-    over its attributes, a matrix product shared by a block of subsets.
+    :func:`lazylib.subspace.correct_by_width`; ``"random"`` gives the expected accuracy). For a block of queries,
+    the squared difference to every stored instance on every attribute is computed once; a subset's squared
+    distances are their sum over its attributes, a matrix product shared by a block of subsets. The blocks are
+    sized so that their temporaries stay within ``working_memory`` MiB (one query and one subset at the least):
+    the n x n x J table of every pair is never held, and the accuracies do not depend on the block sizes. Under
+    the "random" rule the expected correctness of every query is kept (S x n floats) and averaged at the end, as
+    the whole-table computation did; under "all" and "first" only the counts are.
 
     Parameters
     ----------
     X : ndarray (n, J), complete (impute first)
     y : class indices (n,)
     masks : bool ndarray (S, J)
+    ties : {"all", "first", "random"}
+    tie_tolerance : float
+    working_memory : float
+        MiB of the temporaries of one block (:data:`lazylib.metrics.WORKING_MEMORY` by default).
 
     Returns
     -------
@@ -50,68 +137,61 @@ def loo_subset_accuracy(X, y, masks, *, ties: str = "all", tie_tolerance: float 
     """
     tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     check("ties", ties, Choice(TIE_RULES))
+    max_bytes = check_working_memory(working_memory) * 2**20
     (X,), _ = in_safe_units(numeric_matrix(X))  # squared differences neither under- nor overflow at any scale
     y = np.asarray(y, dtype=np.intp)
     masks = np.atleast_2d(np.asarray(masks, dtype=bool))
     n, J = X.shape
     if masks.shape[1] != J:
         raise ValueError(f"masks have {masks.shape[1]} columns for {J} attributes")
-    C = int(y.max()) + 1
-    priority = vote_priority(np.bincount(y, minlength=C))
-    order = np.argsort(y, kind="stable")  # stored instances grouped by class: one slice per class
-    X, y = X[order], y[order]
-    bounds = np.searchsorted(y, np.arange(C + 1))
-    diff = X[:, None, :] - X[None, :, :]
-    T = np.ascontiguousarray((diff * diff).reshape(n * n, J).T)  # (J, pairs)
-    del diff
-    diag = np.arange(n)
-    out = np.empty(len(masks))
-    step = max(1, CHUNK_ELEMENTS // (n * n))
-    for start in range(0, len(masks), step):
-        M = masks[start : start + step]
-        D = (M.astype(float) @ T).reshape(len(M), n, n)  # D[subset, query, stored]
-        D[:, diag, diag] = np.inf
-        # nearest distance to each class; the nearest class wins unless several classes tie at the minimum
-        near = np.stack(
-            [
-                D[:, :, bounds[c] : bounds[c + 1]].min(axis=2)
-                if bounds[c + 1] > bounds[c]
-                else np.full((len(M), n), np.inf)
-                for c in range(C)
-            ]
-        )  # (C, subsets, n)
-        dmin = near.min(axis=0)
-        tied_classes = near <= dmin + tolerance(dmin, tie_tolerance)
-        right = (np.argmax(tied_classes, axis=0) == y[None, :]).astype(float)
-        several = np.nonzero(tied_classes.sum(axis=0) > 1)
-        if len(several[0]):  # several classes tie at the nearest distance (rare): apply the tie rule
-            s, q = several
-            back = np.argsort(order)  # the stored instances in their own order again (the "first" rule's order)
-            right[s, q] = correct(D[s, q, :][:, back], y[back], y[q], 1, priority, ties, tie_tolerance)
-        out[start : start + step] = right.mean(axis=1)
-    return out
+    if ties == "random":  # fractions: kept per query, averaged in class order as before
+        right = np.zeros((len(masks), n))
+        for block, q, hits in _loo_blocks(X, y, masks, ties, tie_tolerance, max_bytes):
+            right[block, q] = hits
+        return right.mean(axis=1)
+    counts = np.zeros(len(masks))  # whole numbers: their sum is exact in any order
+    for block, _, hits in _loo_blocks(X, y, masks, ties, tie_tolerance, max_bytes):
+        counts[block] += hits.sum(axis=1)
+    return counts / n
 
 
-def random_subsets(n_attributes: int, n_subsets: int, rng) -> np.ndarray:
+def random_subsets(n_attributes: int, n_subsets: int, rng, *, working_memory: float = WORKING_MEMORY) -> np.ndarray:
     """The candidate subsets of the MC wrapper: the full set first, then distinct random non-empty subsets
     (each attribute in with probability 1/2), ``n_subsets`` in all; every non-empty subset when there are no
-    more than ``n_subsets`` of them. Boolean array (S, J)."""
-    n_attributes = check("n_attributes", n_attributes, Integer(low=1))
+    more than ``n_subsets`` of them. Boolean array (S, J).
+
+    The subsets, their scores and the record of those drawn must fit in ``working_memory`` MiB (about
+    ``2 J + 100`` bytes a subset, :data:`SUBSET_OVERHEAD`): a larger request is refused with a ValueError
+    before anything is allocated; the random draws are made in blocks within the same bound.
+
+    >>> random_subsets(3, 10, np.random.default_rng(0)).sum(axis=1).tolist()
+    [3, 2, 2, 1, 2, 1, 1]
+    """
+    J = check("n_attributes", n_attributes, Integer(low=1))
     n_subsets = check("n_subsets", n_subsets, Integer(low=1))
-    J = n_attributes
+    max_bytes = check_working_memory(working_memory) * 2**20
+    S = min(n_subsets, 2**J - 1)
+    if S * (2 * J + SUBSET_OVERHEAD) > max_bytes:
+        raise ValueError(
+            f"n_subsets={n_subsets} of {J} attributes need about {S * (2 * J + SUBSET_OVERHEAD) / 2**20:.0f} MiB, "
+            f"more than working_memory={working_memory} MiB: ask for fewer subsets or more working memory"
+        )
     if 2**J - 1 <= n_subsets:
         codes = np.arange(2**J - 1, 0, -1)  # the full set first
         return (codes[:, None] >> np.arange(J)[::-1]) & 1 == 1
-    rows = [np.ones(J, bool)]
-    seen = {rows[0].tobytes()}
-    while len(rows) < n_subsets:
-        for row in rng.random((2 * n_subsets, J)) < 0.5:
-            if row.any() and row.tobytes() not in seen:
-                seen.add(row.tobytes())
-                rows.append(row)
-                if len(rows) == n_subsets:
+    seen = {np.ones(J, bool).tobytes(): None}  # the subsets drawn, in order (a dict keeps insertion order)
+    batch = max(1, int(max_bytes // (9 * J)))  # rows of random doubles (and their booleans) drawn at once
+    while len(seen) < n_subsets:
+        left = 2 * n_subsets  # rows drawn per pass (all of them, used or not, so the generator's stream is fixed)
+        while left:
+            block = rng.random((min(left, batch), J)) < 0.5
+            left -= len(block)
+            for row in block:
+                if len(seen) == n_subsets:
                     break
-    return np.array(rows)
+                if row.any():
+                    seen.setdefault(row.tobytes(), None)
+    return np.frombuffer(b"".join(seen), dtype=bool).reshape(-1, J).copy()
 
 
 class MonteCarloSelector(TransformerMixin, BaseEstimator):
@@ -127,6 +207,9 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
         used as it is (its stream continues), None draws fresh entropy.
     ties : {"all", "first", "random"}
         The 1-NN tie rule of the leave-one-out evaluation (:func:`lazylib.subspace.correct_by_width`).
+    working_memory : float
+        MiB of the temporaries of the leave-one-out scoring and of the candidate subsets
+        (:func:`loo_subset_accuracy`, :func:`random_subsets`); the choice does not depend on it.
 
     Attributes
     ----------
@@ -166,15 +249,19 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
     [True, False, False]
     """
 
-    def __init__(self, n_subsets: int = 100, random_state=None, ties: str = "all"):
+    def __init__(
+        self, n_subsets: int = 100, random_state=None, ties: str = "all", working_memory: float = WORKING_MEMORY
+    ):
         self.n_subsets = n_subsets
         self.random_state = random_state
         self.ties = ties
+        self.working_memory = working_memory
 
     _parameter_constraints: dict = {
         "n_subsets": [Integer(low=1)],
         "random_state": [Seed()],
         "ties": [Choice(TIE_RULES)],
+        "working_memory": [Real(0, open_low=True)],
     }
     _validate_params = validate_params
 
@@ -198,8 +285,9 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
         X = fit_numeric(self, X)
         codes, _ = encode_labels(y, len(X), column=True)
         rng = check_random_state(self.random_state)
-        self.subsets_ = random_subsets(X.shape[1], n_subsets, rng)
-        self.scores_ = loo_subset_accuracy(X, codes, self.subsets_, ties=self.ties)
+        memory = check_working_memory(self.working_memory)
+        self.subsets_ = random_subsets(X.shape[1], n_subsets, rng, working_memory=memory)
+        self.scores_ = loo_subset_accuracy(X, codes, self.subsets_, ties=self.ties, working_memory=memory)
         size = self.subsets_.sum(axis=1)
         best = np.lexsort((np.arange(len(size)), size, -self.scores_))[0]
         self.support_ = self.subsets_[best].copy()

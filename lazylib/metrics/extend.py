@@ -14,13 +14,14 @@ True
 
 from __future__ import annotations
 
-from lazylib.metrics._attributes import OverlapAttribute, PowerAttribute, SetAttribute
+from lazylib.metrics._attributes import Half, OverlapAttribute, PowerAttribute, SetAttribute
 from lazylib.metrics._base import AttributeMetric
 from lazylib.metrics._inputs import check_weights
 from lazylib.metrics._sets import centre, min_member_distances
 
 __all__ = [
     "AttributeMetric",
+    "Half",
     "OverlapAttribute",
     "PowerAttribute",
     "SetAttribute",

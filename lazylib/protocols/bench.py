@@ -30,9 +30,12 @@ Run the whole bench from the command line (every data set, every seed; ``--help`
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
+import json
 import pickle
 import time
+import warnings
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
@@ -44,9 +47,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from lazylib import datasets as _datasets
 from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
-from lazylib.evaluation import parallel_map, stratified_kfold
+from lazylib.evaluation import _progress_bar, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
+from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_fitted
 from lazylib.protocols import payne2000
 from lazylib.protocols.howe_cardie import K_RANGE
 from lazylib.protocols.wilson1997 import dataset_seed, prepare
@@ -154,9 +157,12 @@ class LooKNeighbors(ClassifierMixin, BaseEstimator):
         ks = [k for k in self.ks if k < len(X)]
         if not ks:
             raise ValueError(f"no candidate k below the training size {len(X)}: ks={self.ks}")
-        self.loo_ = loo_accuracy_by_k(X, y, ks, _make_distance(self.metric), types=types)
+        # the metric is fitted once (WOM learns its weights once): the leave-one-out search and the classifier
+        # share it, n_neighbors set to the chosen k afterwards (nothing fitted depends on it)
+        knn = KNeighborsClassifier(1, _make_distance(self.metric)).fit(X, y, types=types)
+        self.loo_ = loo_accuracy_fitted(knn, sorted(set(ks)))
         self.k_ = int(self.loo_.idxmax())
-        self.knn_ = KNeighborsClassifier(self.k_, _make_distance(self.metric)).fit(X, y, types=types)
+        self.knn_ = knn.set_params(n_neighbors=self.k_)
         self.classes_ = self.knn_.classes_
         return self
 
@@ -326,8 +332,19 @@ def data_kind(types) -> str:
     return "nominal" if nominal == len(kinds) else "continuous" if nominal == 0 else "mixed"
 
 
+#: Messages of numpy's own allocation errors (a ValueError, not a refusal by the library).
+_ALLOCATION_ERRORS = ("array is too big", "Maximum allowed size exceeded", "maximum supported dimension")
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else ""
+
+
 def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -> list[dict]:
-    """Every method of ``config`` on one fold of one data set: accuracy (percent) and processor seconds."""
+    """Every method of ``config`` on one fold of one data set: accuracy (percent) and processor seconds. A
+    method's :class:`ValueError` is its refusal of the data set (``refused``); any other exception (a
+    MemoryError included) is recorded in ``error`` as ``"Type: message"``, and the next method runs."""
     X, y, types, Z = data["X"], data["y"], data["types"], data["Z"]
     train, test = fold
     truth = label_values(y.iloc[test])
@@ -337,7 +354,7 @@ def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -
     for mname in config.methods:
         method = table[mname]
         row = {"dataset": name, "kind": data["kind"], "seed": seed, "fold": f, "method": mname}
-        row.update(accuracy=np.nan, fit_s=np.nan, predict_s=np.nan, total_s=np.nan, refused="")
+        row.update(accuracy=np.nan, fit_s=np.nan, predict_s=np.nan, total_s=np.nan, refused="", error="")
         try:
             if method.runner == "protocol":
                 t0 = time.process_time()
@@ -362,7 +379,14 @@ def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -
                 accuracy = float(np.mean(np.asarray(predicted).astype(object) == truth))
                 row.update(fit_s=t1 - t0, predict_s=t2 - t1, total_s=t2 - t0)
         except ValueError as err:
-            row["refused"] = str(err).splitlines()[0]
+            if any(text in str(err) for text in _ALLOCATION_ERRORS):
+                row["error"] = f"{type(err).__name__}: {_first_line(err)}"
+            else:
+                row["refused"] = _first_line(err)
+            rows.append(row)
+            continue
+        except Exception as err:  # recorded for this method and fold; the run goes on
+            row["error"] = f"{type(err).__name__}: {_first_line(err)}"
             rows.append(row)
             continue
         row["accuracy"] = 100 * accuracy
@@ -370,78 +394,272 @@ def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -
     return rows
 
 
+@functools.lru_cache(maxsize=None)
 def _prepared(name: str) -> dict:
+    """A data set as the bench uses it, loaded once per process (each worker of a cluster loads it by name)."""
     X, y, types, _ = prepare(name)
     types = dict(types) if types is not None else None
     return {"X": X, "y": y, "types": types, "Z": encode(X, types), "kind": data_kind(types)}
 
 
-def run(config: Config, *, n_jobs: int = 2, cache_dir=None, label: str = "bench") -> pd.DataFrame:
+def _job(config: Config, job: tuple, blas_threads: int | None = 1) -> tuple[tuple, list[dict]]:
+    """One job, ``(data set, fold seed, fold)``: its rows, every method of ``config`` on that fold. It carries
+    only names: the data set is loaded by name where the job runs (once per process), its folds drawn there. An
+    exception outside the methods (loading the data set) is recorded on every method's row. ``blas_threads``
+    limits the BLAS thread pools while it runs (None: as they are)."""
+    from threadpoolctl import threadpool_limits
+
+    name, seed, f = job
+    with threadpool_limits(limits=blas_threads, user_api="blas"):
+        try:
+            data = _prepared(name)
+            fold = stratified_kfold(data["y"], config.n_splits, random_state=dataset_seed(name, seed))[f]
+            return job, _fold_rows(config, name, data, seed, f, fold)
+        except Exception as err:
+            return job, _failed_rows(config, job, err)
+
+
+def _failed_rows(config: Config, job: tuple, err: BaseException) -> list[dict]:
+    """The rows of a job that failed as a whole (its data set, or its worker): ``error`` on every method."""
+    name, seed, f = job
+    message = f"{type(err).__name__}: {_first_line(err)}"
+    return [
+        {"dataset": name, "kind": "", "seed": seed, "fold": f, "method": m, "accuracy": np.nan, "fit_s": np.nan}
+        | {"predict_s": np.nan, "total_s": np.nan, "refused": "", "error": message}
+        for m in config.methods
+    ]
+
+
+#: The columns of a job's rows, in order (:func:`run`'s result).
+COLUMNS = ("dataset", "kind", "seed", "fold", "method", "accuracy", "fit_s", "predict_s", "total_s", "refused", "error")
+
+
+class ResultsFolder:
+    """A results folder of :func:`run`: ``config.json`` (the configuration it belongs to, with
+    :func:`lazylib.report.scorecard.inputs_fingerprint` of the code that writes it) and one CSV file per
+    finished job in ``jobs/`` (``DATASET__SEED__FOLD.csv``), each written whole (to a temporary name, then
+    renamed) as soon as its job ends, so an interrupted run keeps every finished job and a rerun skips them.
+    Numbers are written in full precision: read back, they are the same bits.
+
+    Parameters
+    ----------
+    path : path
+        The folder (created when missing).
+    config : Config
+        The run's configuration: a folder holding another one's jobs, or written by other code, is refused.
+    """
+
+    def __init__(self, path, config: Config):
+        self.path = Path(path)
+        self.jobs = self.path / "jobs"
+        self.jobs.mkdir(parents=True, exist_ok=True)
+        meta = self.path / "config.json"
+        from lazylib.report.scorecard import inputs_fingerprint
+
+        record = {"key": config.key(), "inputs": inputs_fingerprint(), "config": asdict(config)}
+        if meta.is_file():
+            found = json.loads(meta.read_text())
+            if found.get("key") != record["key"]:
+                raise ValueError(
+                    f"the results folder {self.path} holds another configuration ({found.get('config')}); "
+                    "name a new folder for this one"
+                )
+            if found.get("inputs") != record["inputs"]:
+                raise ValueError(
+                    f"the results folder {self.path} was written by another lazylib or other numerical libraries "
+                    f"(inputs fingerprint {found.get('inputs')}, now {record['inputs']}): its rows could differ "
+                    "from this code's; name a new folder"
+                )
+        else:
+            meta.write_text(json.dumps(record, indent=1, default=list))
+
+    def _file(self, job: tuple) -> Path:
+        name, seed, f = job
+        return self.jobs / f"{name}__{seed}__{f}.csv"
+
+    def finished(self, jobs) -> set:
+        """The jobs among ``jobs`` whose file is there.
+
+        Parameters
+        ----------
+        jobs : iterable of tuple
+            ``(data set, fold seed, fold)`` of each job.
+
+        Returns
+        -------
+        set of tuple
+            Those already written.
+        """
+        return {job for job in jobs if self._file(job).is_file()}
+
+    def save(self, job: tuple, rows: list[dict]) -> None:
+        """Write a finished job's rows (to a temporary file, then renamed: a file is always whole).
+
+        Parameters
+        ----------
+        job : tuple
+            ``(data set, fold seed, fold)``.
+        rows : list of dict
+            The job's rows, with the keys of :data:`COLUMNS`.
+        """
+        tmp = self._file(job).with_suffix(".tmp")
+        pd.DataFrame(rows, columns=list(COLUMNS)).to_csv(tmp, index=False)
+        tmp.replace(self._file(job))
+
+    def load(self, job: tuple) -> list[dict]:
+        """Read a finished job's rows back, the same values as written.
+
+        Parameters
+        ----------
+        job : tuple
+            One of the jobs :meth:`finished` returns.
+
+        Returns
+        -------
+        list of dict
+            Its rows, as :meth:`save` was given them.
+        """
+        text = {"dataset": str, "kind": str, "method": str, "refused": str, "error": str}
+        frame = pd.read_csv(
+            self._file(job),
+            dtype=text,
+            keep_default_na=False,
+            na_values={c: [""] for c in COLUMNS if c not in text},
+        )
+        return frame.to_dict("records")
+
+
+def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, label: str):
+    """Yield ``(job, rows)`` as jobs end: here one by one (``n_jobs=1``), on joblib's workers, or on the Dask
+    ``client``'s cluster (one task per job; a task lost with its worker is recorded as that job's error)."""
+    if client is not None:
+        from distributed import as_completed
+
+        futures = {client.submit(_job, config, job, blas_threads, pure=False, key=f"bench-{job}"): job for job in jobs}
+        for future in as_completed(futures):
+            try:
+                yield future.result()
+            except Exception as err:
+                yield futures[future], _failed_rows(config, futures[future], err)
+            future.release()
+        return
+    if n_jobs == 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield _job(config, job, blas_threads)
+        return
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+    yield from parallel(delayed(_job)(config, job, blas_threads) for job in jobs)
+
+
+def run(
+    config: Config,
+    *,
+    n_jobs: int = 2,
+    cache_dir=None,
+    label: str = "bench",
+    results=None,
+    client=None,
+    blas_threads: int | None = 1,
+    folds=None,
+    largest_first: bool = True,
+) -> pd.DataFrame:
     """Every method of ``config`` on every fold of every seed of every data set.
+
+    One job per data set, fold seed and fold (all methods of that fold), the largest data sets first. A job
+    carries names only: the data set is loaded by name where it runs, once per process. A method's exception is
+    recorded on its row (``refused`` for the library's ValueError, ``error`` for anything else, a MemoryError
+    included) and the run goes on.
 
     Parameters
     ----------
     config : Config
     n_jobs : int
-        Worker processes of :func:`lazylib.evaluation.parallel_map` (one job per data set, seed and fold, the
-        largest first); the results do not depend on it.
+        Worker processes of joblib (its active backend: loky, or a Dask cluster under
+        ``joblib.parallel_config("dask")``); 1 runs here. The results do not depend on it.
     cache_dir : path, optional
         Keep the results in this folder under a name made of the configuration and
         :func:`lazylib.report.scorecard.inputs_fingerprint` (lazylib's sources and data and the versions of the
         numerical libraries), and reuse them only while both are unchanged: the chapters of Part VI share one
         run.
+    label : str
+        Text of the progress bar.
+    results : path, optional
+        A results folder (:class:`ResultsFolder`): every job's rows are written there as soon as it ends, and
+        the jobs already there are read back instead of run again, so an interrupted run resumes where it
+        stopped and ends with the same rows.
+    client : distributed.Client, optional
+        Run the jobs on this Dask cluster (one task per job; ``n_jobs`` is then ignored).
+    blas_threads : int or None
+        BLAS threads while a job runs (:func:`threadpoolctl.threadpool_limits`): one by default, since the
+        bench's products are small and the parallelism is across jobs; None leaves the pools as they are.
+    folds : sequence of int, optional
+        Run only these folds of each cross-validation (a sample of the run, e.g. to measure its cost); the
+        cache is then not used.
+    largest_first : bool
+        Start the jobs of the largest data sets first (the best balance of workers), or the smallest first (the
+        most jobs finished early, for a results folder read while the run goes on). The rows do not depend on it.
 
     Returns
     -------
-    DataFrame with one row per data set, seed, fold and method: ``accuracy`` (percent, NaN when refused),
-    ``fit_s``, ``predict_s`` (processor seconds of fitting and predicting; NaN for Part II's per-fold functions,
-    which do both), ``total_s``, ``refused`` (the error message, or "") and the data set's ``kind``.
+    DataFrame with one row per data set, seed, fold and method: ``accuracy`` (percent, NaN when refused or
+    failed), ``fit_s``, ``predict_s`` (processor seconds of fitting and predicting; NaN for Part II's per-fold
+    functions, which do both), ``total_s``, ``refused`` (the refusal's message, or ""), the data set's ``kind``
+    and ``error`` (``"Type: message"`` of a failure, or "").
     """
     path = None
-    if cache_dir is not None:
+    if cache_dir is not None and folds is None:
         from lazylib.report.scorecard import inputs_fingerprint
 
         digest = hashlib.sha256((config.key() + inputs_fingerprint()).encode()).hexdigest()[:20]
         path = Path(cache_dir) / f"bench-{digest}.pkl"
         if path.is_file():
             return pd.read_pickle(path)
-    data = {name: _prepared(name) for name in config.datasets}
     seeds = config.seeds()
-    folds = {
-        (name, s): stratified_kfold(data[name]["y"], config.n_splits, random_state=dataset_seed(name, s))
-        for name in config.datasets
-        for s in seeds
-    }
-    jobs = [(name, s, f) for name in config.datasets for s in seeds for f in range(config.n_splits)]
-    cost = [len(data[name]["y"]) ** 2 for name, _, _ in jobs]
-    order = np.argsort(cost, kind="stable")[::-1]
-
-    def one(job):
-        name, s, f = job
-        return _fold_rows(config, name, data[name], s, f, folds[name, s][f])
-
-    done = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
-    by_job = dict(zip((jobs[i] for i in order), done))
-    rows = [row for job in jobs for row in by_job[job]]
-    results = pd.DataFrame(rows)
-    _check_refusals(results)
-    results.attrs["config"] = asdict(config)
+    chosen = range(config.n_splits) if folds is None else sorted({check("fold", f, Integer(low=0)) for f in folds})
+    if chosen and chosen[-1] >= config.n_splits:
+        raise ValueError(f"folds must be below n_splits = {config.n_splits}, got {list(folds)}")
+    jobs = [(name, s, f) for name in config.datasets for s in seeds for f in chosen]
+    size = {name: len(_prepared(name)["y"]) for name in config.datasets}
+    order = np.argsort([size[name] for name, _, _ in jobs], kind="stable")
+    if largest_first:
+        order = order[::-1]
+    folder = ResultsFolder(results, config) if results is not None else None
+    by_job = {job: folder.load(job) for job in folder.finished(jobs)} if folder is not None else {}
+    todo = [jobs[i] for i in order if jobs[i] not in by_job]
+    with _progress_bar(len(todo), label, None) as bar:
+        for job, rows in _execute(config, todo, n_jobs=n_jobs, client=client, blas_threads=blas_threads, label=label):
+            if folder is not None:
+                folder.save(job, rows)
+            by_job[job] = rows
+            bar.update()
+    frame = pd.DataFrame([row for job in jobs for row in by_job[job]], columns=list(COLUMNS))
+    frame = frame[[c for c in COLUMNS if c != "error"] + ["error"]]
+    frame = _check_refusals(frame)
+    frame.attrs["config"] = asdict(config)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         with open(tmp, "wb") as fh:
-            pickle.dump(results, fh)
+            pickle.dump(frame, fh)
         tmp.replace(path)
-    return results
+    return frame
 
 
-def _check_refusals(results: pd.DataFrame) -> None:
-    """A method refuses a data set on every fold or on none: a refusal on some folds only is a failure."""
+def _check_refusals(results: pd.DataFrame) -> pd.DataFrame:
+    """A method refuses a data set on every fold or on none: a refusal on some folds only is a failure, moved
+    from ``refused`` to ``error`` (with a warning) so that it never counts as a refusal."""
     refused = results["refused"].ne("")
-    partial = refused.groupby([results["dataset"], results["method"]]).agg(lambda s: 0 < s.sum() < len(s))
+    partial = refused.groupby([results["dataset"], results["method"]]).transform(lambda s: 0 < s.sum() < len(s))
     if partial.any():
-        bad = partial[partial].index.tolist()
-        raise RuntimeError(f"methods failed on some folds only (not a refusal of the data set): {bad}")
+        bad = sorted(set(zip(results.loc[partial, "dataset"], results.loc[partial, "method"])))
+        warnings.warn(f"methods failed on some folds only (not a refusal of the data set): {bad}", stacklevel=2)
+        results = results.copy()
+        moved = partial & refused
+        results.loc[moved, "error"] = "refused on some folds only: " + results.loc[moved, "refused"]
+        results.loc[moved, "refused"] = ""
+    return results
 
 
 def refusals(results: pd.DataFrame) -> pd.DataFrame:
@@ -537,14 +755,44 @@ def main(argv=None) -> None:
     parser.add_argument("--datasets", nargs="*", default=None, help="data set names (overrides --full)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
+    parser.add_argument("--methods", nargs="*", default=None, help="method names (default: every method)")
+    parser.add_argument(
+        "--results", default=None, help="results folder: each job written as it ends; a rerun skips finished jobs"
+    )
+    parser.add_argument("--folds", type=int, nargs="*", default=None, help="run only these folds (e.g. to time)")
+    parser.add_argument("--smallest-first", action="store_true", help="start the smallest data sets' jobs first")
+    parser.add_argument("--scheduler", default=None, help="address of a Dask scheduler to run the jobs on")
+    parser.add_argument(
+        "--blas-threads", type=int, default=1, help="BLAS threads while a job runs (0: leave them as they are)"
+    )
     args = parser.parse_args(argv)
     base = FULL if args.full else BOOK
     names = tuple(args.datasets) if args.datasets else base.datasets
-    config = Config(datasets=names, n_seeds=args.seeds or base.n_seeds)
+    chosen = {"methods": tuple(args.methods)} if args.methods else {}
+    config = Config(datasets=names, n_seeds=args.seeds or base.n_seeds, **chosen)
+    client = None
+    if args.scheduler:
+        from distributed import Client
+
+        client = Client(args.scheduler)
     start, cpu = time.perf_counter(), time.process_time()
-    results = run(config, n_jobs=args.n_jobs, label="bench")
+    try:
+        results = run(
+            config,
+            n_jobs=args.n_jobs,
+            label="bench",
+            results=args.results,
+            client=client,
+            blas_threads=args.blas_threads or None,
+            folds=args.folds,
+            largest_first=not args.smallest_first,
+        )
+    finally:
+        if client is not None:
+            client.close()
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     results.to_csv(args.output, index=False)
+    failed = results[results["error"].ne("")]
     print(
         f"{len(names)} data sets x {config.n_seeds} seeds x {config.n_splits} folds x {len(config.methods)} "
         f"methods in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of processor time in fit and predict; "
@@ -552,6 +800,9 @@ def main(argv=None) -> None:
     )
     from lazylib.protocols.bench_stats import average_ranks, complete_block
 
+    if len(failed):
+        print(f"{len(failed)} rows failed (column error):")
+        print(failed.groupby(["method", "error"]).size().to_string())
     ranks = average_ranks(complete_block(accuracy_table(results)))
     print(ranks.round(2).to_string())
 
@@ -582,4 +833,7 @@ BOOK = Config(
 )
 
 if __name__ == "__main__":
-    main()
+    # run from the importable module, not __main__: its job function then reaches worker processes by reference
+    from lazylib.protocols import bench as _bench
+
+    _bench.main()

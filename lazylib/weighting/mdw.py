@@ -37,6 +37,7 @@ from lazylib.encoding import (
 )
 from lazylib.metrics import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics.extend import (
+    Half,
     OverlapAttribute,
     PowerAttribute,
     SetAttribute,
@@ -51,6 +52,11 @@ KINDS = ("numeric", "symbolic", "set")
 FALLBACKS = ("uniform", "zero")
 #: How :class:`FeatureDifference` scales numeric and set differences.
 SCALES = ("range", "raw")
+#: When every numeric feature has at most this many distinct training values (and none is set-valued), they are
+#: compared through tables of their differences (:class:`AbsoluteTable`): the whole distance is then the engine's
+#: matrix product and goes through its search. Otherwise term by term (a product beside direct terms costs more
+#: than it saves: segment's leave-one-out 1.3 s -> 5.7 s with its few-valued features alone in tables).
+TABLE_VALUES = 32
 #: The stages of MDW that :class:`MDW` applies: both (the method), or one of them alone (an ablation).
 STAGES = ("both", "scaling", "significance")
 #: Readings of an unknown value by :class:`FeatureDifference`, :class:`IGWeighted` and :class:`MDW` (``missing``).
@@ -629,6 +635,66 @@ class _UnknownAsValue(PowerAttribute):
         return term
 
 
+class AbsoluteTable(PowerAttribute):
+    """``|x - y| / scale`` of a numeric feature (unknown values at difference 1), as :class:`PowerAttribute` with
+    ``r = 1``, written as a table lookup over the distinct stored values ``v_j``: the query's row
+    ``psi(x) = (|x - v_j| / scale)_j`` (1 for an unknown stored value, all 1 for an unknown query), the stored
+    value's one-hot column ``chi(y)``. The term is then bilinear, so the engine's matrix product and search
+    take it; each entry is the term of the direct path, computed by the same expression. With
+    ``missing="value"`` two unknown values are at difference 0 (an unknown value is one more value, the reading
+    of ``missing="value"`` of issue #38's item 6); with ``"one"`` at 1, as :class:`PowerAttribute`.
+
+    >>> t = AbsoluteTable(0.0, 2.0)
+    >>> q, s = t.pair(np.array([0.0, np.nan]), np.array([1.0, 3.0, np.nan]))
+    >>> (q.emb @ s.emb.T).tolist() == t.direct(np.array([0.0, np.nan]), np.array([1.0, 3.0, np.nan])).tolist()
+    True
+    >>> q, s = AbsoluteTable(0.0, 2.0, missing="value").pair(np.array([np.nan]), np.array([1.0, np.nan]))
+    >>> (q.emb @ s.emb.T).tolist()
+    [[1.0, 0.0]]
+    """
+
+    bilinear = True
+    separable = False  # the table's columns are the stored side's values
+
+    def __init__(self, center: float = 0.0, scale: float = 1.0, missing: str = "one"):
+        super().__init__(1.0, center, scale)
+        self.missing = missing
+
+    def direct(self, xq, xs) -> np.ndarray:
+        """The (len(xq), len(xs)) matrix of terms, as the table gives them (two unknown values at 0 under
+        ``missing="value"``)."""
+        term = super().direct(xq, xs)
+        if self.missing == "value":
+            term[np.isnan(xq)[:, None] & np.isnan(xs)[None, :]] = 0.0
+        return term
+
+    def pair(self, xq, xs) -> tuple[Half, Half]:
+        """Query and stored halves: rows of the difference table and one-hot columns of the stored values.
+
+        Parameters
+        ----------
+        xq, xs : ndarray
+            A column of query values and one of stored values (NaN unknown).
+
+        Returns
+        -------
+        tuple of Half
+            The query's and the stored side's.
+        """
+        known = ~np.isnan(xs)
+        values, rows = np.unique(xs[known], return_inverse=True)
+        width = len(values) + 1  # the last column: an unknown stored value
+        psi = np.ones((len(xq), width))
+        psi[:, :-1] = self.direct(xq, values)
+        if self.missing == "value":
+            psi[np.isnan(xq), -1] = 0.0
+        chi = np.zeros((len(xs), width))
+        chi[np.flatnonzero(known), rows] = 1.0
+        chi[~known, -1] = 1.0
+        unknown = np.zeros(len(xq), bool), np.zeros(len(xs), bool)
+        return Half(np.zeros(len(xq)), psi, unknown[0]), Half(np.zeros(len(xs)), chi, unknown[1])
+
+
 class FeatureDifference(AttributeMetric):
     """``D(x, y) = sum_f w_f delta_f(x_f, y_f)`` with ``delta_f = |x - y| / range_f`` for numeric features,
     overlap for symbolic ones and Eq. 6 (the smallest Euclidean distance between members) divided by the largest
@@ -719,6 +785,10 @@ class FeatureDifference(AttributeMetric):
         self.range_ = np.where(np.asarray(self.kinds_) == SET, np.nan, hi - lo)
         self.scales_ = np.ones(len(self.kinds_))
         self.attributes_ = []
+        kinds = np.asarray(self.kinds_)
+        tabled = not (kinds == SET).any() and all(
+            len(np.unique(Z[:, a][~np.isnan(Z[:, a])])) <= TABLE_VALUES for a in np.flatnonzero(kinds != NOMINAL)
+        )
         for a, kind in enumerate(self.kinds_):
             if kind == NOMINAL:
                 self.attributes_.append(OverlapAttribute(self.missing))
@@ -729,6 +799,8 @@ class FeatureDifference(AttributeMetric):
                 table = self.sets_[a]
                 shift = centre(table.members)
                 self.attributes_.append(SetAttribute(self.scales_[a], shift, unknown=1.0))
+            elif tabled:
+                self.attributes_.append(AbsoluteTable(lo[a], self.scales_[a], missing=self.missing))
             else:
                 term = _UnknownAsValue if self.missing == "value" else PowerAttribute
                 self.attributes_.append(term(1.0, lo[a], self.scales_[a]))
