@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lazylib._validation import Choice, check, check_working_memory
+from lazylib._validation import Choice, check
 from lazylib.encoding import NOMINAL, known_mean_std, known_range
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
@@ -56,7 +56,6 @@ class HEOM(AttributeMetric):
     _fixed_root = 2.0
 
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
         lo, hi = known_range(Z, self.columns_)
         self.range_ = hi - lo
         self.attributes_ = [
@@ -121,7 +120,6 @@ class HVDM(AttributeMetric):
         self.unseen = unseen
 
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
         check("normalization", self.normalization, Choice(HVDM_NORMALIZATIONS))
         check("unseen", self.unseen, Choice(("zero", "uniform")))
         C = len(self.classes_)

@@ -7,7 +7,7 @@ from functools import partial
 
 import numpy as np
 
-from lazylib._validation import Boolean, Choice, Integer, check, check_working_memory
+from lazylib._validation import Boolean, Choice, Integer, check
 from lazylib.metrics._attributes import CurveAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import (
@@ -106,7 +106,6 @@ class DVDM(AttributeMetric):
         return kind == "continuous" or (kind == "integer" and self.integer == "continuous")
 
     def _check_params(self) -> None:
-        check_working_memory(self.working_memory)
         check("erratum", self.erratum, Boolean())
         check("unseen", self.unseen, Choice(UNSEEN))
         check("integer", self.integer, Choice(("discrete", "continuous")))

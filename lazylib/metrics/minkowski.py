@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lazylib._validation import Choice, Real, check, check_working_memory
+from lazylib._validation import Choice, Real, check
 from lazylib.encoding import known_mean_std, known_range
 from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
@@ -85,7 +85,6 @@ class Minkowski(AttributeMetric):
         return check("r", self.r, Real(low=1))
 
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
         check("normalize", self.normalize, Choice(NORMALIZATIONS))
         self.center_, std = known_mean_std(Z, columns=self.columns_)
         lo, hi = known_range(Z, self.columns_)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lazylib._validation import Choice, check, check_working_memory
+from lazylib._validation import Choice, check
 from lazylib.metrics._attributes import OverlapAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 
@@ -53,7 +53,6 @@ class Overlap(AttributeMetric):
         self.missing = missing
 
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
         check("missing", self.missing, Choice(("value", "one")))
         self.attributes_ = [OverlapAttribute(self.missing) for _ in range(Z.shape[1])]
 

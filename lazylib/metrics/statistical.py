@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.distance import cdist
 
-from lazylib._validation import check_working_memory
 from lazylib.encoding import LINEAR_TYPES, known_mean_std
 from lazylib.metrics._base import CANCELLATION, WORKING_MEMORY, Metric
 
@@ -35,7 +34,6 @@ class _NumericMetric(Metric):
             self._check_values(Z, name)
 
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
         self._check_known(Z, "X")
         self._check_values(Z, "X")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib._validation import Choice, check, check_working_memory, suggest
+from lazylib._validation import Choice, check, suggest
 from lazylib.encoding import encode, encode_labels
 from lazylib.metrics._attributes import OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
@@ -37,7 +37,6 @@ class _ProbabilityMetric(AttributeMetric):
         self.unseen = unseen
 
     def _fit(self, Z, y):
-        check_working_memory(self.working_memory)
         check("unseen", self.unseen, Choice(UNSEEN))
         C = len(self.classes_)
         self.attributes_ = [self._attribute(*probability_table(Z[:, a], y, C, self.unseen)) for a in range(Z.shape[1])]
