@@ -149,7 +149,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
             Class labels.
         types : sequence or dict, optional
-            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+            Attribute types of an array ``X`` (default: every column continuous; :func:`lazylib.encoding.fit_input`).
 
         Returns
         -------
