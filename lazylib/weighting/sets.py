@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from lazylib.encoding import as_numbers, check_query, encode_labels, fit_input
+from lazylib.encoding import as_numbers, check_query, column_values, encode_labels, fit_input, is_known_set
 from lazylib.neighbors import vote, vote_priority
-from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
+from lazylib.weighting.mdw import feature_kinds, mdw_weights, set_difference
 
 
 def feature_difference(a, b, kind: str) -> np.ndarray:
@@ -38,8 +38,8 @@ def feature_difference(a, b, kind: str) -> np.ndarray:
     """
     if kind == "set":
         out = np.zeros((len(a), len(b)))
-        ia = np.flatnonzero([_is_set(s) for s in a])
-        ib = np.flatnonzero([_is_set(s) for s in b])
+        ia = np.flatnonzero([is_known_set(s) for s in a])
+        ib = np.flatnonzero([is_known_set(s) for s in b])
         if len(ia) and len(ib):
             out[np.ix_(ia, ib)] = set_difference([a[i] for i in ia], [b[j] for j in ib])
         return out
@@ -60,7 +60,7 @@ def feature_differences(X: pd.DataFrame, *, types=None, kinds=("set",)) -> dict:
     :func:`combined_distance` and :func:`lazylib.weighting.mdw_components` (``differences=``)."""
     columns, found = feature_kinds(X, types)
     return {
-        c: feature_difference(_column_values(X.iloc[:, f], k), _column_values(X.iloc[:, f], k), k)
+        c: feature_difference(column_values(X.iloc[:, f], k), column_values(X.iloc[:, f], k), k)
         for f, (c, k) in enumerate(zip(columns, found))
         if k in kinds
     }
@@ -129,7 +129,7 @@ def combined_distance(
             continue
         d = differences.get(columns[f])
         if d is None:
-            d = feature_difference(_column_values(A.iloc[:, f], kind), _column_values(B.iloc[:, f], kind), kind)
+            d = feature_difference(column_values(A.iloc[:, f], kind), column_values(B.iloc[:, f], kind), kind)
         D += d * w[None, :]
     return D
 
@@ -198,14 +198,14 @@ def mdw_loo_distances(
         raise ValueError(f"stages must be 'both' or 'scaling', got {stages!r}")
     columns, kinds = feature_kinds(X, types)
     for f, (c, k) in enumerate(zip(columns, kinds)):
-        values = _column_values(X.iloc[:, f], k)
-        unknown = not all(_is_set(s) for s in values) if k == "set" else bool(np.isnan(values).any())
+        values = column_values(X.iloc[:, f], k)
+        unknown = not all(is_known_set(s) for s in values) if k == "set" else bool(np.isnan(values).any())
         if unknown:
             raise ValueError(f"column {c!r} has unknown values: mdw_loo_distances needs complete data")
     given = differences or {}
     matrices = []
     for f, (c, k) in enumerate(zip(columns, kinds)):
-        values = _column_values(X.iloc[:, f], k)
+        values = column_values(X.iloc[:, f], k)
         matrices.append(given[c] if c in given else feature_difference(values, values, k))
     codes, classes = encode_labels(y, len(X))
     n, C = len(codes), len(classes)
