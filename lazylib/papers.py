@@ -2,7 +2,7 @@
 
 Everything that lists the Parts reads :data:`PARTS`: the README's and the front page's tables (rendered by
 :func:`readme_table` and :func:`intro_table`; ``tests/unit/test_papers.py`` checks both files hold them), the
-scorecard appendix, :mod:`lazylib.protocols`, :data:`lazylib.datasets.PAPER_DATASETS`, ``CITATION.cff`` (checked
+scorecard appendix, :mod:`lazylib.protocols`, :data:`lazylib.papers.PAPER_DATASETS`, ``CITATION.cff`` (checked
 by a test), and each chapter's scorecard record (:meth:`lazylib.report.scorecard.Chapter.here` finds its Part
 from the chapter's folder). A paper's ``key`` is its one spelling in the code (protocol module, paper tests,
 records); ``citation`` is its key in ``book/references.bib``.

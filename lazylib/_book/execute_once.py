@@ -79,7 +79,7 @@ def read_notebook(path: Path):
     )
 
 
-def _cache(cache_dir: Path):
+def open_cache(cache_dir: Path):
     from jupyter_cache import get_cache
 
     return get_cache(str(cache_dir))
@@ -95,7 +95,7 @@ def store(notebook, path: Path, seconds: float, cache_dir: Path) -> None:
     """Put one executed notebook into the cache."""
     from jupyter_cache.base import CacheBundleIn
 
-    _cache(cache_dir).cache_notebook_bundle(
+    open_cache(cache_dir).cache_notebook_bundle(
         CacheBundleIn(notebook, str(path), data={"execution_seconds": seconds}), check_validity=False, overwrite=True
     )
 
@@ -115,7 +115,7 @@ def missing_from_cache(notebooks: list[Path], cache_dir: Path) -> list[Path]:
     """The notebooks whose current code has no executed copy in the cache."""
     if not cache_dir.is_dir():
         return list(notebooks)
-    cache, missing = _cache(cache_dir), []
+    cache, missing = open_cache(cache_dir), []
     for path in notebooks:
         try:
             cache.match_cache_notebook(read_notebook(path))

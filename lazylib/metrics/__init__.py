@@ -70,7 +70,7 @@ def available() -> list[str]:
 
 def register_metric(name: str, cls: type[Metric]) -> type[Metric]:
     """Make ``name`` a name of the metric class ``cls`` for :func:`make_metric` and every estimator's
-    ``metric=`` (a metric defined outside the package: :mod:`lazylib.metrics.extend`).
+    ``metric=`` (a metric defined outside the package: ``lazylib.metrics.extend``).
 
     Parameters
     ----------

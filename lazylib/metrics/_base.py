@@ -371,7 +371,7 @@ class AttributeMetric(Metric):
     """A metric made of one fitted attribute term per column (see :mod:`lazylib.metrics._attributes`).
 
     Subclasses set ``self.attributes_`` in ``_fit`` (one term per column, following
-    :class:`lazylib.metrics.extend.TermContract`), and the class flag ``query_weighted`` to True when the
+    ``lazylib.metrics.extend.TermContract``), and the class flag ``query_weighted`` to True when the
     terms' query-side value weights (``AttributeTerm.query_weights``) multiply them (the VDM and OMVW).
 
     Parameters

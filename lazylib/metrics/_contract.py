@@ -1,10 +1,10 @@
 """The metric contract: what an attribute term and a metric provide to the engine (:mod:`lazylib.metrics._engine`)
 and the search (:mod:`lazylib.search`), declared once as two :class:`typing.Protocol` classes.
 
-:class:`lazylib.metrics.Metric` and :class:`lazylib.metrics.extend.AttributeTerm` implement them with defaults,
+:class:`lazylib.metrics.Metric` and ``lazylib.metrics.extend.AttributeTerm`` implement them with defaults,
 so a new metric overrides only what it changes (``tests/unit/test_extend.py`` checks that both bases satisfy
 the protocols and that the engine and the search read no private name of a metric that is not declared here).
-Import them from :mod:`lazylib.metrics.extend`.
+Import them from ``lazylib.metrics.extend``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ class TermContract(Protocol):
     """One fitted attribute's term ``t(x, y)``, as the engine asks for it.
 
     A *bilinear* term is ``t(x, y) = alpha(x) + beta(y) + psi(x) . chi(y)`` and gives the two sides of that
-    product (:meth:`pair`, each side a :class:`lazylib.metrics.extend.Half`); it is then computed for all
+    product (:meth:`pair`, each side a ``lazylib.metrics.extend.Half``); it is then computed for all
     pairs at once by one matrix product. Any other term gives its (nq, ns) matrix (:meth:`direct`). A
     query-side value weight ``u(x)`` (the VDM's) multiplies the term when the metric sets ``query_weighted``.
     """
