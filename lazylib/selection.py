@@ -16,9 +16,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.encoding import encode_labels, fit_input, query_input
-from lazylib.neighbors import correct, vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, tolerance
 from lazylib.subspace import fit_numeric, numeric_matrix, query_numeric
+from lazylib.voting import correct, vote_priority
 
 #: Float64 numbers of the (pairs x subsets) distance block computed at once.
 CHUNK_ELEMENTS = 1 << 22

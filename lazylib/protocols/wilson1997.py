@@ -34,8 +34,9 @@ from lazylib._validation import Integer, Real, check
 from lazylib.encoding import Encoded, encode, label_values
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.neighbors import KNeighborsClassifier, block_neighbourhood, class_probabilities
+from lazylib.neighbors import KNeighborsClassifier
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
+from lazylib.voting import block_neighbourhood, class_probabilities
 
 #: Columns of the tidy table returned by :func:`run`.
 COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
@@ -413,7 +414,7 @@ def _gather(jobs: list[Job], order: list[int], scores: list, n_rules: int, copie
 
 def _tie_scores(clf: KNeighborsClassifier, Z, truth: np.ndarray, rules) -> np.ndarray:
     """Accuracy of a fitted classifier on ``(Z, truth)`` under every tie rule of ``rules``, from one search
-    (for "random": the exact expected accuracy, :func:`lazylib.neighbors.class_probabilities`)."""
+    (for "random": the exact expected accuracy, :func:`lazylib.voting.class_probabilities`)."""
     k = clf.n_neighbors
     lookup = {c: i for i, c in enumerate(clf.classes_)}
     index = np.array([lookup.get(t, -1) for t in truth])

@@ -7,7 +7,7 @@ module computes the same kind of distance matrix another way, feature by feature
 delta_f(q_f, s_f)`` with ``delta_f`` = ``|x - y|`` (numeric), overlap (symbolic) or
 :func:`lazylib.weighting.mdw.set_difference` (sets), and ``w_{c(s)}`` the weights of the stored instance's class
 (:func:`lazylib.weighting.mdw_weights`); votes follow the tie rule of :mod:`lazylib.neighbors`
-(:func:`lazylib.neighbors.vote`). It equals ``FeatureDifference(scale="raw")`` (and MDW's weights) on data
+(:func:`lazylib.voting.vote`). It equals ``FeatureDifference(scale="raw")`` (and MDW's weights) on data
 without unknown values; an unknown value is at difference 0 here and 1 in the metrics
 (``tests/oracles/test_set_metrics.py`` checks both). Memory is ``O(C n_q n_s)``: meant for data sets of about a
 thousand instances, as the paper's.
@@ -20,7 +20,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from lazylib.encoding import as_numbers, check_query, column_values, encode_labels, fit_input, is_known_set
-from lazylib.neighbors import vote, vote_priority
+from lazylib.voting import vote, vote_priority
 from lazylib.weighting.mdw import feature_kinds, mdw_weights, set_difference
 
 
@@ -306,7 +306,7 @@ class DifferenceKNN(ClassifierMixin, BaseEstimator):
     weights_ : DataFrame or None
         The per-class mean difference weights (``weighting="mdw"``), or None.
     priority_ : ndarray of shape (C,)
-        Rank of each class in the vote's last resort (:func:`lazylib.neighbors.vote_priority`).
+        Rank of each class in the vote's last resort (:func:`lazylib.voting.vote_priority`).
 
     Examples
     --------
