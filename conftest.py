@@ -74,9 +74,18 @@ class _NotebookReader:
 nbval.plugin.nbformat = _NotebookReader()
 
 
+class _Chapter(nbval.plugin.IPyNbFile):
+    """nbval's notebook, its kernel started with the chapter's path in ``JPY_SESSION_NAME``
+    (:func:`lazylib._book.execute_once.session_of`)."""
+
+    def setup(self):
+        with execute_once.session_of(self.path):
+            super().setup()
+
+
 def pytest_collect_file(file_path: Path, parent):
     if is_chapter(file_path) and (parent.config.option.nbval or parent.config.option.nbval_lax):
-        return nbval.plugin.IPyNbFile.from_parent(parent, path=file_path)
+        return _Chapter.from_parent(parent, path=file_path)
     return None
 
 

@@ -585,6 +585,23 @@ def _power_of_two_scale(Z: np.ndarray, known: np.ndarray) -> np.ndarray:
     return np.ldexp(1.0, exponent)
 
 
+def is_known_set(s) -> bool:
+    """Whether the cell ``s`` of a set-valued column holds a set (None, NaN and an empty array are unknown)."""
+    return s is not None and not (isinstance(s, float) and np.isnan(s)) and np.size(s) > 0
+
+
+def column_values(col: pd.Series, kind: str):
+    """The values of a DataFrame column as a feature kind of :data:`lazylib.weighting.mdw.KINDS` reads them: a
+    list of cells for ``"set"``, category codes (NaN unknown) for a categorical column, else floats (NaN unknown)."""
+    if kind == "set":
+        return list(col)
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        codes = col.array.codes.astype(np.float64)
+        codes[codes < 0] = np.nan
+        return codes
+    return col.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
 def known_range(Z: np.ndarray, columns=None) -> tuple[np.ndarray, np.ndarray]:
     """``(lo, hi)`` per column over known values; 0 and 0 for a column with none.
 

@@ -26,9 +26,9 @@ from lazylib._validation import (
 )
 from lazylib.encoding import encode_labels, fit_input, query_input
 from lazylib.metrics import WORKING_MEMORY
-from lazylib.neighbors import correct, vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, tolerance
 from lazylib.subspace import fit_numeric, in_safe_units, numeric_matrix, query_numeric
+from lazylib.voting import correct, vote_priority
 
 #: Bytes counted per candidate subset by :func:`random_subsets`: its row of J booleans, its score, and its key in the
 #: set of those already drawn (a bytes object of J bytes and its slot, about 100 bytes).

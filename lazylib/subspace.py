@@ -25,8 +25,8 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 
 from lazylib._validation import Choice, Integer, Real, check, validate_params
 from lazylib.encoding import LINEAR_TYPES, encode_labels, fit_input, query_input
-from lazylib.neighbors import correct, vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
+from lazylib.voting import correct, vote_priority
 
 #: The two learners of the paper.
 METHODS = ("ca", "cacp")
@@ -314,7 +314,7 @@ def correct_by_width(
     decides among them:
 
     - ``"all"``: every tied instance votes, then the class more frequent in training, then the lower index (the
-      library's rule, :func:`lazylib.neighbors.vote`);
+      library's rule, :func:`lazylib.voting.vote`);
     - ``"first"``: the tied instance stored first decides;
     - ``"random"``: one tied instance chosen uniformly at random decides; the entry is the *expected*
       correctness, the share of tied instances of the query's class (no random numbers are drawn).

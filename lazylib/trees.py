@@ -653,7 +653,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         y : array-like of length n
             Class labels.
         types : sequence or dict, optional
-            Attribute types, as for :func:`lazylib.metrics.encode` (required for arrays).
+            Attribute types of an array ``X`` (default: every column continuous; :func:`lazylib.encoding.fit_input`).
 
         Returns
         -------

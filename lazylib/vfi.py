@@ -26,8 +26,8 @@ from sklearn.utils.validation import check_is_fitted
 from lazylib._validation import Boolean, Choice, Real, check, check_working_memory, validate_params
 from lazylib.encoding import encode_labels, fit_input, query_input
 from lazylib.metrics import WORKING_MEMORY
-from lazylib.neighbors import vote_priority
 from lazylib.search import TIE_TOLERANCE
+from lazylib.voting import vote_priority
 
 #: The constant Weka's VFI adds to interval counts and class sizes when it weights votes by confidence, which
 #: keeps the entropy of a pure interval above zero and its weight finite.
@@ -100,7 +100,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         Class codes ``0..C-1`` of the training instances.
     priority_ : ndarray of shape (C,)
         Rank of each class in a tie of summed votes, by the ``tie_break`` rule
-        (:func:`lazylib.neighbors.vote_priority`).
+        (:func:`lazylib.voting.vote_priority`).
     feature_weights_ : ndarray of shape (m,)
         The weight of each feature's votes (all ones without ``feature_weights``).
     grid_ : ndarray of shape (G,)
@@ -233,7 +233,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
             Class labels.
         types : sequence or dict, optional
-            Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
+            Attribute types of an array ``X`` (default: every column continuous; :func:`lazylib.encoding.fit_input`).
 
         Returns
         -------
@@ -573,7 +573,7 @@ def normalise_votes(votes: np.ndarray) -> np.ndarray:
 def winners(votes: np.ndarray, priority: np.ndarray, tie_tolerance: float = TIE_TOLERANCE) -> np.ndarray:
     """Index of the winning class of each row of ``votes`` (n, C): the largest, with totals within
     ``tie_tolerance`` (relative) of it tied, and a tie going to the highest ``priority`` (see
-    :func:`lazylib.neighbors.vote_priority`).
+    :func:`lazylib.voting.vote_priority`).
 
     Examples
     --------

@@ -79,7 +79,7 @@ def read_notebook(path: Path):
     )
 
 
-def _cache(cache_dir: Path):
+def open_cache(cache_dir: Path):
     from jupyter_cache import get_cache
 
     return get_cache(str(cache_dir))
@@ -95,7 +95,7 @@ def store(notebook, path: Path, seconds: float, cache_dir: Path) -> None:
     """Put one executed notebook into the cache."""
     from jupyter_cache.base import CacheBundleIn
 
-    _cache(cache_dir).cache_notebook_bundle(
+    open_cache(cache_dir).cache_notebook_bundle(
         CacheBundleIn(notebook, str(path), data={"execution_seconds": seconds}), check_validity=False, overwrite=True
     )
 
@@ -115,7 +115,7 @@ def missing_from_cache(notebooks: list[Path], cache_dir: Path) -> list[Path]:
     """The notebooks whose current code has no executed copy in the cache."""
     if not cache_dir.is_dir():
         return list(notebooks)
-    cache, missing = _cache(cache_dir), []
+    cache, missing = open_cache(cache_dir), []
     for path in notebooks:
         try:
             cache.match_cache_notebook(read_notebook(path))
@@ -137,6 +137,16 @@ def current(root: Path, cache_dir: Path, stamp: Path) -> tuple[bool, str]:
     return True, f"executed by {recorded.get('executed by', '?')}"
 
 
+def session_of(path: Path):
+    """The environment under which a kernel runs the page at ``path``: ``JPY_SESSION_NAME`` names it, as Jupyter
+    Server names the notebook of every kernel it starts (JupyterLab, ``make lab``), so a page finds its own path
+    however it runs (:meth:`lazylib.report.scorecard.Chapter.here`). A context manager: the kernel started
+    inside it inherits the variable, the process gets its environment back on exit."""
+    from unittest import mock
+
+    return mock.patch.dict(os.environ, {"JPY_SESSION_NAME": str(Path(path).resolve())})
+
+
 def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900, log=print) -> None:
     """Execute every page in ``_toc.yml`` order into an emptied cache; raise on the first failing cell."""
     from jupyter_cache.executors.utils import single_nb_execution
@@ -147,7 +157,8 @@ def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900, lo
     for path in notebooks:
         notebook = read_notebook(path)
         log(f"executing {path.relative_to(root)}")
-        result = single_nb_execution(notebook, cwd=str(path.parent), timeout=timeout, allow_errors=False)
+        with session_of(path):
+            result = single_nb_execution(notebook, cwd=str(path.parent), timeout=timeout, allow_errors=False)
         if result.err is not None:
             raise RuntimeError(f"executing {path.relative_to(root)} failed:\n{result.exc_string}")
         log(f"  {result.time:.1f} s")

@@ -107,7 +107,7 @@ def _write_notebooks(app, exception) -> None:
         return
     from lazylib._book import execute_once
 
-    cache = execute_once._cache(Path(app.outdir).parent / ".jupyter_cache")
+    cache = execute_once.open_cache(Path(app.outdir).parent / ".jupyter_cache")
     for docname in sorted(app.env.found_docs):
         if not _exec_data(app.env, docname):
             continue

@@ -17,9 +17,10 @@ from lazylib.datasets._loader import (
     list_datasets,
     load,
     manifest,
+    papers_using,
     summary_table,
 )
-from lazylib.datasets._papers import PAPER_DATASETS, papers_using
+from lazylib.papers import PAPER_DATASETS
 
 __all__ = [
     "ChecksumError",

@@ -14,6 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import suggest
+from lazylib.papers import PAPER_DATASETS
+
 DATA_DIR = Path(__file__).parent / "uci"
 
 #: Attribute types a schema may declare, besides ``identifier`` (dropped on load).
@@ -393,6 +396,21 @@ def _source(data_dir: Path, files: list[str], shas: list[str]) -> dict[str, Any]
     }
 
 
+def papers_using(name: str) -> list[str]:
+    """Paper keys (:data:`lazylib.papers.PARTS`) whose experiments name the data set ``name`` (one of
+    :func:`list_datasets`).
+
+    Raises
+    ------
+    UnknownDatasetError
+        For a name that is not vendored (the message suggests close ones).
+    """
+    names = list_datasets()
+    if name not in names:
+        raise UnknownDatasetError(f"no data set named {name!r}{suggest(name, names)} (see list_datasets())")
+    return [paper for paper, names in PAPER_DATASETS.items() if name in names]
+
+
 def summary_table(data_dir: Path | str | None = None) -> pd.DataFrame:
     """One row per data set of ``data_dir`` (``None``: the data shipped with lazylib): size, attribute types,
     classes, missing cells, origin and fidelity.
@@ -400,8 +418,6 @@ def summary_table(data_dir: Path | str | None = None) -> pd.DataFrame:
     ``missing`` counts empty attribute cells (identifier columns excluded) and ``missing_class`` the rows
     without a class, both as loaded.
     """
-    from lazylib.datasets._papers import papers_using
-
     rows = []
     for name in list_datasets(data_dir):
         ds = load(name, data_dir=data_dir)

@@ -68,6 +68,57 @@ def available() -> list[str]:
     return sorted(REGISTRY)
 
 
+def register_metric(name: str, cls: type[Metric]) -> type[Metric]:
+    """Make ``name`` a name of the metric class ``cls`` for :func:`make_metric` and every estimator's
+    ``metric=`` (a metric defined outside the package: ``lazylib.metrics.extend``).
+
+    Parameters
+    ----------
+    name : str
+        The name, case-insensitive (stored in lower case).
+    cls : type
+        A subclass of :class:`Metric`.
+
+    Returns
+    -------
+    type
+        ``cls``, so the function also works as a class decorator's body.
+
+    Raises
+    ------
+    ValueError
+        For a name that is not a non-empty string, a class that is not a :class:`Metric`, or a name already
+        given to another class.
+
+    Notes
+    -----
+    The registry is the module-level dict :data:`REGISTRY`; registering the same class twice under one name is
+    allowed, so a module that registers its metric can be re-imported.
+
+    References
+    ----------
+    Not from the papers: the library's extension point (``CONTRIBUTING.md``, "Adding a metric").
+
+    Examples
+    --------
+    >>> from lazylib.metrics import REGISTRY, Overlap, make_metric, register_metric
+    >>> class Hamming(Overlap):
+    ...     pass
+    >>> register_metric("hamming", Hamming) is Hamming and type(make_metric("Hamming")).__name__
+    'Hamming'
+    >>> del REGISTRY["hamming"]
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a metric name must be a non-empty string, got {name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise ValueError(f"register_metric takes a subclass of lazylib.metrics.Metric, got {cls!r}")
+    key = name.lower()
+    if REGISTRY.get(key, cls) is not cls:
+        raise ValueError(f"metric name {name!r} is already taken by {REGISTRY[key].__name__}")
+    REGISTRY[key] = cls
+    return cls
+
+
 def make_metric(name: str, **params) -> Metric:
     """An unfitted metric by name, e.g. ``make_metric("hvdm", normalization="N2")``.
 
@@ -126,6 +177,7 @@ __all__ = [
     "encode",
     "fitted_bytes",
     "make_metric",
+    "register_metric",
     "minimum_value_weight",
     "value_weight",
     "value_weights",

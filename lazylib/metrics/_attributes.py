@@ -161,7 +161,10 @@ class ProbabilityAttribute(_Squared):
 
     Parameters
     ----------
-    table, P : ValueTable and its probability rows (known values, unseen, missing).
+    table : ValueTable
+        The attribute's table of values.
+    P : ndarray
+        Its probability rows: one per known value, then the unseen and the missing rows.
     form : str
         ``"sq"``: ``scale * sum_c (P_xc - P_yc)^2`` (bilinear); ``"l1"``: ``sum_c |P_xc - P_yc|``;
         ``"l1sq"``: its square; ``"sqsq"``: ``(sum_c (P_xc - P_yc)^2)^2``. The last three are table lookups.
@@ -193,6 +196,7 @@ class ProbabilityAttribute(_Squared):
             }[form]
 
     def rows(self, x):
+        """The row of ``P`` of every value of ``x`` (after ``transform``)."""
         return self.table.rows(x if self.transform is None else self.transform(x))
 
     def probabilities(self, x) -> np.ndarray:
@@ -212,6 +216,7 @@ class ProbabilityAttribute(_Squared):
         return (P if self.scale == 1.0 else np.sqrt(self.scale) * P), unknown_one
 
     def fit_shift(self, x) -> None:
+        """Centre form ``"sq"`` on the training column ``x`` (the lookups of the other forms need no shift)."""
         if self.form == "sq":
             _Squared.fit_shift(self, x)
 
@@ -262,6 +267,7 @@ class CurveAttribute(_Squared):
         self.squares_bilinear = form == "sqsq"
 
     def probabilities(self, x) -> np.ndarray:
+        """Interpolated class-probability vector of every value of ``x`` (unknown: ``P_missing``)."""
         out = np.tile(self.P_missing, (len(x), 1))
         present = ~np.isnan(x)
         if present.any():

@@ -16,7 +16,7 @@ from sklearn.exceptions import NotFittedError  # noqa: F401  (re-exported by laz
 from sklearn.utils.validation import check_is_fitted
 
 from lazylib._validation import Real, validate_params
-from lazylib.encoding import encode, encode_labels
+from lazylib.encoding import encode_labels, fit_input
 from lazylib.metrics import _engine
 from lazylib.metrics._attributes import SetAttribute
 from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
@@ -28,7 +28,7 @@ from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable 
     SetSides,
     StoredSide,
 )
-from lazylib.metrics._inputs import Schema, check_accepted, check_k, check_weights, operands, training_operands
+from lazylib.metrics._inputs import check_accepted, check_k, check_weights, operands, training_operands
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -49,10 +49,15 @@ class Metric(BaseEstimator):
         vector per class, applied to the class of the *stored* instance (the column of ``pairwise``), as in Howe
         and Cardie's mean difference weighting. A Series/DataFrame is aligned on column names (and classes).
     working_memory : float
-        Bound, in MiB, on the temporaries of one chunk.
+        Bound, in MiB, on the temporaries of one chunk (a number above 0, checked by :meth:`fit`).
 
     Attributes
     ----------
+    schema_ : lazylib.encoding.Schema
+        The training data's columns, types, categories and set dimensions, which every later input must match
+        (:func:`lazylib.encoding.fit_input`, as for every estimator).
+    feature_names_in_ : ndarray of str
+        Column names of a DataFrame ``X`` (absent for an array), as scikit-learn sets them.
     columns_ : tuple of str
         Attribute names (a DataFrame's columns; ``"0"``, ``"1"``... for an array).
     kinds_ : tuple of str
@@ -124,7 +129,8 @@ class Metric(BaseEstimator):
         y : array-like of shape (n,), optional
             Class labels; required by the metrics that use class-conditional probabilities.
         types : sequence or dict, optional
-            Attribute types, required when ``X`` is an array.
+            Attribute types of an array ``X`` (default: every column continuous, as for every estimator; see
+            :func:`lazylib.encoding.fit_input`). A DataFrame's types come from its dtypes.
 
         Returns
         -------
@@ -132,13 +138,11 @@ class Metric(BaseEstimator):
             The fitted metric itself.
         """
         self._validate_params()
-        enc = encode(X, types, sets=True)
+        enc = fit_input(self, X, types, sets=True)  # sets schema_, n_features_in_, feature_names_in_
         check_accepted(type(self).__name__, self.accepts, enc)
-        self._schema = Schema.of(enc)
         self.columns_ = enc.columns
         self.kinds_ = enc.kinds
         self.categories_ = enc.categories
-        self.n_features_in_ = len(enc.columns)
         self.sets_ = enc.sets  # the training data's set tables (None: no set-valued column)
         if y is not None or self.needs_labels:
             self.y_, self.classes_ = encode_labels(y, enc.values.shape[0], min_classes=2 if self.needs_labels else 1)
@@ -326,6 +330,14 @@ class Metric(BaseEstimator):
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
 
+    def _check_operands(self, Zq: np.ndarray, Zs: np.ndarray) -> None:
+        """Refuse queries or stored instances outside the metric's domain (``uses_engine`` False: the engine
+        calls it before asking for the blocks)."""
+
+    def _block(self, Zq: np.ndarray, Zs: np.ndarray) -> np.ndarray:
+        """The (len(Zq), len(Zs)) distances of one chunk, for a metric with ``uses_engine`` False."""
+        raise NotImplementedError(f"{type(self).__name__} computes its distances through the engine (uses_engine)")
+
     def _finish(self, S: np.ndarray, nonnegative: bool = False) -> np.ndarray:
         """Distances from sums, in place: ``S ** (1 / root_)``; ``nonnegative``: ``S`` holds no negative
         rounding (else it is clipped at 0 first)."""
@@ -343,7 +355,7 @@ class Metric(BaseEstimator):
 
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
         """``X`` encoded as the training data were (:meth:`lazylib.metrics._inputs.Schema.encode`)."""
-        return self._schema.encode(X, what)
+        return self.schema_.encode(X, what)
 
     def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:
         """Query rows per chunk within ``working_memory`` (:func:`lazylib.metrics._engine.chunk_rows`; the
@@ -363,8 +375,9 @@ class Metric(BaseEstimator):
 class AttributeMetric(Metric):
     """A metric made of one fitted attribute term per column (see :mod:`lazylib.metrics._attributes`).
 
-    Subclasses set ``self.attributes_`` in ``_fit``, and ``self.query_weighted_`` to the attributes whose
-    value weight multiplies their term (the VDM and OMVW).
+    Subclasses set ``self.attributes_`` in ``_fit`` (one term per column, following
+    ``lazylib.metrics.extend.TermContract``), and the class flag ``query_weighted`` to True when the
+    terms' query-side value weights (``AttributeTerm.query_weights``) multiply them (the VDM and OMVW).
 
     Parameters
     ----------

@@ -19,11 +19,11 @@ def operands(metric, A, B=None, y_B=None) -> Operands:
     training data, whose classes are known) encoded as the training data were, the classes of ``B`` (``y_B``,
     needed by per-class weights) and the set tables of both sides."""
     metric._check_fitted()
-    Zq, sets_q = metric._schema.encode_with_sets(A, "A")
+    Zq, sets_q = metric.schema_.encode_with_sets(A, "A")
     if B is None:
         Zs, classes, sets_s = metric.X_, metric.y_, metric.sets_
     else:
-        Zs, sets_s = metric._schema.encode_with_sets(B, "B")
+        Zs, sets_s = metric.schema_.encode_with_sets(B, "B")
         classes = None if y_B is None else stored_classes(y_B, len(Zs), metric.classes_)
     if metric.weights_ is not None and metric.weights_.ndim == 2 and classes is None:
         raise ValueError("per-class weights apply to the class of each stored instance: pass y_B with B")

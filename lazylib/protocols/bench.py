@@ -45,6 +45,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from lazylib import datasets as _datasets
+from lazylib import papers
 from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
 from lazylib.evaluation import _progress_bar, stratified_kfold
@@ -72,21 +73,16 @@ DISTANCES = {
     "WVDM": "wvdm",
     "Euclidean": ("euclidean", {"normalize": "std"}),
 }
+_LABEL = {paper.key: paper.label for paper in papers.PAPERS}
 #: Payne & Edwards' (1998) distances are defined on symbols: a continuous attribute reaches them in bins.
 SYMBOLIC = ("OM", "WOM", "VDM", "MVDM", "OMVW")
-#: The paper each method comes from.
+#: The paper each method comes from (its short name in :data:`lazylib.papers.PARTS`).
 PAPERS = {
-    **{name: "Payne & Edwards (1998)" for name in SYMBOLIC},
-    **{name: "Wilson & Martinez (1997)" for name in ("HEOM", "HVDM", "DVDM", "IVDM", "WVDM", "Euclidean")},
-    "MDW": "Howe & Cardie",
-    "IG": "Howe & Cardie",
-    "FD": "Howe & Cardie",
-    "NN": "Payne & Edwards (2000)",
-    "CA": "Payne & Edwards (2000)",
-    "CACP": "Payne & Edwards (2000)",
-    "MC": "Payne & Edwards (2000)",
-    "FNN": "Payne & Edwards (2000)",
-    "VFI5": "Guvenir (1998)",
+    **{name: _LABEL["payne1998"] for name in SYMBOLIC},
+    **{name: _LABEL["wilson1997"] for name in ("HEOM", "HVDM", "DVDM", "IVDM", "WVDM", "Euclidean")},
+    **{name: _LABEL["howe_cardie"] for name in ("MDW", "IG", "FD")},
+    **{name: _LABEL["payne2000"] for name in ("NN", "CA", "CACP", "MC", "FNN")},
+    "VFI5": _LABEL["guvenir1998"],
     "C4.5": "Quinlan (1993), reference",
 }
 #: The three kinds of data set (:func:`data_kind`).

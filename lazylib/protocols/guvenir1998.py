@@ -5,7 +5,7 @@ Both classifiers are *additive over features*: VFI5's total vote is the sum of i
 squared range-normalised Euclidean distance is the sum of one term per feature. So on one fold, the results for
 every number of leading features ("widths") follow from a single pass: VFI5 is fitted once on all features and
 its per-feature votes are summed cumulatively; the k-NN distance terms are summed cumulatively and every width's
-distance matrix is voted with the library's k-NN rule (:func:`lazylib.neighbors.vote`). The results are those
+distance matrix is voted with the library's k-NN rule (:func:`lazylib.voting.vote`). The results are those
 of fitting :class:`lazylib.vfi.VFI5Classifier` and :class:`lazylib.neighbors.KNeighborsClassifier` (metric
 ``"euclidean"``, ``normalize="range"``; ``"heom"`` when some features are nominal) on each width separately
 (``tests/oracles/test_irrelevance.py``), at a fraction of the cost.
@@ -20,9 +20,9 @@ from lazylib._validation import check_random_state
 from lazylib.encoding import encode_labels, known_range
 from lazylib.evaluation import parallel_map
 from lazylib.metrics import encode
-from lazylib.neighbors import class_probabilities, neighbourhood, vote, vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, select
 from lazylib.vfi import VFI5Classifier, winners
+from lazylib.voting import class_probabilities, neighbourhood, vote, vote_priority
 
 #: Float64 numbers of the (test x train x features) difference array computed at once.
 CHUNK_ELEMENTS = 1 << 22

@@ -23,6 +23,8 @@ folds, spread over worker processes, and returns one tidy table (``dataset``, ``
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -32,8 +34,9 @@ from lazylib._validation import Integer, Real, check
 from lazylib.encoding import Encoded, encode, label_values
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.neighbors import KNeighborsClassifier, block_neighbourhood, class_probabilities
+from lazylib.neighbors import KNeighborsClassifier
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
+from lazylib.voting import block_neighbourhood, class_probabilities
 
 #: Columns of the tidy table returned by :func:`run`.
 COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
@@ -231,6 +234,87 @@ def run(
     the workers; the jobs start with the largest, which keeps both workers busy to the end.
     """
     n_splits = check("n_splits", n_splits, Integer(low=2))
+    rules, fractions, seeds = _check_settings(ties, also_ties, train_fractions, random_state)
+    repeated = not isinstance(random_state, (int, np.integer))
+    if not isinstance(metrics, dict) or not metrics:
+        raise ValueError("metrics must be a non-empty dict of display name -> metric")
+    makers = {name: _factory(name, spec) for name, spec in metrics.items()}
+    reuse_rules = _reuse_rules(reuse, makers)
+    specs = datasets if isinstance(datasets, dict) else {name: None for name in datasets}
+    if not specs:
+        raise ValueError("datasets is empty")
+    data = _prepare_all(specs, seeds, n_splits, max_instances, reuse_rules)
+    jobs = [
+        Job(name, metric, f, fr, seed)
+        for seed in seeds
+        for name in specs
+        for fr in fractions
+        for metric in makers
+        for f in range(n_splits)
+    ]
+    order = _largest_first(jobs, data)
+
+    def one(job: Job):
+        Z, y = data.prepared[job.dataset, job.seed]
+        train, test = _training_part(data, job), data.folds[job.dataset, job.seed][job.fold][1]
+        clf = KNeighborsClassifier(n_neighbors, makers[job.metric](), ties=ties)
+        clf.fit(Z.take(train), y.iloc[train])
+        return _tie_scores(clf, Z.take(test), label_values(y.iloc[test]), rules), len(train)
+
+    scores = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
+    accuracy, used = _gather(jobs, order, scores, len(rules), data.copied)
+    extra = (
+        [f"accuracy_{rule}" for rule in rules[1:]]
+        + (["fraction"] if train_fractions is not None else [])
+        + (["seed"] if repeated else [])
+        + (["reused"] if reuse_rules else [])
+    )
+    rows = []
+    for job, a, u in zip(jobs, accuracy, used):
+        n, m, f, fr, s = job
+        row = {
+            "dataset": n,
+            "metric": m,
+            "fold": f,
+            "accuracy": a[0],
+            "n_train": u,
+            "n_test": len(data.folds[n, s][f][1]),
+        }
+        row.update({f"accuracy_{rule}": value for rule, value in zip(rules[1:], a[1:])})
+        row.update({"fraction": fr, "seed": s, "reused": (n, m) in data.copied})
+        rows.append({key: row[key] for key in COLUMNS + extra})
+    out = pd.DataFrame(rows, columns=COLUMNS + extra)
+    out.attrs["subsampled"] = data.subsampled
+    out.attrs["ties"] = ties
+    return out
+
+
+class Job(NamedTuple):
+    """One job of :func:`run`: k-NN with one metric on one fold of one data set (at one training fraction, under
+    one seed)."""
+
+    dataset: str
+    metric: str
+    fold: int
+    fraction: float | None
+    seed: int
+
+
+@dataclass
+class Prepared:
+    """What :func:`run` prepares before its jobs: each data set's encoded data and folds per seed, the data sets
+    it cut (name -> (used, total)), and the metrics whose folds are copied from another's ((name, metric) ->
+    the metric computed)."""
+
+    prepared: dict = field(default_factory=dict)
+    folds: dict = field(default_factory=dict)
+    subsampled: dict = field(default_factory=dict)
+    copied: dict = field(default_factory=dict)
+
+
+def _check_settings(ties, also_ties, train_fractions, random_state) -> tuple[list, list, list]:
+    """The tie rules (the primary first), the training fractions (``[None]``: whole folds) and the seeds of
+    :func:`run`, checked."""
     rules = [ties, *[r for r in also_ties if r != ties]]
     for rule in rules:
         if rule not in TIE_RULES:
@@ -242,85 +326,79 @@ def run(
     )
     if not fractions:
         raise ValueError("train_fractions is empty")
-    if not isinstance(metrics, dict) or not metrics:
-        raise ValueError("metrics must be a non-empty dict of display name -> metric")
-    repeated = not isinstance(random_state, (int, np.integer))
-    seeds = list(random_state) if repeated else [random_state]
+    seeds = [random_state] if isinstance(random_state, (int, np.integer)) else list(random_state)
     if not seeds:
         raise ValueError("random_state is an empty sequence of seeds")
     seeds = [check("random_state", s, Integer(low=0)) for s in seeds]
     if len(set(seeds)) < len(seeds):
         raise ValueError(f"random_state repeats a seed: {seeds}")
-    makers = {name: _factory(name, spec) for name, spec in metrics.items()}
-    reuse_rules = _reuse_rules(reuse, makers)
-    specs = datasets if isinstance(datasets, dict) else {name: None for name in datasets}
-    if not specs:
-        raise ValueError("datasets is empty")
-    prepared, folds, subsampled, copied = {}, {}, {}, {}
+    return rules, fractions, seeds
+
+
+def _prepare_all(specs: dict, seeds: list, n_splits: int, max_instances, reuse_rules: dict) -> Prepared:
+    """Every data set encoded and split into folds under every seed (prepared once when no cap makes the data
+    depend on the seed), and the metrics whose reuse rule holds on every encoding of a data set."""
+    out = Prepared()
     for name, data in specs.items():
         cap = max_instances.get(name) if isinstance(max_instances, dict) else max_instances
         for seed in seeds:
             if cap is None and seed != seeds[0]:  # the same data for every seed: prepared once
-                prepared[name, seed] = prepared[name, seeds[0]]
+                out.prepared[name, seed] = out.prepared[name, seeds[0]]
             else:
                 X, y, types, n_total = prepare(name, data, max_instances=cap, random_state=seed)
                 if len(y) < n_total:
-                    subsampled[name] = (len(y), n_total)
-                prepared[name, seed] = (encode(X, types), y)
-            folds[name, seed] = stratified_kfold(
-                prepared[name, seed][1], n_splits, random_state=dataset_seed(name, seed)
+                    out.subsampled[name] = (len(y), n_total)
+                out.prepared[name, seed] = (encode(X, types), y)
+            out.folds[name, seed] = stratified_kfold(
+                out.prepared[name, seed][1], n_splits, random_state=dataset_seed(name, seed)
             )
-        encodings = [prepared[name, seed][0] for seed in seeds]
+        encodings = [out.prepared[name, seed][0] for seed in seeds]
         for metric, options in reuse_rules.items():
             source = next((other for other, predicate in options if all(predicate(e) for e in encodings)), None)
             if source is not None:
-                copied[name, metric] = source
+                out.copied[name, metric] = source
     # a metric copied from one that is itself copied takes the first computed one
-    for key, source in list(copied.items()):
+    for key, source in list(out.copied.items()):
         seen = {key[1]}
-        while (key[0], source) in copied and source not in seen:
+        while (key[0], source) in out.copied and source not in seen:
             seen.add(source)
-            source = copied[key[0], source]
-        copied[key] = source
-    jobs = [
-        (name, metric, f, fr, seed)
-        for seed in seeds
-        for name in specs
-        for fr in fractions
-        for metric in makers
-        for f in range(n_splits)
-    ]
-    computed = [i for i, (n, m, *_) in enumerate(jobs) if (n, m) not in copied]
+            source = out.copied[key[0], source]
+        out.copied[key] = source
+    return out
+
+
+def _largest_first(jobs: list[Job], data: Prepared) -> list[int]:
+    """Indices of the jobs to compute (not copied), the largest (training x test size) first."""
+    computed = [i for i, job in enumerate(jobs) if (job.dataset, job.metric) not in data.copied]
     cost = [
-        len(folds[n, s][f][0]) * (fr or 1.0) * len(folds[n, s][f][1]) for n, _, f, fr, s in (jobs[i] for i in computed)
+        len(data.folds[n, s][f][0]) * (fr or 1.0) * len(data.folds[n, s][f][1])
+        for n, _, f, fr, s in (jobs[i] for i in computed)
     ]
-    order = [computed[i] for i in np.argsort(cost, kind="stable")[::-1]]
+    return [computed[i] for i in np.argsort(cost, kind="stable")[::-1]]
 
-    def training_part(name, f, fraction, seed):
-        train = folds[name, seed][f][0]
-        if fraction is None:
-            return train
-        rng_seed = [dataset_seed(name, seed), f, int(round(fraction * 1e6))]
-        size = max(2, int(round(fraction * len(train))))
-        shuffled = np.random.default_rng(rng_seed).permutation(train)
-        labels = label_values(prepared[name, seed][1].iloc[shuffled])
-        chosen = list(shuffled[:size])
-        if len(set(labels[:size])) < 2:  # the metrics learn class probabilities: two classes at least
-            other = np.flatnonzero(labels != labels[0])
-            if len(other):
-                chosen[-1] = shuffled[other[0]]
-        return np.sort(np.asarray(chosen))
 
-    def one(job):
-        name, metric, f, fraction, seed = job
-        Z, y = prepared[name, seed]
-        train, test = training_part(name, f, fraction, seed), folds[name, seed][f][1]
-        clf = KNeighborsClassifier(n_neighbors, makers[metric](), ties=ties)
-        clf.fit(Z.take(train), y.iloc[train])
-        return _tie_scores(clf, Z.take(test), label_values(y.iloc[test]), rules), len(train)
+def _training_part(data: Prepared, job: Job) -> np.ndarray:
+    """The training rows of a job: its fold's, or a seeded random fraction of them holding two classes."""
+    name, _, f, fraction, seed = job
+    train = data.folds[name, seed][f][0]
+    if fraction is None:
+        return train
+    rng_seed = [dataset_seed(name, seed), f, int(round(fraction * 1e6))]
+    size = max(2, int(round(fraction * len(train))))
+    shuffled = np.random.default_rng(rng_seed).permutation(train)
+    labels = label_values(data.prepared[name, seed][1].iloc[shuffled])
+    chosen = list(shuffled[:size])
+    if len(set(labels[:size])) < 2:  # the metrics learn class probabilities: two classes at least
+        other = np.flatnonzero(labels != labels[0])
+        if len(other):
+            chosen[-1] = shuffled[other[0]]
+    return np.sort(np.asarray(chosen))
 
-    scores = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
-    accuracy = np.full((len(jobs), len(rules)), np.nan)
+
+def _gather(jobs: list[Job], order: list[int], scores: list, n_rules: int, copied: dict):
+    """``(accuracy, used)`` per job, shape (len(jobs), n_rules) and (len(jobs),): the computed jobs' scores
+    (in ``order``), then the copied jobs' from the job they copy."""
+    accuracy = np.full((len(jobs), n_rules), np.nan)
     used = np.zeros(len(jobs), dtype=int)
     for i, (hits, n_used) in zip(order, scores):
         accuracy[i], used[i] = hits, n_used
@@ -331,32 +409,12 @@ def run(
         if (n, m) in copied:
             j = position[(n, f, fr, s)][copied[n, m]]
             accuracy[i], used[i] = accuracy[j], used[j]
-    rows = []
-    for (n, m, f, fr, s), a, u in zip(jobs, accuracy, used):
-        row = {"dataset": n, "metric": m, "fold": f, "accuracy": a[0], "n_train": u, "n_test": len(folds[n, s][f][1])}
-        row.update({f"accuracy_{rule}": value for rule, value in zip(rules[1:], a[1:])})
-        if train_fractions is not None:
-            row["fraction"] = fr
-        if repeated:
-            row["seed"] = s
-        if reuse_rules:
-            row["reused"] = (n, m) in copied
-        rows.append(row)
-    extra = (
-        [f"accuracy_{rule}" for rule in rules[1:]]
-        + (["fraction"] if train_fractions is not None else [])
-        + (["seed"] if repeated else [])
-        + (["reused"] if reuse_rules else [])
-    )
-    out = pd.DataFrame(rows, columns=COLUMNS + extra)
-    out.attrs["subsampled"] = subsampled
-    out.attrs["ties"] = ties
-    return out
+    return accuracy, used
 
 
 def _tie_scores(clf: KNeighborsClassifier, Z, truth: np.ndarray, rules) -> np.ndarray:
     """Accuracy of a fitted classifier on ``(Z, truth)`` under every tie rule of ``rules``, from one search
-    (for "random": the exact expected accuracy, :func:`lazylib.neighbors.class_probabilities`)."""
+    (for "random": the exact expected accuracy, :func:`lazylib.voting.class_probabilities`)."""
     k = clf.n_neighbors
     lookup = {c: i for i, c in enumerate(clf.classes_)}
     index = np.array([lookup.get(t, -1) for t in truth])

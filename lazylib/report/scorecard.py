@@ -54,6 +54,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from lazylib.papers import part_of
 from lazylib.report.verdicts import (
     NOTE_KINDS,
     PERCENT,
@@ -223,7 +224,7 @@ class Chapter:
     part : str
         The book Part as a Roman numeral ("I" ... "V").
     paper : str
-        The paper's citation key in ``book/references.bib`` (e.g. ``"payne1998"``).
+        The paper's key in :data:`lazylib.papers.PARTS` (e.g. ``"payne1998"``).
     chapter : str
         The chapter's path below ``book/`` without extension (e.g. ``"payne1998_vdm/03_uci_table2"``); it names
         the record file, so a re-executed chapter replaces its own record.
@@ -234,6 +235,39 @@ class Chapter:
     chapter: str
     _cells: list = field(default_factory=list, repr=False)
     _claims: list = field(default_factory=list, repr=False)
+
+    @classmethod
+    def here(cls, path: str | os.PathLike | None = None) -> Chapter:
+        """The record of the chapter at ``path``: its Part and paper from its folder (:func:`lazylib.papers.part_of`),
+        its name from the folder and the file's stem.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            The chapter's file. Default: the notebook the kernel runs, named by ``JPY_SESSION_NAME`` (Jupyter
+            Server sets it for the kernels JupyterLab starts; ``conftest.py`` under pytest and the book build do
+            the same: :func:`lazylib._book.execute_once.session_of`).
+
+        Returns
+        -------
+        Chapter
+            An empty record.
+
+        Raises
+        ------
+        RuntimeError
+            When no path is given and the kernel was not started with one.
+        """
+        if path is None:
+            path = os.environ.get("JPY_SESSION_NAME")
+            if not path:
+                raise RuntimeError(
+                    "Chapter.here() needs the chapter's path: run the chapter through pytest, the book build or "
+                    "JupyterLab (which name it in JPY_SESSION_NAME), or pass it"
+                )
+        path = Path(path)
+        paper = part_of(path.parent.name)
+        return cls(part=paper.part, paper=paper.key, chapter=f"{path.parent.name}/{path.stem}")
 
     def __post_init__(self):
         _check_part(self.part)

@@ -30,8 +30,10 @@ from lazylib.encoding import (
     SET,
     TYPES,
     SetTable,
+    column_values,
     encode,
     encode_labels,
+    is_known_set,
     is_set_column,
     known_range,
 )
@@ -95,11 +97,7 @@ def _known_values(x) -> np.ndarray:
 
 
 def _known_sets(x) -> list:
-    return [np.atleast_2d(np.asarray(s, dtype=np.float64)) for s in x if _is_set(s)]
-
-
-def _is_set(s) -> bool:
-    return s is not None and not (isinstance(s, float) and np.isnan(s)) and np.size(s) > 0
+    return [np.atleast_2d(np.asarray(s, dtype=np.float64)) for s in x if is_known_set(s)]
 
 
 def difference_sum(a, b, kind: str = "numeric", *, table=None) -> tuple[float, int]:
@@ -340,23 +338,13 @@ def feature_kinds(X, types=None) -> tuple[list[str], list[str]]:
     return columns, kinds
 
 
-def _column_values(col: pd.Series, kind: str):
-    if kind == "set":
-        return list(col)
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        codes = col.array.codes.astype(np.float64)
-        codes[codes < 0] = np.nan
-        return codes
-    return col.to_numpy(dtype=np.float64, na_value=np.nan)
-
-
 def _pair_means(x, groups: np.ndarray, n_classes: int, kind: str, table, self_pairs: bool, D=None, missing="left out"):
     """Mean difference over the whole sample, and per class in-class and out-of-class (Eqs. 2-4); ``D``: the
     feature's precomputed difference matrix among the instances (sets only); ``missing``: as for
     :func:`mdw_components`."""
     if kind == "set":
         # one naive matrix, then block sums (no shortcut for Eq. 6)
-        keep = np.array([_is_set(s) for s in x])
+        keep = np.array([is_known_set(s) for s in x])
         if D is None:
             D = np.zeros((len(x), len(x)))
             if keep.any():
@@ -440,7 +428,7 @@ def mdw_components(
         if table is not None and kind != "symbolic":
             raise ValueError(f"a difference table only applies to a symbolic feature; {name!r} is {kind}")
         overall, d_in[:, f], d_out[:, f] = _pair_means(
-            _column_values(X.iloc[:, f], kind), groups, C, kind, table, self_pairs, differences.get(name), missing
+            column_values(X.iloc[:, f], kind), groups, C, kind, table, self_pairs, differences.get(name), missing
         )
         scale[f] = 1.0 / overall if np.isfinite(overall) and overall > 0 else 0.0
     d_in, d_out = np.nan_to_num(d_in), np.nan_to_num(d_out)

@@ -7,7 +7,7 @@ module computes the same kind of distance matrix another way, feature by feature
 delta_f(q_f, s_f)`` with ``delta_f`` = ``|x - y|`` (numeric), overlap (symbolic) or
 :func:`lazylib.weighting.mdw.set_difference` (sets), and ``w_{c(s)}`` the weights of the stored instance's class
 (:func:`lazylib.weighting.mdw_weights`); votes follow the tie rule of :mod:`lazylib.neighbors`
-(:func:`lazylib.neighbors.vote`). It equals ``FeatureDifference(scale="raw")`` (and MDW's weights) on data
+(:func:`lazylib.voting.vote`). It equals ``FeatureDifference(scale="raw")`` (and MDW's weights) on data
 without unknown values; an unknown value is at difference 0 here and 1 in the metrics
 (``tests/oracles/test_set_metrics.py`` checks both). Memory is ``O(C n_q n_s)``: meant for data sets of about a
 thousand instances, as the paper's.
@@ -20,9 +20,9 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
 from lazylib._validation import Boolean, Choice, Integer, check, validate_params
-from lazylib.encoding import as_numbers, check_query, encode_labels, fit_input
-from lazylib.neighbors import vote, vote_priority
-from lazylib.weighting.mdw import _column_values, _is_set, feature_kinds, mdw_weights, set_difference
+from lazylib.encoding import as_numbers, check_query, column_values, encode_labels, fit_input, is_known_set
+from lazylib.voting import vote, vote_priority
+from lazylib.weighting.mdw import feature_kinds, mdw_weights, set_difference
 
 
 def feature_difference(a, b, kind: str) -> np.ndarray:
@@ -39,8 +39,8 @@ def feature_difference(a, b, kind: str) -> np.ndarray:
     """
     if kind == "set":
         out = np.zeros((len(a), len(b)))
-        ia = np.flatnonzero([_is_set(s) for s in a])
-        ib = np.flatnonzero([_is_set(s) for s in b])
+        ia = np.flatnonzero([is_known_set(s) for s in a])
+        ib = np.flatnonzero([is_known_set(s) for s in b])
         if len(ia) and len(ib):
             out[np.ix_(ia, ib)] = set_difference([a[i] for i in ia], [b[j] for j in ib])
         return out
@@ -61,7 +61,7 @@ def feature_differences(X: pd.DataFrame, *, types=None, kinds=("set",)) -> dict:
     :func:`combined_distance` and :func:`lazylib.weighting.mdw_components` (``differences=``)."""
     columns, found = feature_kinds(X, types)
     return {
-        c: feature_difference(_column_values(X.iloc[:, f], k), _column_values(X.iloc[:, f], k), k)
+        c: feature_difference(column_values(X.iloc[:, f], k), column_values(X.iloc[:, f], k), k)
         for f, (c, k) in enumerate(zip(columns, found))
         if k in kinds
     }
@@ -130,7 +130,7 @@ def combined_distance(
             continue
         d = differences.get(columns[f])
         if d is None:
-            d = feature_difference(_column_values(A.iloc[:, f], kind), _column_values(B.iloc[:, f], kind), kind)
+            d = feature_difference(column_values(A.iloc[:, f], kind), column_values(B.iloc[:, f], kind), kind)
         D += d * w[None, :]
     return D
 
@@ -200,14 +200,14 @@ def mdw_loo_distances(
         raise ValueError(f"stages must be 'both' or 'scaling', got {stages!r}")
     columns, kinds = feature_kinds(X, types)
     for f, (c, k) in enumerate(zip(columns, kinds)):
-        values = _column_values(X.iloc[:, f], k)
-        unknown = not all(_is_set(s) for s in values) if k == "set" else bool(np.isnan(values).any())
+        values = column_values(X.iloc[:, f], k)
+        unknown = not all(is_known_set(s) for s in values) if k == "set" else bool(np.isnan(values).any())
         if unknown:
             raise ValueError(f"column {c!r} has unknown values: mdw_loo_distances needs complete data")
     given = differences or {}
     matrices = []
     for f, (c, k) in enumerate(zip(columns, kinds)):
-        values = _column_values(X.iloc[:, f], k)
+        values = column_values(X.iloc[:, f], k)
         matrices.append(given[c] if c in given else feature_difference(values, values, k))
     codes, classes = encode_labels(y, len(X))
     n, C = len(codes), len(classes)
@@ -310,7 +310,7 @@ class DifferenceKNN(ClassifierMixin, BaseEstimator):
     weights_ : DataFrame or None
         The per-class mean difference weights (``weighting="mdw"``), or None.
     priority_ : ndarray of shape (C,)
-        Rank of each class in the vote's last resort (:func:`lazylib.neighbors.vote_priority`).
+        Rank of each class in the vote's last resort (:func:`lazylib.voting.vote_priority`).
 
     Examples
     --------

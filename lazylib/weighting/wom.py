@@ -11,8 +11,8 @@ from lazylib._validation import Choice, Integer, Real, Seed, check, check_random
 from lazylib.encoding import encode, encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.overlap import Overlap
-from lazylib.neighbors import vote_priority
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, check_ties, tolerance
+from lazylib.voting import vote_priority
 
 #: Code standing for an unknown value (compared as one more symbol, as in the overlap metric).
 _UNKNOWN = -1.0

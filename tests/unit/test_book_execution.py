@@ -130,7 +130,7 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     assert "96.09" in page and "96.08" in page
     # lazylib/_book/notebooks.py: how to run each page, its measured time, its executed notebook for download
     chapter = (small_book / "_build" / "html" / "book" / "p1" / "01_a.html").read_text()
-    record = next(r for r in execute_once._cache(cache).list_cache_records() if r.uri.endswith("01_a.md"))
+    record = next(r for r in execute_once.open_cache(cache).list_cache_records() if r.uri.endswith("01_a.md"))
     seconds = record.data["execution_seconds"]
     assert "Run this chapter" in chapter and "book/p1/01_a.md" in chapter
     assert f"took {times.format_seconds(seconds)}" in chapter

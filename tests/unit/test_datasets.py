@@ -154,4 +154,4 @@ def test_summary_table_covers_everything():
     table = datasets.summary_table()
     assert list(table.index) == NAMES
     assert table.loc["payne1998" and "zoo", "used_by"] == "payne1998"
-    assert table.loc["lymphography", "used_by"] == "payne1998, howecardie"
+    assert table.loc["lymphography", "used_by"] == "payne1998, howe_cardie"

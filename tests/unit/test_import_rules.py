@@ -5,7 +5,10 @@
    and ``lazylib.search``;
 2. the reusable library (estimators, metrics, weighting, encoding, search, evaluation) and the reader tools
    (``lazylib.report``) never import ``lazylib.protocols`` (what one Part runs builds on them, not the reverse);
-3. chapters import only public names (no ``_private`` module or name of lazylib).
+3. chapters import only public names (no ``_private`` module or name of lazylib);
+4. no module of lazylib uses a private name (``_name``) of another module, by import or as an attribute of an
+   imported module: a helper two modules share is public where it belongs. A package's private submodules
+   (``lazylib.metrics._engine``) are names of that package, for its own modules to import.
 """
 
 from __future__ import annotations
@@ -70,6 +73,56 @@ def test_chapters_import_only_public_names(path):
     assert not hits, f"{path.relative_to(ROOT)} uses private names of lazylib: {hits}"
 
 
+def _private_names_used(path: Path, module: str | None = None) -> list[str]:
+    """``module._name`` for every private name of another lazylib module that the file at ``path`` imports
+    (``from module import _name``) or reads (``module._name`` after ``import module`` / ``from package import
+    module``); a private submodule imported from within its own package is allowed."""
+    import importlib.util
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    module = module or _module_name(path)
+    own_package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module
+    modules, found = {}, []
+
+    def is_module(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is not None
+        except ModuleNotFoundError:
+            return False
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("lazylib") and node.level == 0:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if is_module(full):
+                    modules[alias.asname or alias.name] = full
+                    if alias.name.startswith("_") and node.module != own_package:
+                        found.append(full)
+                elif alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(full)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("lazylib") and alias.asname:
+                    modules[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not is_module(f"{modules[node.value.id]}.{node.attr}")
+        ):
+            found.append(f"{modules[node.value.id]}.{node.attr}")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: _module_name(p))
+def test_no_module_uses_a_private_name_of_another(path):
+    used = _private_names_used(path)
+    assert not used, f"{_module_name(path)} uses private names of other modules: {used}"
+
+
 def test_the_rules_catch_a_violation(tmp_path):
     """The checks can fail: a file importing a private module and a protocol is caught."""
     bad = tmp_path / "bad.py"
@@ -78,3 +131,7 @@ def test_the_rules_catch_a_violation(tmp_path):
     assert any(re.match(r"lazylib\.metrics\._", m) for m in imported)
     assert "lazylib.protocols.wilson1997" in imported
     assert PRIVATE_NAME.findall("from lazylib.metrics import _base\nimport lazylib.metrics._engine")
+    other = tmp_path / "other.py"
+    other.write_text("from lazylib.weighting.mdw import _numeric_sum\nfrom lazylib import neighbors\nneighbors._x\n")
+    used = _private_names_used(other, "lazylib.weighting.other")
+    assert used == ["lazylib.weighting.mdw._numeric_sum", "lazylib.neighbors._x"]

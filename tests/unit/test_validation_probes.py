@@ -400,7 +400,6 @@ CASES = [
         Err(ValueError, "X is empty"),
     ),
     Case("fit-empty-frame", lambda: make_metric("heom").fit(pd.DataFrame()), Err(ValueError, "X is empty")),
-    Case("fit-no-types", lambda: make_metric("euclidean").fit(X2), Err(ValueError, "pass types=")),
     Case(
         "fit-types-short",
         lambda: make_metric("euclidean").fit(X2, types=["continuous"]),

@@ -1,0 +1,160 @@
+"""CONTRIBUTING's recipe "Adding a metric", followed step by step by a newcomer's metric defined here, outside the
+package, with nothing but :mod:`lazylib.metrics.extend`; then run through the k-NN, ``pairwise`` and
+:func:`lazylib.evaluation.cross_validate`. Also: the contract it follows is the one the engine and the search
+read (no private name of a metric outside :class:`lazylib.metrics.extend.MetricContract`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lazylib import datasets
+from lazylib.evaluation import cross_validate, stratified_kfold
+from lazylib.metrics import REGISTRY, make_metric
+from lazylib.metrics.extend import (
+    ENGINE_HOOKS,
+    AttributeMetric,
+    AttributeTerm,
+    CurveAttribute,
+    LinearAttribute,
+    MetricContract,
+    OverlapAttribute,
+    PowerAttribute,
+    ProbabilityAttribute,
+    SetAttribute,
+    TermContract,
+    ValueTable,
+    register_metric,
+)
+from lazylib.neighbors import KNeighborsClassifier
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# step 1 of the recipe: the term (a non-bilinear one: its (nq, ns) matrix)
+class RangeDifference(AttributeTerm):
+    """``|x - y| / range`` of a linear attribute; an unknown value at distance 1, a constant attribute at 0."""
+
+    bilinear = False
+
+    def __init__(self, range_: float):
+        self.range_ = range_
+
+    def direct(self, xq, xs):
+        if self.range_ == 0:
+            term = np.zeros((len(xq), len(xs)))
+        else:
+            term = np.abs(xq[:, None] - xs[None, :]) / self.range_
+        term[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = 1.0
+        return term
+
+
+# step 2: the metric (one fitted term per column, and the root)
+class RangeManhattan(AttributeMetric):
+    """Overlap on nominal attributes, range-scaled absolute difference on linear ones, summed (no root)."""
+
+    _fixed_root = 1.0
+
+    def _fit(self, Z, y):
+        lo, hi = np.nanmin(Z, axis=0), np.nanmax(Z, axis=0)
+        self.attributes_ = [
+            OverlapAttribute("one") if kind == "nominal" else RangeDifference(float(hi[a] - lo[a]))
+            for a, kind in enumerate(self.kinds_)
+        ]
+
+
+def _per_pair(metric, A, B):
+    """The same distance by a plain loop over pairs (the oracle)."""
+    out = np.zeros((len(A), len(B)))
+    for i, a in enumerate(A):
+        for j, b in enumerate(B):
+            for k, (u, v) in enumerate(zip(a, b)):
+                if np.isnan(u) or np.isnan(v):
+                    out[i, j] += 1.0
+                elif metric.kinds_[k] == "nominal":
+                    out[i, j] += float(u != v)
+                elif metric.attributes_[k].range_ > 0:
+                    out[i, j] += abs(u - v) / metric.attributes_[k].range_
+    return out
+
+
+@pytest.fixture
+def registered():
+    register_metric("range_manhattan", RangeManhattan)  # step 3: a name for make_metric and metric=
+    yield "range_manhattan"
+    del REGISTRY["range_manhattan"]
+
+
+def test_pairwise_equals_a_loop_over_pairs_with_mixed_and_unknown_values():
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.normal(size=12), rng.integers(0, 3, 12).astype(float), rng.uniform(size=12)])
+    X[[1, 5], [0, 2]] = np.nan
+    metric = RangeManhattan().fit(X, types=["continuous", "nominal", "continuous"])
+    np.testing.assert_allclose(metric.pairwise(X[:5], X), _per_pair(metric, X[:5], X), rtol=1e-12, atol=1e-12)
+    assert metric.schema_.kinds == ("continuous", "nominal", "continuous") and metric.n_features_in_ == 3
+
+
+def test_the_new_metric_runs_through_the_knn_pairwise_and_cross_validation(registered):
+    iris = datasets.load("iris")
+    reference = make_metric("manhattan", normalize="range").fit(iris.X, iris.y)
+    ours = make_metric(registered).fit(iris.X, iris.y)
+    assert isinstance(ours, RangeManhattan) and list(ours.feature_names_in_) == list(iris.X.columns)
+    np.testing.assert_allclose(ours.pairwise(iris.X.iloc[:20]), reference.pairwise(iris.X.iloc[:20]), atol=1e-12)
+
+    knn = KNeighborsClassifier(n_neighbors=3, metric=registered).fit(iris.X, iris.y)
+    by_object = KNeighborsClassifier(n_neighbors=3, metric=RangeManhattan()).fit(iris.X, iris.y)
+    assert (knn.predict(iris.X) == by_object.predict(iris.X)).all()
+
+    folds = stratified_kfold(iris.y, 5, random_state=0)
+    new = cross_validate(lambda: KNeighborsClassifier(n_neighbors=3, metric=registered), iris.X, iris.y, folds)
+    old = cross_validate(
+        lambda: KNeighborsClassifier(n_neighbors=3, metric="manhattan", metric_params={"normalize": "range"}),
+        iris.X,
+        iris.y,
+        folds,
+    )
+    assert len(new) == 5 and np.array_equal(new, old) and new.mean() > 0.9
+
+
+def test_register_metric_refuses_a_taken_name_and_a_class_that_is_not_a_metric(registered):
+    register_metric(registered, RangeManhattan)  # the same class again: allowed (a module imported twice)
+    with pytest.raises(ValueError, match="already taken by HEOM"):
+        register_metric("heom", RangeManhattan)
+    with pytest.raises(ValueError, match="subclass of lazylib.metrics.Metric"):
+        register_metric("range_difference", RangeDifference)
+    with pytest.raises(ValueError, match="non-empty string"):
+        register_metric("", RangeManhattan)
+
+
+def test_working_memory_is_checked_once_by_fit_for_every_metric():
+    X = np.zeros((3, 2))
+    for metric in (RangeManhattan(working_memory=0), make_metric("chebychev", working_memory=-1)):
+        with pytest.raises(ValueError, match="working_memory"):
+            metric.fit(X)
+
+
+def test_the_bases_follow_the_declared_contract():
+    metric = RangeManhattan().fit(np.arange(6.0).reshape(3, 2))
+    assert isinstance(metric, MetricContract)
+    table = ValueTable(np.array([0.0, 1.0]))
+    terms = [
+        RangeDifference(1.0),
+        OverlapAttribute(),
+        LinearAttribute(0.0, 1.0),
+        PowerAttribute(1.0),
+        SetAttribute(),
+        ProbabilityAttribute(table, np.full((4, 2), 0.5)),
+        CurveAttribute(lambda x: np.full((len(x), 2), 0.5), np.full(2, 0.5)),
+    ]
+    assert all(isinstance(term, TermContract) for term in terms)
+
+
+def test_the_engine_and_the_search_read_only_the_declared_hooks_of_a_metric():
+    read = set()
+    for path in ("lazylib/metrics/_engine.py", "lazylib/search.py", "lazylib/metrics/_inputs.py"):
+        read |= set(re.findall(r"\bmetric\.(_\w+)", (ROOT / path).read_text(encoding="utf-8")))
+    assert read and read <= ENGINE_HOOKS, f"undeclared hooks: {sorted(read - ENGINE_HOOKS)}"
