@@ -213,7 +213,7 @@ def parallel_map(func, items, *, n_jobs: int | None = None, label: str = "jobs",
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0):
         raise ValueError(f"n_jobs must be None or a non-zero integer (-1: every core), got {n_jobs!r}")
     workers = effective_n_jobs(n_jobs)
-    with _progress_bar(len(items), label, progress) as bar:
+    with progress_bar(len(items), label, progress) as bar:
         if workers == 1 or len(items) <= 1:
             results = []
             for item in items:
@@ -248,8 +248,10 @@ def _run_chunk(func, items) -> list:
     return [func(item) for item in items]
 
 
-def _progress_bar(total: int, label: str, progress: bool | None):
-    """A :mod:`tqdm.auto` bar, or a disabled one (tqdm is imported only to draw)."""
+def progress_bar(total: int, label: str, progress: bool | None):
+    """A :mod:`tqdm.auto` bar of ``total`` steps labelled ``label``, or a disabled one (tqdm is imported only to
+    draw): ``progress`` True or False forces it; None shows it in a notebook or on a terminal unless
+    ``TQDM_DISABLE`` is set."""
     if progress is None:
         progress = os.environ.get("TQDM_DISABLE", "").strip().lower() in ("", "0", "false", "no", "off") and (
             _in_notebook() or (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())

@@ -48,7 +48,7 @@ from lazylib import datasets as _datasets
 from lazylib import papers
 from lazylib._validation import Choice, Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
-from lazylib.evaluation import _progress_bar, stratified_kfold
+from lazylib.evaluation import progress_bar, stratified_kfold
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_fitted
 from lazylib.protocols import payne2000
@@ -624,7 +624,7 @@ def run(
     folder = ResultsFolder(results, config) if results is not None else None
     by_job = {job: folder.load(job) for job in folder.finished(jobs)} if folder is not None else {}
     todo = [jobs[i] for i in order if jobs[i] not in by_job]
-    with _progress_bar(len(todo), label, None) as bar:
+    with progress_bar(len(todo), label, None) as bar:
         for job, rows in _execute(config, todo, n_jobs=n_jobs, client=client, blas_threads=blas_threads, label=label):
             if folder is not None:
                 folder.save(job, rows)
