@@ -588,8 +588,9 @@ def run(
     client : distributed.Client, optional
         Run the jobs on this Dask cluster (one task per job; ``n_jobs`` is then ignored).
     blas_threads : int or None
-        BLAS threads while a job runs (:func:`threadpoolctl.threadpool_limits`): one by default, since the
-        bench's products are small and the parallelism is across jobs; None leaves the pools as they are.
+        BLAS threads while a job runs (``threadpoolctl.threadpool_limits``; threadpoolctl comes with scikit-learn):
+        one by default, since the bench's products are small and the parallelism is across jobs; None leaves the
+        pools as they are.
     folds : sequence of int, optional
         Run only these folds of each cross-validation (a sample of the run, e.g. to measure its cost); the
         cache is then not used.
