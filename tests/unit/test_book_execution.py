@@ -137,12 +137,12 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     assert 'download="01_a.ipynb" href="../../_notebooks/book/p1/01_a.ipynb"' in chapter  # saved, not shown
     # lazylib/_book/api_links.py: the names the chapter's code uses, linked into the API reference
     assert 'class="lazylib-on-this-page"' in chapter
-    for anchor in (
-        "module-lazylib.report.scorecard",
-        "lazylib.report.scorecard.Chapter",
-        "lazylib.report.verdicts.judge",
+    for api_page, anchor in (
+        ("report", "module-lazylib.report.scorecard"),
+        ("report", "lazylib.report.scorecard.Chapter"),
+        ("report_verdicts", "lazylib.report.verdicts.judge"),
     ):
-        assert f'href="../appendix/api/report.html#{anchor}"' in chapter
+        assert f'href="../appendix/api/{api_page}.html#{anchor}"' in chapter
     executed = json.loads((small_book / "_build" / "html" / "_notebooks" / "book" / "p1" / "01_a.ipynb").read_text())
     assert any("chapter A executed" in str(cell.get("outputs")) for cell in executed["cells"])
     table = (small_book / "_build" / "html" / "book" / "appendix" / "execution.html").read_text()
