@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib import evaluation
-from lazylib.report.verdicts import Claim, all_of, share_rule, tiers
+from lazylib.report.verdicts import PERCENT, Claim, all_of, prediction_band, share_rule, tiers
 
 #: The three data sets on which the paper reports MVDM significantly above WOM.
 MVDM_OVER_WOM = frozenset({"lung-cancer", "promoters", "tic-tac-toe"})
@@ -30,6 +30,99 @@ def classes(mean: pd.DataFrame, bold: pd.DataFrame, metric: str) -> pd.Series:
     return pd.Series(
         np.where(bold[metric], "significant", np.where(mean[metric] > mean["OM"], "higher", "not higher")),
         index=mean.index,
+    )
+
+
+def accuracy_bands(cv: pd.Series, cells: pd.Index, *, digits: int) -> pd.DataFrame:
+    """Mean and prediction band of each Table 2 cell's cross-validated accuracies over the fold seeds.
+
+    Parameters
+    ----------
+    cv : Series
+        One tie rule's accuracies (%), indexed by (dataset, metric, seed): one cross-validation per seed.
+    cells : Index
+        The (dataset, metric) cells, in the order of the result.
+    digits : int
+        Decimals the paper printed (the band is widened by half a unit of the last one).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``cells``, columns ``mean``, ``low`` and ``high``: the centre and the bounds of
+        :func:`lazylib.report.verdicts.prediction_band` on the percentage scale.
+
+    Examples
+    --------
+    >>> cv = pd.Series([80.0, 82.0, 81.0], index=pd.MultiIndex.from_product([["zoo"], ["OM"], [1, 2, 3]]))
+    >>> cells = pd.MultiIndex.from_tuples([("zoo", "OM")], names=["dataset", "metric"])
+    >>> accuracy_bands(cv, cells, digits=2).round(2).to_dict("records")
+    [{'mean': 81.0, 'low': 75.54, 'high': 85.5}]
+    """
+    rows = {cell: prediction_band(cv.loc[cell].to_numpy(), digits=digits, bounds=PERCENT) for cell in cells}
+    return pd.DataFrame(
+        {
+            "mean": {c: b.centre for c, b in rows.items()},
+            "low": {c: b.low for c, b in rows.items()},
+            "high": {c: b.high for c, b in rows.items()},
+        }
+    ).reindex(cells)
+
+
+def fold_table(results: pd.DataFrame, rule: str, seed: int) -> pd.DataFrame:
+    """The fold accuracies of one tie rule and fold seed: (dataset, fold) rows, one column per metric.
+
+    Parameters
+    ----------
+    results : DataFrame
+        One row per run, columns ``seed``, ``dataset``, ``metric``, ``fold``, ``rule`` and ``accuracy``.
+    rule : str
+        The tie rule.
+    seed : int
+        The fold seed.
+
+    Returns
+    -------
+    DataFrame
+        What :func:`table2_facts` and :func:`significance_marks` read.
+
+    Examples
+    --------
+    >>> results = pd.DataFrame({"seed": 1, "dataset": "zoo", "metric": ["OM", "VDM"], "fold": 0,
+    ...                         "rule": "random", "accuracy": [90.0, 95.0]})
+    >>> fold_table(results, "random", 1).to_dict("records")
+    [{'OM': 90.0, 'VDM': 95.0}]
+    """
+    chosen = results[(results["rule"] == rule) & (results["seed"] == seed)]
+    return chosen.pivot_table(index=["dataset", "fold"], columns="metric", values="accuracy")
+
+
+def significance_marks(folds: pd.DataFrame, datasets, metrics, baseline: str = "OM") -> pd.Series:
+    """The paper's marks against the overlap metric: ``"bold"`` (significantly above), ``"italic"``
+    (significantly below) or ``""`` for each data set and metric, by
+    :func:`lazylib.evaluation.significance_mark` on the paired fold accuracies.
+
+    Parameters
+    ----------
+    folds : DataFrame
+        A :func:`fold_table` (one tie rule and fold seed).
+    datasets : sequence of str
+        The data sets, in order.
+    metrics : sequence of str
+        The metrics to mark (the baseline excepted).
+    baseline : str
+        The metric they are compared with.
+
+    Returns
+    -------
+    Series
+        Indexed by (dataset, metric).
+    """
+    return pd.Series(
+        {
+            (d, m): evaluation.significance_mark(folds.loc[d][m], folds.loc[d][baseline])
+            for d in datasets
+            for m in metrics
+        }
     )
 
 
@@ -203,4 +296,14 @@ TABLE2_CLAIMS = (
     ),
 )
 
-__all__ = ["ALPHA", "MVDM_OVER_WOM", "TABLE2_CLAIMS", "classes", "paper_facts", "table2_facts"]
+__all__ = [
+    "ALPHA",
+    "MVDM_OVER_WOM",
+    "TABLE2_CLAIMS",
+    "accuracy_bands",
+    "classes",
+    "fold_table",
+    "paper_facts",
+    "significance_marks",
+    "table2_facts",
+]

@@ -407,3 +407,49 @@ def cv_selection(
             masks.append(c45_attributes(X.iloc[train], y_train, types=types, relative_tolerance=False))
     acc = cv_nn(Xn, codes, folds, scaling=scaling, attributes=masks, ties=ties)
     return {"fold_accuracy": acc, "n_attributes": pd.Series([int(m.sum()) for m in masks]), "masks": masks}
+
+
+#: The note of an outside Table 2 accuracy of a learner other than NN for which no hypothesis was tested.
+UNTESTED_NOTE = (
+    "unexplained; readings computed for the NN column only (normalisation none / range / sd, ties all / "
+    "first / random), five fold seeds",
+    "untested",
+)
+
+
+def table2_note(dataset: str, method: str, *, tested: dict, readings: pd.DataFrame) -> tuple[str, str]:
+    """The note of a Table 2 accuracy outside its band, and its type
+    (:data:`lazylib.report.verdicts.NOTE_KINDS`).
+
+    Parameters
+    ----------
+    dataset, method : str
+        The cell (the paper's short data set name, the learner).
+    tested : dict
+        (dataset, method) -> (note, type) for the cells whose hypotheses the chapter tested.
+    readings : DataFrame
+        The NN column's accuracies (%) under every reading: (scaling, ties) rows, one column per data set.
+
+    Returns
+    -------
+    tuple of str
+        The hypotheses tested for this cell if any; for NN the readings of the NN column ("tested": none puts
+        it inside); otherwise :data:`UNTESTED_NOTE`.
+
+    Examples
+    --------
+    >>> readings = pd.DataFrame({"iris": [95.0, 96.0]}, index=pd.MultiIndex.from_tuples([("sd", "all"),
+    ...                                                                                  ("range", "first")]))
+    >>> table2_note("iris", "NN", tested={}, readings=readings)
+    ('unexplained; readings computed (NN, first fold seed; scaling/ties): sd/all 95.00, range/first 96.00', 'tested')
+    >>> table2_note("iris", "MC", tested={("iris", "MC"): ("petal only: 98.0", "tested")}, readings=readings)
+    ('petal only: 98.0', 'tested')
+    >>> table2_note("iris", "CA", tested={}, readings=readings)[1]
+    'untested'
+    """
+    if (dataset, method) in tested:
+        return tested[dataset, method]
+    if method == "NN":
+        listed = ", ".join(f"{sc}/{ti} {v:.2f}" for (sc, ti), v in readings[dataset].items())
+        return f"unexplained; readings computed (NN, first fold seed; scaling/ties): {listed}", "tested"
+    return UNTESTED_NOTE

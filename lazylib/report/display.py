@@ -227,3 +227,99 @@ def frames_as_tables() -> None:
         return table(frame, precision=None).to_html()
 
     shell.display_formatter.formatters["text/html"].for_type(pd.DataFrame, as_table)
+
+
+def printed(number: float, digits) -> str:
+    """``number`` with the decimals a paper printed (``digits``; missing or negative: four significant digits),
+    never ``-0``.
+
+    Parameters
+    ----------
+    number : float
+        The value to show.
+    digits : int or None
+        Decimals the paper printed; ``None``, NaN or a negative count show four significant digits.
+
+    Returns
+    -------
+    str
+        The number as text.
+
+    Examples
+    --------
+    >>> printed(68.0, 1), printed(-0.0001, 2), printed(1234.5678, None)
+    ('68.0', '0.00', '1235')
+    """
+    if digits is None or pd.isna(digits) or digits < 0:
+        text = f"{number:.4g}"
+    else:
+        text = f"{number:.{int(digits)}f}"
+    return text[1:] if re.fullmatch(r"-0(\.0*)?", text) else text
+
+
+#: Columns of :func:`frame_html` kept on one line (numbers and short codes); the other columns wrap.
+FRAME_NOWRAP = ("published", "reproduced", "band", "inside", "kind")
+
+
+def frame_html(frame: pd.DataFrame, caption: str) -> str:
+    """``frame`` as an HTML table that fits the text column, without its index: the columns of
+    :data:`FRAME_NOWRAP` on one line, words (cell names, claims, stability) wrapped.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The rows to show, already as display strings.
+    caption : str
+        The caption above the table (HTML: escape it first).
+
+    Returns
+    -------
+    str
+        The table in a horizontally scrollable ``<div>``.
+
+    Examples
+    --------
+    >>> text = frame_html(pd.DataFrame({"cell": ["zoo / OM"], "inside": ["yes"]}), "Table 2.")
+    >>> text.startswith('<div style="overflow-x: auto">') and "zoo / OM" in text and "Table 2." in text
+    True
+    """
+    styled = (
+        frame.style.hide(axis="index")
+        .set_caption(caption)
+        .set_table_styles(
+            [
+                {"selector": "td, th", "props": "padding: 1px 8px; text-align: left; vertical-align: top"},
+                {"selector": "caption", "props": "text-align: left; font-size: 90%"},
+            ]
+        )
+    )
+    numbers = [c for c in frame.columns if c in FRAME_NOWRAP]
+    if numbers:
+        styled = styled.set_properties(subset=numbers, **{"white-space": "nowrap"})
+    return f'<div style="overflow-x: auto">{styled.to_html()}</div>'
+
+
+def notes_html(notes) -> str:
+    """Numbered notes below a table, as an HTML ordered list (empty for no notes).
+
+    Parameters
+    ----------
+    notes : sequence of str
+        The notes' text (escaped here), numbered from 1 in order.
+
+    Returns
+    -------
+    str
+        An ``<ol>``, or ``""``.
+
+    Examples
+    --------
+    >>> notes_html(["a < b"])
+    '<ol style="font-size: 85%"><li>a &lt; b</li></ol>'
+    >>> notes_html([])
+    ''
+    """
+    if not notes:
+        return ""
+    items = "".join(f"<li>{html.escape(text)}</li>" for text in notes)
+    return f'<ol style="font-size: 85%">{items}</ol>'

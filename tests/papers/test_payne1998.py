@@ -76,3 +76,46 @@ def test_eq4_delta_reaches_2_not_1():
     rng = np.random.default_rng(1)
     p, q = rng.dirichlet(np.ones(5), size=(2, 1000))
     assert (vdm_delta(p, q) <= 2 + 1e-12).all()
+
+
+def _fold_results():
+    """Two seeds x two tie rules x ten folds of zoo and votes: VDM far above OM on zoo, far below on votes."""
+    rows = []
+    for seed in (1, 2):
+        for rule in ("random", "all"):
+            for fold in range(10):
+                wobble = (fold % 3) * 0.5 + seed
+                rows += [
+                    (seed, "zoo", "OM", fold, rule, 80.0 + wobble),
+                    (seed, "zoo", "VDM", fold, rule, 90.0 + wobble + (fold % 2)),
+                    (seed, "votes", "OM", fold, rule, 90.0 + wobble),
+                    (seed, "votes", "VDM", fold, rule, 85.0 + wobble - (fold % 2)),
+                ]
+    return pd.DataFrame(rows, columns=["seed", "dataset", "metric", "fold", "rule", "accuracy"])
+
+
+def test_fold_table_and_significance_marks_read_one_rule_and_seed():
+    from lazylib.protocols import payne1998 as P1
+
+    results = _fold_results()
+    folds = P1.fold_table(results, "random", 2)
+    assert folds.shape == (20, 2) and list(folds.columns) == ["OM", "VDM"]
+    assert folds.loc[("zoo", 0), "OM"] == 82.0 and folds.loc[("votes", 1), "VDM"] == 86.5
+    marks = P1.significance_marks(folds, ["zoo", "votes"], ["VDM"])
+    assert marks.to_dict() == {("zoo", "VDM"): "bold", ("votes", "VDM"): "italic"}
+    same = results.assign(accuracy=80.0 + results["fold"] % 2)
+    assert P1.significance_marks(P1.fold_table(same, "all", 1), ["zoo"], ["VDM"]).tolist() == [""]
+
+
+def test_accuracy_bands_are_the_prediction_bands_of_each_cells_runs():
+    from lazylib.protocols import payne1998 as P1
+    from lazylib.report.verdicts import PERCENT, prediction_band
+
+    results = _fold_results()
+    cv = results.groupby(["rule", "dataset", "metric", "seed"])["accuracy"].mean()
+    cells = pd.MultiIndex.from_product([["zoo", "votes"], ["OM", "VDM"]], names=["dataset", "metric"])
+    bands = P1.accuracy_bands(cv["random"], cells, digits=2)
+    assert list(bands.index) == list(cells) and list(bands.columns) == ["mean", "low", "high"]
+    expected = prediction_band(cv["random"].loc[("votes", "VDM")].to_numpy(), digits=2, bounds=PERCENT)
+    assert bands.loc[("votes", "VDM")].tolist() == [expected.centre, expected.low, expected.high]
+    assert (bands["low"] < bands["mean"]).all() and (bands["high"] <= 100).all()

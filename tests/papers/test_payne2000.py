@@ -100,3 +100,18 @@ def test_prefix_completion_is_orthonormal_and_keeps_the_leading_columns():
     table = completion_loadings(mapping, columns=[f"a{j}" for j in range(7)])
     assert table.index.tolist() == [3, 4, 5, 6, 7]
     assert ((table["loading"] ** 2 + table["rest"] ** 2).round(12) == 1).all()
+
+
+def test_table2_note_names_the_tested_hypotheses_or_the_nn_readings():
+    from lazylib.protocols.payne2000 import UNTESTED_NOTE, table2_note
+
+    readings = pd.DataFrame(
+        {"iris": [95.0, 96.125], "wine": [70.0, 71.0]},
+        index=pd.MultiIndex.from_tuples([("none", "all"), ("sd", "random")]),
+    )
+    tested = {("wpbc", "NN"): ("without time: 70.10", "tested")}
+    assert table2_note("wpbc", "NN", tested=tested, readings=readings) == tested["wpbc", "NN"]
+    note, kind = table2_note("iris", "NN", tested=tested, readings=readings)
+    assert kind == "tested" and note.endswith("scaling/ties): none/all 95.00, sd/random 96.12")
+    assert table2_note("iris", "CACP", tested=tested, readings=readings) == UNTESTED_NOTE
+    assert UNTESTED_NOTE[1] == "untested"

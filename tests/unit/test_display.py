@@ -30,3 +30,21 @@ def test_table_escapes_cell_text_index_and_headers():
     html = table(pd.DataFrame({"<a>": ["<b>x</b> & y", "z"], "n": [1.0, 2.5]}, index=["<unseen>", "j"])).to_html()
     assert "&lt;b&gt;x&lt;/b&gt; &amp; y" in html and "&lt;a&gt;" in html and "&lt;unseen&gt;" in html
     assert "<b>x" not in html and "<unseen>" not in html
+
+
+def test_printed_keeps_the_papers_decimals_and_never_shows_minus_zero():
+    from lazylib.report.display import printed
+
+    assert printed(68.0, 1) == "68.0" and printed(-0.0001, 2) == "0.00" and printed(-0.04, 1) == "0.0"
+    assert printed(-1.25, 1) == "-1.2" and printed(0.123456, None) == "0.1235" and printed(2.0, float("nan")) == "2"
+    assert printed(12.5, -1) == "12.5"
+
+
+def test_frame_html_hides_the_index_keeps_numbers_on_one_line_and_notes_are_escaped():
+    from lazylib.report.display import frame_html, notes_html
+
+    text = frame_html(pd.DataFrame({"cell": ["a"], "published": ["1.0"]}, index=["hidden-row"]), "Cap <b>")
+    assert "hidden-row" not in text and "Cap <b>" in text and "white-space: nowrap" in text
+    assert "white-space" not in frame_html(pd.DataFrame({"claim": ["x"]}), "c")
+    assert notes_html(["x", "y & z"]) == '<ol style="font-size: 85%"><li>x</li><li>y &amp; z</li></ol>'
+    assert notes_html([]) == ""

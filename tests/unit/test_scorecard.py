@@ -224,3 +224,44 @@ def test_unstable_and_stand_in_claims_are_tallied_apart():
     head = scorecard.headline(cells, claims).loc["IV"]
     assert head["claims: supported / partly / not / not testable / unstable"] == "0 / 0 / 0 / 0 / 1"
     assert head["method claims on our collection"] == "1 / 0 / 0 / 0 / 0" and head["other records"] == 0
+
+
+def test_part_html_shows_every_record_of_its_part_under_its_chapters_heading(tmp_path):
+    (tmp_path / "book" / "part").mkdir(parents=True)
+    (tmp_path / "book" / "part" / "c.md").write_text("---\nx: 1\n---\n\n(sec-c)=\n# The <first> heading\n\n# no\n")
+    card = scorecard.Chapter(part="I", paper="payne1998", chapter="part/c")
+    card.cell(source="Table 2", cell="zoo / OM", published=89.0, runs=RUNS, digits=1)
+    card.cell(
+        source="Table 2", cell="lung / VDM", published=95.0, runs=RUNS, digits=1, deviation="a < b", note_kind="tested"
+    )
+    card.claim(claim="H1", judgement=judged(True), evidence="all alike")
+    other = scorecard.Chapter(part="II", paper="payne2000", chapter="part/d")
+    other.claim(claim="elsewhere", judgement=judged(False))
+    cells, claims = (pd.concat([a, b], ignore_index=True) for a, b in zip(card.frames(), other.frames()))
+    assert scorecard.chapter_title("part/c", tmp_path) == "The <first> heading"
+    box = scorecard.part_html(cells, claims, "I", root=tmp_path)
+    assert box.startswith("<details><summary><b>Part I: Payne &amp; Edwards (1998) (published numbers inside: 1 / 2")
+    assert "<h4>The &lt;first&gt; heading</h4>" in box and "elsewhere" not in box
+    assert "zoo / OM" in box and "89.0" in box and "no [1] (tested)" in box and "<li>a &lt; b</li>" in box
+    assert ">kind<" not in box  # every record is of the published kind: no kind column
+    assert "supported [1]" in box and "<li>all alike (" in box
+    assert "5 runs" in scorecard.cells_html(cells[cells["part"] == "I"])
+    assert "has not recorded" in scorecard.part_html(cells, claims, "III", root=tmp_path)
+
+
+def test_claims_html_names_the_primary_verdict_of_an_unstable_claim_and_the_kind_when_mixed():
+    card = scorecard.Chapter(part="IV", paper="p", chapter="c")
+    flip = judge(lambda ok: all_of(ok), [({"seed": s}, s == 0) for s in range(3)], primary={"seed": 0})
+    card.claim(claim="minority", judgement=flip, evidence="e")
+    card.claim(claim="method", judgement=judged(True), kind="stand-in", evidence="f")
+    text = scorecard.claims_html(card.frames()[1])
+    assert (
+        "unstable [1] (primary: supported)" in text
+        and ">stand-in<" in text
+        and "<li>f (1 of 1 conditions hold)</li>" in text
+    )
+
+
+def test_the_details_split_in_two_tables_that_fit_the_text_column():
+    assert scorecard.DETAILS_COLUMNS == [*scorecard.BAND_DETAILS, *scorecard.NOTE_DETAILS]
+    assert max(len(scorecard.BAND_DETAILS), len(scorecard.NOTE_DETAILS)) + 1 <= 9  # the Part's column included
