@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 
 def test_frames_as_tables_styles_what_a_notebook_displays(monkeypatch):
@@ -30,3 +31,13 @@ def test_table_escapes_cell_text_index_and_headers():
     html = table(pd.DataFrame({"<a>": ["<b>x</b> & y", "z"], "n": [1.0, 2.5]}, index=["<unseen>", "j"])).to_html()
     assert "&lt;b&gt;x&lt;/b&gt; &amp; y" in html and "&lt;a&gt;" in html and "&lt;unseen&gt;" in html
     assert "<b>x" not in html and "<unseen>" not in html
+
+
+def test_band_text_merges_two_bound_columns():
+    from lazylib.report.display import MISSING, band_text
+
+    assert band_text(pd.Series([83.14, 0.0]), [86.36, 100.0]) == ["83.1-86.4", "0.0-100.0"]
+    assert band_text([1.0], [float("nan")]) == [MISSING]
+    assert band_text([1.234], [2.0], digits=2) == ["1.23-2.00"]
+    with pytest.raises(ValueError, match="same length"):
+        band_text([1.0, 2.0], [3.0])
