@@ -8,7 +8,9 @@ All splitters return lists of ``(train_indices, test_indices)`` pairs of 0-based
 from __future__ import annotations
 
 import os
+import resource
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -507,3 +509,27 @@ def compare(
             for name, make in makers.items()
         }
     )
+
+
+def cpu_seconds() -> float:
+    """CPU time (s) of this process and of its finished child processes (user and system time of the workers
+    :func:`parallel_map` started and waited for), for a chapter to report what its computations cost.
+
+    Returns
+    -------
+    float
+        ``time.process_time()`` plus the user and system time of every terminated child that was waited for:
+        increasing, so the difference of two calls is the CPU time spent between them.
+
+    Notes
+    -----
+    Unix only (``resource.getrusage``). Workers still alive (a reused pool) are not counted until they end.
+
+    Examples
+    --------
+    >>> start = cpu_seconds()
+    >>> cpu_seconds() - start >= 0
+    True
+    """
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime

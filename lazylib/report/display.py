@@ -158,6 +158,35 @@ def table(
     return styler
 
 
+def band_text(low, high, *, digits: int = 1) -> list[str]:
+    """Two columns of bounds as one column of text, ``"low-high"`` with ``digits`` decimals (a dash where either
+    is missing): a band in one column, so that a published-vs-reproduced table fits the text column.
+
+    Parameters
+    ----------
+    low, high : array-like of float
+        The bounds, pairwise.
+    digits : int
+        Decimals shown.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> band_text([83.14, 90.0], [86.36, float("nan")])
+    ['83.1-86.4', '–']
+    """
+    low, high = list(low), list(high)
+    if len(low) != len(high):
+        raise ValueError(f"low and high must have the same length, got {len(low)} and {len(high)}")
+    return [
+        MISSING if _is_missing(a) or _is_missing(b) else f"{float(a):.{digits}f}-{float(b):.{digits}f}"
+        for a, b in zip(low, high)
+    ]
+
+
 _ROLE = re.compile(r":(?:py:)?(?:mod|func|class|meth|attr|data|obj|exc):`~?([^`]+)`")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 
 def test_frames_as_tables_styles_what_a_notebook_displays(monkeypatch):
@@ -48,3 +49,13 @@ def test_frame_html_hides_the_index_keeps_numbers_on_one_line_and_notes_are_esca
     assert "white-space" not in frame_html(pd.DataFrame({"claim": ["x"]}), "c")
     assert notes_html(["x", "y & z"]) == '<ol style="font-size: 85%"><li>x</li><li>y &amp; z</li></ol>'
     assert notes_html([]) == ""
+
+
+def test_band_text_merges_two_bound_columns():
+    from lazylib.report.display import MISSING, band_text
+
+    assert band_text(pd.Series([83.14, 0.0]), [86.36, 100.0]) == ["83.1-86.4", "0.0-100.0"]
+    assert band_text([1.0], [float("nan")]) == [MISSING]
+    assert band_text([1.234], [2.0], digits=2) == ["1.23-2.00"]
+    with pytest.raises(ValueError, match="same length"):
+        band_text([1.0, 2.0], [3.0])

@@ -162,3 +162,14 @@ def test_learning_curve_uses_fractions_of_each_training_fold():
         lambda: KNeighborsClassifier(1, "ivdm"), ds.X, ds.y, folds, [0.05, 0.5, 1.0], random_state=0
     )
     pd.testing.assert_frame_equal(curve, again)
+
+
+def test_cpu_seconds_counts_this_process_and_finished_children():
+    import subprocess
+    import sys
+
+    start = evaluation.cpu_seconds()
+    subprocess.run([sys.executable, "-c", "sum(i * i for i in range(2_000_000))"], check=True)
+    spent = evaluation.cpu_seconds() - start
+    assert spent > 0.05  # the child's work is counted once it has been waited for
+    assert evaluation.cpu_seconds() >= start + spent

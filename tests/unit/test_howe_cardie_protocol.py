@@ -90,3 +90,72 @@ def test_reading_distances_and_verdict_helpers():
     )
     seeds = P.per_seed(results)
     assert list(seeds) == [0, 1, 2] and all(sorted(g.task) == ["A", "B"] for g in seeds.values())
+
+
+def _results():
+    rows = [
+        ("LED-7", "MDW", rep, fold, acc)
+        for rep, accs in enumerate([[70.0, 72.0], [69.0, 71.0]])
+        for fold, acc in enumerate(accs)
+    ]
+    rows += [("Waveform-21", "IG", 0, 0, 74.0), ("Waveform-21", "IG", 1, 0, 75.0)]
+    return pd.DataFrame(rows, columns=["task", "method", "rep", "fold", "accuracy"])
+
+
+def test_runs_of_pools_the_folds_of_each_repetition():
+    assert P.runs_of(_results(), "LED-7", "MDW").tolist() == [71.0, 70.0]
+    assert len(P.runs_of(_results(), "LED-7", "IG")) == 0
+
+
+def test_led_run_above_is_the_binomial_tail_at_the_bayes_bound():
+    from scipy import stats
+
+    from lazylib.synthetic import led_bayes_accuracy
+
+    assert P.led_run_above(78.4) == pytest.approx(stats.binom.sf(195, 250, led_bayes_accuracy(0.10)))
+    assert P.led_run_above(60.0) > 0.999 and P.led_run_above(90.0) < 1e-9
+    assert P.led_run_above(78.4, noise=0.08) > P.led_run_above(78.4)
+
+
+def test_table1_readings_and_notes():
+    by_size = _results().assign(reading="small")
+    alternative = _results()
+    readings = P.table1_readings(
+        "Waveform-21", "IG", alternative=alternative, by_size=by_size, numeric_tasks=["Waveform-21"]
+    )
+    assert list(readings) == ["IG weights only", "sizes small"]
+    assert readings["IG weights only"].tolist() == [74.0, 75.0]
+    assert list(
+        P.table1_readings("LED-7", "MDW", alternative=alternative, by_size=by_size, numeric_tasks=["Waveform-21"])
+    ) == ["sizes small"]
+    # a reading that puts the published value inside its band explains the cell; none does: tested
+    note, kind = P.table1_note("Waveform-21", "IG", 74.5, readings, diagnosis=None, deviations={}, deterministic=False)
+    assert kind == "explained" and "IG weights only" in note
+    note, kind = P.table1_note("Waveform-21", "IG", 95.0, readings, diagnosis=None, deviations={}, deterministic=False)
+    assert kind == "tested" and "unexplained" in note
+    diagnosis = pd.DataFrame(
+        {"mean": [80.0, 60.0]}, index=pd.MultiIndex.from_tuples([(8, "LED-7", "MDW"), (12, "LED-7", "MDW")])
+    )
+    note, kind = P.table1_note("LED-7", "MDW", 95.0, {}, diagnosis=diagnosis, deviations={}, deterministic=False)
+    assert "no noise level fits the six LED cells (means at 8 % noise 80.0, 12 % noise 60.0)" in note
+    note, kind = P.table1_note(
+        "Soybean", "MDW", 90.4, {}, diagnosis=None, deviations={"Soybean": "unknown values"}, deterministic=True
+    )
+    assert (note, kind) == ("explained: unknown values", "explained")
+
+
+def test_loo_gain_and_the_images_claims():
+    D = np.array([[0, 1, 5, 5], [1, 0, 5, 5], [5, 5, 0, 1], [5, 5, 1, 0]], dtype=float)
+    wrong = np.array([[0, 5, 1, 5], [5, 0, 5, 1], [1, 5, 0, 5], [5, 1, 5, 0]], dtype=float)  # nearest: other class
+    y = ["a", "a", "b", "b"]
+    facts = P.loo_gain(D, wrong, y, 1, 1)
+    assert (facts["MDW"], facts["unweighted"], facts["gain"]) == (100.0, 0.0, 100.0)
+    assert facts["p"] == pytest.approx(P.mcnemar_p(np.ones(4, bool), np.zeros(4, bool)))
+    paper, standin = P.IMAGES_CLAIMS
+    assert str(paper.rule(None)) == "not testable" and standin.kind == "stand-in"
+    assert str(standin.rule(facts)) == "partly supported"  # higher, but four instances cannot reach p < 0.01
+    assert standin.evidence(facts) == (
+        "satellite stand-in (an illustration, other data): leave-one-out 0.0 % unweighted (k = 1) vs 100.0 % with "
+        f"MDW (k = 1; a gain, McNemar p = {facts['p']:.2g})"
+    )
+    assert "a loss" in standin.evidence(P.loo_gain(wrong, D, y, 1, 1))
