@@ -34,10 +34,9 @@ from lazylib._validation import Integer, Real, check
 from lazylib.encoding import Encoded, encode, label_values
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
-from lazylib.neighbors import KNeighborsClassifier
+from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
 from lazylib.report.verdicts import Claim, all_of, share_rule, tiers
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
-from lazylib.voting import block_neighbourhood, class_probabilities
 
 #: Columns of the tidy table returned by :func:`run`.
 COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
@@ -415,19 +414,8 @@ def _gather(jobs: list[Job], order: list[int], scores: list, n_rules: int, copie
 
 def _tie_scores(clf: KNeighborsClassifier, Z, truth: np.ndarray, rules) -> np.ndarray:
     """Accuracy of a fitted classifier on ``(Z, truth)`` under every tie rule of ``rules``, from one search
-    (for "random": the exact expected accuracy, :func:`lazylib.voting.class_probabilities`)."""
-    k = clf.n_neighbors
-    lookup = {c: i for i, c in enumerate(clf.classes_)}
-    index = np.array([lookup.get(t, -1) for t in truth])
-    hits = np.zeros(len(rules))
-    for block in clf.metric_.nearest_groups(Z, k, clf.tie_tolerance):
-        nb = block_neighbourhood(block, clf.y_, len(clf.classes_), k, clf.tie_tolerance, first="first" in rules)
-        start, stop = block.start, block.stop
-        mine = index[start:stop]
-        for r, rule in enumerate(rules):
-            P = class_probabilities(nb, k, clf.priority_, rule)
-            hits[r] += np.where(mine >= 0, P[np.arange(len(mine)), np.maximum(mine, 0)], 0.0).sum()
-    return hits / max(len(truth), 1)
+    (:func:`lazylib.neighbors.accuracy_by_rule`; for "random": the exact expected accuracy)."""
+    return np.array(list(accuracy_by_rule(clf, Z, truth, rules).values()))
 
 
 def under_ties(results: pd.DataFrame, rule: str) -> pd.DataFrame:
