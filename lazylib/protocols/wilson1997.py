@@ -763,7 +763,7 @@ def labelled_conditions(table, extra: dict | None = None, *, seed: int = PRIMARY
     ----------
     table : DataFrame or dict
         (seed, tie rule) -> the facts of that condition (the columns of :func:`over_conditions`, or a dict).
-    extra : dict, optional
+    extra : DataFrame or dict, optional
         (reading, tie rule) -> facts of another reading of the paper (e.g. the printed form), run at ``seed``.
     seed : int
         The fold seed of the extra readings.
@@ -774,7 +774,10 @@ def labelled_conditions(table, extra: dict | None = None, *, seed: int = PRIMARY
         For :meth:`lazylib.report.scorecard.Chapter.judge` with ``primary=PRIMARY_CONDITION``.
     """
     conditions = [({"seed": s, "ties": rule, "reading": "primary"}, facts) for (s, rule), facts in table.items()]
-    conditions += [({"seed": seed, "ties": t, "reading": r}, facts) for (r, t), facts in (extra or {}).items()]
+    conditions += [
+        ({"seed": seed, "ties": t, "reading": r}, facts)
+        for (r, t), facts in (extra.items() if extra is not None else ())
+    ]
     return conditions
 
 

@@ -62,6 +62,8 @@ def test_labelled_conditions_name_seed_tie_rule_and_reading():
     ]
     assert out[1][1].tolist() == [2] and out[2][1] == "p"
     assert out[0][0] == ex.PRIMARY_CONDITION
+    frame = ex.labelled_conditions(table, pd.DataFrame({("integer as continuous", "all"): [3]}))  # a frame's columns
+    assert frame[2][0]["reading"] == "integer as continuous" and frame[2][1].tolist() == [3]
 
 
 def test_table2_counts_and_facts():
