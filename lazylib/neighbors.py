@@ -521,7 +521,9 @@ def accuracy_by_rule(clf: KNeighborsClassifier, X, y, rules=TIE_RULES) -> dict:
 
     The tie rule plays no part in fitting, and every rule sees the same stored instances tied at the k-th
     distance, so all three accuracies follow from one search (and, for metrics that learn, one fit): experiments
-    that compare the rules (Parts I and IV of the book) use this instead of three classifiers.
+    that compare the rules (Parts I and IV of the book) use this instead of three classifiers. The search goes
+    over groups of identical stored instances (:meth:`~lazylib.metrics.Metric.nearest_groups`), so the massive
+    ties of discretised or symbolic data cost one pair per group.
 
     Returns
     -------
@@ -540,7 +542,7 @@ def accuracy_by_rule(clf: KNeighborsClassifier, X, y, rules=TIE_RULES) -> dict:
     index = _class_index(clf.classes_, y, len(X))
     k, C = clf.n_neighbors, len(clf.classes_)
     hits = {rule: np.zeros(len(index)) for rule in rules}
-    for block in clf.metric_.nearest_chunks(X, k, clf.tie_tolerance):
+    for block in clf.metric_.nearest_groups(X, k, clf.tie_tolerance):
         nb = block_neighbourhood(block, clf.y_, C, k, clf.tie_tolerance, first="first" in rules)
         start, stop = block.start, block.stop
         t = index[start:stop]

@@ -316,12 +316,15 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.payne2000.fold_sweep": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne2000.text_ordered_labels": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997.best": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.by_rule": "a Part's protocol (display digits from the book)",
     "lazylib.protocols.wilson1997.dataset_seed": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997.head_to_head": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.labelled_conditions": "a Part's protocol (the seed of the book's readings)",
     "lazylib.protocols.wilson1997.marks": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997.over_next": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997.prepare": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997.run": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.spread": "a Part's protocol (display digits from the book)",
     "lazylib.protocols.wilson1997.wins": "a Part's protocol (parameters from the book)",
 }
 
