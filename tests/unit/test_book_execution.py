@@ -84,6 +84,7 @@ def test_chapters_run_after_the_tests_in_toc_order():
 def small_book(tmp_path):
     for name in ("conftest.py", "_config.yml"):
         shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / "lazylib").symlink_to(ROOT / "lazylib")  # the pages show the library's source (literalinclude)
     (tmp_path / "book").mkdir()
     shutil.copy(ROOT / "book" / "references.bib", tmp_path / "book")
     (tmp_path / "book" / "appendix").mkdir()
