@@ -476,6 +476,11 @@ class StoredSide:
         return _dyadic(self.terms, self.V)
 
     @cached_property
+    def dyadic_head(self):
+        """:class:`Dyadic` of the first entries of the stored operands only (see :attr:`Plan.exact`)."""
+        return _dyadic(self.terms, self.V, head=HEAD)
+
+    @cached_property
     def grouped(self):
         """:class:`lazylib.search.Grouped` ``(representatives, groups, stored)``, or None when grouping identical
         stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
@@ -523,6 +528,12 @@ class Plan:
         every operand an integer multiple of one power of two, and every sum of them below 2**53 of it
         (:func:`exact_operands`). Such sums are never recomputed (overlap, counts, dyadic weights)."""
         if self.left is None:
+            return False
+        # The operands' first entries first: a quantum over some entries bounds the whole array's from above,
+        # and exactness only gets harder as a quantum falls, so when these already rule it out (probabilities,
+        # most real data) the whole arrays need not be read.
+        stored = self.training.dyadic_head if self.training is not None else _dyadic(self.stored, self.V, head=HEAD)
+        if stored is None or not exact_operands(_dyadic(self.query, self.U, head=HEAD), stored):
             return False
         stored = self.training.dyadic if self.training is not None else _dyadic(self.stored, self.V)
         return stored is not None and exact_operands(_dyadic(self.query, self.U), stored)
@@ -750,10 +761,20 @@ def quantum(a: np.ndarray) -> int | None:
     return int((exponent - 53 + lowest).min())
 
 
-def _dyadic(side: Bilinear, W) -> Dyadic | None:
+#: Entries of each operand that :attr:`Plan.exact` reads first (:func:`_dyadic`'s ``head``).
+HEAD = 1024
+
+
+def _dyadic(side: Bilinear, W, head: int | None = None) -> Dyadic | None:
     """:class:`Dyadic` of one side's terms ``side`` and weights ``W`` (None for all ones), or None when an
-    operand is not finite."""
-    parts = [0 if W is None else quantum(W), quantum(side.alpha), quantum(side.psi)]
+    operand is not finite. With ``head``, each quantum is taken over the first ``head`` entries of its operand
+    only (in memory order), which bounds the whole operand's quantum from above; the largest values are always
+    the whole operands'."""
+
+    def q(a):
+        return quantum(a if head is None else np.ravel(a, order="K")[:head])
+
+    parts = [0 if W is None else q(W), q(side.alpha), q(side.psi)]
     if any(q is None for q in parts):
         return None
     w_max = 1.0 if W is None else float(np.abs(W).max(initial=0.0))

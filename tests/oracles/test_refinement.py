@@ -8,6 +8,7 @@ weights and unknown-value marks the engine multiplies) with Python fractions: no
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from unittest import mock
 
@@ -153,3 +154,42 @@ def test_quantum_is_the_largest_power_of_two_dividing_every_entry(ints, shift):
         return
     assert np.all(np.ldexp(a, -e) == np.round(np.ldexp(a, -e)))  # multiples of 2**e
     assert not np.all(np.ldexp(a, -e - 1) == np.round(np.ldexp(a, -e - 1)))  # not all of 2**(e + 1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    ints=st.lists(st.integers(-(2**20), 2**20), min_size=2, max_size=60),
+    shift=st.integers(-60, 60),
+    head=st.integers(1, 30),
+    odd=st.booleans(),
+)
+def test_the_first_entries_bound_the_quanta_from_above(ints, shift, head, odd):
+    """Plan.exact reads the operands' first entries first (``_dyadic``'s ``head``): their quanta bound the whole
+    operands' from above, so a check they fail the whole operands fail too; the largest values are the whole's."""
+    a = np.ldexp(np.array(ints, dtype=np.float64), shift).reshape(-1, 1)
+    if odd:  # an entry past the head that is no multiple of any power of two the head shows
+        a[-1] = 0.1
+    side = _engine.Bilinear(alpha=a, psi=a[::-1].copy(), block=np.zeros(1, dtype=int))
+    full, first = _engine._dyadic(side, None), _engine._dyadic(side, None, head=head)
+    assert first.alpha >= full.alpha and first.emb >= full.emb and first.weight == full.weight
+    assert (first.alpha_max, tuple(first.emb_max)) == (full.alpha_max, tuple(full.emb_max))
+    if odd and head < len(a):
+        assert full.alpha < -50  # 0.1 is read, so the whole operand is not exact
+    assert _engine.exact_operands(full, full) <= _engine.exact_operands(first, first)
+
+
+def test_an_inexact_entry_past_the_first_ones_makes_the_plan_inexact():
+    X, y, types = random_mixed(0, n=2 * _engine.HEAD, n_nom=2, n_lin=0)
+    weights = [0.5, 2.0]
+    metric = make_metric("overlap", weights=weights).fit(X, y, types=types)
+    assert metric._plan(metric.X_, metric.X_, metric.y_, training=True).exact
+    Q = np.vstack([X, X[:1]])
+    plan = metric._plan(metric._encode_like_fit(Q, "A"), metric.X_, metric.y_, training=True)
+    assert plan.exact
+    # the same plan with one query weight past the first entries that is no dyadic number
+    U = np.full((len(Q), 2), 0.5)
+    assert replace(plan, U=U).exact
+    U[-1, -1] = 0.1
+    stored = _engine._dyadic(plan.stored, plan.V)
+    assert _engine.exact_operands(_engine._dyadic(plan.query, U, head=_engine.HEAD), stored)
+    assert not replace(plan, U=U).exact
