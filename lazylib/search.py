@@ -55,6 +55,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lazylib._threads import threads_for
+
 #: The public selection helpers; ``find_groups``, ``group_plan``, ``search``, ``exact_sums`` and the single-precision
 #: parts are the engine's own (used by :mod:`lazylib.metrics`), documented in the module docstring above.
 __all__ = ["Groups", "kth_position", "kth_smallest", "row_starts", "select", "tolerance", "within"]
@@ -337,7 +339,8 @@ def exact_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 
 def _exact_rows(plan, lo: int, hi: int) -> np.ndarray:
-    S = plan.left[lo:hi] @ plan.right.T
+    with threads_for((hi - lo) * plan.right.shape[0] * plan.right.shape[1]):
+        S = plan.left[lo:hi] @ plan.right.T
     plan.add_fills(S, lo, hi)
     return S
 
@@ -442,6 +445,12 @@ def _filter(lefts: list, parts: list, k: int, tie_tolerance: float, cap: int):
     """Kept pairs ``(rows, cols)`` of the products ``lefts[p] @ right_p.T`` over the stored parts ``parts[p] =
     (right_p in single precision, column maxima of its absolute values, its stored indices)``, or None when
     there would be more than ``cap``."""
+    n = len(lefts[0])
+    with threads_for(n * min(STORED_BLOCK, max(right32.shape[0] for right32, _, _ in parts)) * lefts[0].shape[1]):
+        return _filter_tiles(lefts, parts, k, tie_tolerance, cap)
+
+
+def _filter_tiles(lefts: list, parts: list, k: int, tie_tolerance: float, cap: int):
     n = len(lefts[0])
     # |S32 - S| <= bound for every stored instance: rounding of both inputs, then of a w-term dot product, with
     # sum_k |left_k| |right_k| <= |left| . (column maxima of |right|)

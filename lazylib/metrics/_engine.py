@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from lazylib._threads import threads_for
 from lazylib.encoding import SetTable
 from lazylib.metrics._sets import member_pair_bytes
 
@@ -230,7 +231,8 @@ def bilinear_sums(p: Plan, start: int, stop: int, n_stored: int, out: np.ndarray
     """The bilinear part of the sums of the queries ``start:stop`` (0 without bilinear terms): the plan's product,
     its unknown-at-one fills and its near-zero refinement, written into ``out`` when given."""
     if p.left is not None:
-        S = np.matmul(p.left[start:stop], p.right.T, out=out)
+        with threads_for((stop - start) * p.right.shape[0] * p.right.shape[1]):
+            S = np.matmul(p.left[start:stop], p.right.T, out=out)
         p.add_fills(S, start, stop)
         # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
         # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
@@ -382,7 +384,8 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
             query=True,
         )
         r_margin = -BOUND_MARGIN * (query.weighted_alpha @ v_max)
-        L = np.hstack([query.product, r_margin[:, None], np.ones((stop - start, 1))]) @ right.T
+        with threads_for((stop - start) * right.shape[0] * right.shape[1]):
+            L = np.hstack([query.product, r_margin[:, None], np.ones((stop - start, 1))]) @ right.T
         np.maximum(L, 0.0, out=L)
         np.square(L, out=L)
         W = query.W @ v_max  # at or above sum_a u_a v_a for every stored instance

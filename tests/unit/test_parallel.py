@@ -48,6 +48,45 @@ def test_workers_are_other_processes_with_limited_blas_threads():
     assert all(threads and max(threads) <= limit for _, threads in out), out
 
 
+def test_small_products_run_on_one_blas_thread_and_the_setting_comes_back():
+    from threadpoolctl import threadpool_limits
+
+    from lazylib import _threads
+
+    with threadpool_limits(limits=2, user_api="blas"):
+        before = _blas_threads(None)[1]
+        with _threads.threads_for(_threads.SMALL_WORK - 1):
+            assert set(_blas_threads(None)[1]) <= {1}
+        assert _blas_threads(None)[1] == before
+        with _threads.threads_for(_threads.SMALL_WORK):
+            assert _blas_threads(None)[1] == before
+
+
+def test_the_search_and_the_matrix_give_the_same_results_on_one_thread_and_on_two():
+    from threadpoolctl import threadpool_limits
+
+    from lazylib import _threads
+    from lazylib.metrics import make_metric
+
+    X, y = synthetic.waveform(400, random_state=3)
+    metric = make_metric("hvdm").fit(X.iloc[:300], y.iloc[:300])
+    with threadpool_limits(limits=2, user_api="blas"):
+        one = metric.pairwise(X.iloc[300:]), list(metric.nearest_chunks(X.iloc[300:], 3))
+    with mock_small_work(0), threadpool_limits(limits=2, user_api="blas"):
+        assert _threads.SMALL_WORK == 0  # every block keeps the library's two threads
+        two = metric.pairwise(X.iloc[300:]), list(metric.nearest_chunks(X.iloc[300:], 3))
+    np.testing.assert_array_equal(one[0], two[0])
+    for a, b in zip(one[1], two[1]):
+        for x, z in zip(a, b):
+            np.testing.assert_array_equal(x, z)
+
+
+def mock_small_work(value):
+    from unittest import mock
+
+    return mock.patch("lazylib._threads.SMALL_WORK", value)
+
+
 SPAWN_SCRIPT = textwrap.dedent(
     """
     import multiprocessing
