@@ -30,9 +30,11 @@ book: $(STAMP)
 	$(BIN)/pytest -q tests/unit/test_book_html.py
 	@echo "The book is in $(CURDIR)/_build/html/index.html"
 
-## Unit, paper and oracle tests, doctests, and every chapter executed through nbval (in _toc.yml order).
+## Unit, paper and oracle tests, doctests, and every chapter executed through nbval (in _toc.yml order): one
+## pytest-xdist worker executes the chapters from the start, one after the other, while the other runs the rest
+## (conftest.py). Plain `pytest` runs everything in one process, chapters last.
 test: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadscope
 
 ## The fast loop: unit, paper and oracle tests and doctests; no chapter and no test book is executed.
 unit: $(STAMP)

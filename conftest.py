@@ -95,7 +95,13 @@ def _notebook_of(item) -> Path | None:
 
 def pytest_collection_modifyitems(session, config, items):
     """Chapters after everything else, in execution order (``_toc.yml``, pages reading the records last; cells of
-    one chapter stay together, in order)."""
+    one chapter stay together, in order).
+
+    Under pytest-xdist (``make test``: ``-n 2 --dist loadscope``) the chapters come first instead, and they are
+    one unit of work (:func:`pytest_xdist_make_scheduler`), so one worker executes every chapter in that order
+    from the start while the other runs the unit tests (the chapters' own parallel parts use both cores; their
+    serial parts leave one free)."""
+    distributed = _distributed(config)
     order = {path.resolve(): i for i, path in enumerate(execute_once.toc_notebooks(ROOT))}
     first = {}
     for position, item in enumerate(items):
@@ -106,10 +112,33 @@ def pytest_collection_modifyitems(session, config, items):
     def key(item):
         notebook = _notebook_of(item)
         if notebook is None:
-            return (0, 0, 0)
+            return (0 if not distributed else 2, 0, 0)
         return (1, order.get(notebook.resolve(), len(order) + first[notebook]), 0)
 
     items.sort(key=key)  # stable: the order within each group is kept
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """pytest-xdist's ``--dist loadscope`` with every chapter cell in one scope: the chapters run on one worker,
+    in the collection order above, each chapter's cells in one kernel. (xdist's ``xdist_group`` marks would say
+    the same, but pytest-xdist 3.8 writes the group into ``item._nodeid``, which pytest 9.2 no longer reads.)"""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ChaptersTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            if path.startswith("book/") and path.endswith(".md"):
+                return "the book's chapters"
+            return super()._split_scope(nodeid)
+
+    return ChaptersTogether(config, log)
+
+
+def _distributed(config) -> bool:
+    """Whether pytest-xdist spreads this session over workers (this process may be one of them)."""
+    return "PYTEST_XDIST_WORKER" in os.environ or getattr(config.option, "numprocesses", None) not in (None, 0)
 
 
 class _ExecutionRecorder:
@@ -128,8 +157,18 @@ class _ExecutionRecorder:
         self.seconds[report.nodeid.split("::")[0]] += report.duration
 
     def pytest_sessionfinish(self, session, exitstatus):
-        ran_pages = any(_notebook_of(item) is not None for item in session.items)
-        self.message = self._store(session) if ran_pages else None
+        ran = self.passed | self.failed
+        ran_pages = any(_notebook_of(item) is not None and item.nodeid in ran for item in session.items)
+        if ran_pages:  # (otherwise keep what a worker reported, pytest_testnodedown)
+            self.message = self._store(session)
+        workeroutput = getattr(session.config, "workeroutput", None)  # a pytest-xdist worker: tell the controller
+        if workeroutput is not None and self.message:
+            workeroutput["book execution cache"] = self.message
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error):
+        """pytest-xdist's controller: the message of the worker that executed the chapters."""
+        self.message = getattr(node, "workeroutput", {}).get("book execution cache", self.message)
 
     def pytest_terminal_summary(self, terminalreporter):
         if self.message:

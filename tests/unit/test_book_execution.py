@@ -53,6 +53,15 @@ print("chapter A executed")
 )
 
 
+#: The arguments ``make test`` gives pytest (Makefile): one pytest-xdist worker executes the chapters
+#: (conftest.py's scheduler), and the executed pages still reach the cache from that worker.
+MAKE_TEST_ARGS = ("-n", "2", "--dist", "loadscope")
+
+
+def test_make_test_runs_pytest_with_these_arguments():
+    assert f"$(BIN)/pytest {' '.join(MAKE_TEST_ARGS)}\n" in (ROOT / "Makefile").read_text()
+
+
 def run(args, cwd):
     return subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
@@ -116,7 +125,7 @@ def small_book(tmp_path):
 @pytest.mark.book_build
 def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in_order(small_book):
     cache, stamp = small_book / "_build" / ".jupyter_cache", small_book / "_build" / execute_once.STAMP.name
-    tested = run([BIN / "pytest"], small_book)
+    tested = run([BIN / "pytest", *MAKE_TEST_ARGS], small_book)  # as `make test` runs it: on pytest-xdist workers
     assert tested.returncode == 0, tested.stdout[-3000:]
     assert "book execution cache: filled with the 3 pages" in tested.stdout
     assert json.loads(stamp.read_text())["executed by"] == "pytest (nbval)"
