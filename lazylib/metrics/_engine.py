@@ -741,8 +741,9 @@ class Dyadic(NamedTuple):
     emb_max: np.ndarray
 
 
-#: The exponent given to an array without a nonzero entry (a multiple of any power of two).
-_NO_BITS = 512
+#: The exponent given to an array without a nonzero entry (a multiple of any power of two): above any finite
+#: float's (at most 2**971 divides one).
+_NO_BITS = 4096
 
 
 def quantum(a: np.ndarray) -> int | None:
@@ -797,9 +798,11 @@ def exact_operands(query: Dyadic | None, stored: Dyadic | None) -> bool:
     """
     if query is None or stored is None:
         return False
-    e = query.weight + stored.weight + min(0, query.alpha, stored.alpha, query.emb + stored.emb)
-    if e >= _NO_BITS:
+    if _NO_BITS in (query.weight, stored.weight):  # every weight of a side is 0: so is every term
         return True
+    # (no shortcut on a large e: weights of 1e300 have quanta near 2**940, and their products overflow, which the
+    # size test below catches as an infinite total)
+    e = query.weight + stored.weight + min(0, query.alpha, stored.alpha, query.emb + stored.emb)
     size = query.m * (1.0 + query.alpha_max + stored.alpha_max) + float(query.emb_max @ stored.emb_max)
     total = 2.0 * query.weight_max * stored.weight_max * size
     return bool(total < np.ldexp(1.0, min(53 + e, 1000)))

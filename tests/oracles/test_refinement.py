@@ -193,3 +193,13 @@ def test_an_inexact_entry_past_the_first_ones_makes_the_plan_inexact():
     stored = _engine._dyadic(plan.stored, plan.V)
     assert _engine.exact_operands(_engine._dyadic(plan.query, U, head=_engine.HEAD), stored)
     assert not replace(plan, U=U).exact
+
+
+@pytest.mark.parametrize("name", ["euclidean", "heom", "hvdm"])
+def test_huge_dyadic_weights_are_not_taken_for_exact_sums(name):
+    """Weights of 1e300 are multiples of a huge power of two, but their products overflow: the size test, not the
+    quanta, decides, so near-zero sums are recomputed and an instance is at distance 0 from itself."""
+    X = np.array([[0.0, 1.0], [3.0, 4.0], [1.0, 1.0], [2.5, 7.0]])
+    metric = make_metric(name, weights=[1e300, 1e300]).fit(X, np.array([0, 1, 0, 1]))
+    assert not metric._plan(metric.X_, metric.X_, metric.y_, training=True).exact
+    np.testing.assert_array_equal(np.diag(metric.pairwise(X)), 0.0)
