@@ -327,6 +327,19 @@ class PowerAttribute(AttributeTerm):
     def __init__(self, r: float, center: float = 0.0, scale: float = 1.0):
         self.r, self.center, self.scale = r, center, scale
 
+    def difference(self, xq, xs) -> np.ndarray:
+        """The (len(xq), len(xs)) matrix of ``|xq - xs| / scale`` (0 for a zero scale, 1 if unknown): the term's
+        base, for a metric that is the ``r``-norm of its attributes' differences computed pair by pair
+        (``Metric._norm_order``, :func:`lazylib.metrics._engine.norm_block`)."""
+        if self.scale == 0:
+            d = np.zeros((len(xq), len(xs)))
+        else:
+            d = np.subtract.outer(xq, xs)
+            np.abs(d, out=d)
+            d /= self.scale
+        d[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = 1.0
+        return d
+
     def direct(self, xq, xs) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of ``|(xq - xs) / scale| ** r`` terms (0 for a zero scale, 1 if unknown)."""
         if self.scale == 0:

@@ -330,6 +330,17 @@ class Metric(BaseEstimator):
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
 
+    def _norm_order(self) -> float | None:
+        """``r`` when the distance is the ``r``-norm of the attribute differences of :meth:`_differences`,
+        computed pair by pair in the pair's own unit (:func:`lazylib.metrics._engine.norm_block`; the reduced
+        sums are then the distances, ``root_`` 1), else None (the sums of :meth:`_direct_terms`)."""
+        return None
+
+    def _differences(self, Zq: np.ndarray, Zs: np.ndarray):
+        """Yield ``(a, d)``: the (len(Zq), len(Zs)) non-negative differences of each attribute whose ``r``-th
+        powers are its terms (a metric with a :meth:`_norm_order`)."""
+        return iter(())
+
     def _check_operands(self, Zq: np.ndarray, Zs: np.ndarray) -> None:
         """Refuse queries or stored instances outside the metric's domain (``uses_engine`` False: the engine
         calls it before asking for the blocks)."""
@@ -470,6 +481,10 @@ class AttributeMetric(Metric):
                 )
             else:
                 yield a, att.direct(Zq[:, a], Zs[:, a])
+
+    def _differences(self, Zq, Zs):
+        for a in self._direct_attributes():
+            yield a, self.attributes_[a].difference(Zq[:, a], Zs[:, a])
 
     def _query_weights(self, Zq):
         if not self.query_weighted:
