@@ -28,7 +28,14 @@ from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable 
     SetSides,
     StoredSide,
 )
-from lazylib.metrics._inputs import check_accepted, check_k, check_weights, operands, training_operands
+from lazylib.metrics._inputs import (
+    check_accepted,
+    check_k,
+    check_tie_tolerance,
+    check_weights,
+    operands,
+    training_operands,
+)
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -261,6 +268,7 @@ class Metric(BaseEstimator):
             ``(start, stop, rows, cols, sums, groups)`` for the queries ``start:stop``, a named tuple (``cols``
             index the groups of ``groups``).
         """
+        tie_tolerance = check_tie_tolerance(tie_tolerance)
         if leave_one_out:
             if A is not None:
                 raise ValueError("leave_one_out searches the training data: pass A=None")
