@@ -320,9 +320,6 @@ class PowerAttribute(AttributeTerm):
     """
 
     bilinear = False
-    #: Differences are measured in this unit (``scale`` includes it; the metric multiplies the root of the sum
-    #: by it): 1 unless a subclass rescales to keep ``|x - y|^r`` within the float range.
-    unit: float = 1.0
 
     def __init__(self, r: float, center: float = 0.0, scale: float = 1.0):
         self.r, self.center, self.scale = r, center, scale
