@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 
-from lazylib._validation import Choice, Integer, Real, check, validate_params
+from lazylib._validation import Choice, Integer, Real, check, check_class_indices, validate_params
 from lazylib.encoding import LINEAR_TYPES, encode_labels, fit_input, query_input
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
 from lazylib.voting import correct, vote_priority
@@ -350,34 +350,6 @@ def correct_by_width(
     return out
 
 
-def _class_indices(name: str, y, n_classes: int | None = None) -> np.ndarray:
-    """The labels ``y`` as class indices (``np.intp``), or a ValueError naming ``name``: whole numbers from 0
-    (integral floats too), below ``n_classes`` when it is given. A float label such as 0.5 was truncated to a
-    class it does not belong to, and a label at or above ``n_classes`` was counted as a class of its own.
-
-    >>> _class_indices("y", [0.0, 2.0, 1.0])
-    array([0, 2, 1])
-    >>> _class_indices("y", [0, 3], n_classes=3)
-    Traceback (most recent call last):
-    ...
-    ValueError: y must hold class indices 0..2 (n_classes = 3), got 3
-    """
-    a = np.asarray(y)
-    if a.ndim != 1:
-        raise ValueError(f"{name} must be one label per row (1-D), got an array of shape {a.shape}")
-    if a.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must hold class indices (whole numbers from 0), got dtype {a.dtype}")
-    high = None if n_classes is None else n_classes - 1
-    with np.errstate(invalid="ignore"):
-        bad = ~np.isfinite(a) | (a != np.round(a)) | (a < 0) if a.dtype.kind == "f" else a < 0
-    if high is not None:
-        bad = bad | (a > high)
-    if bad.any():
-        allowed = "whole numbers from 0" if high is None else f"0..{high} (n_classes = {n_classes})"
-        raise ValueError(f"{name} must hold class indices {allowed}, got {a[bad][0].item()!r}")
-    return a.astype(np.intp)
-
-
 def accuracy_by_width(
     Z_train, y_train, Z_test=None, y_test=None, *, n_classes: int | None = None, widths=None, ties: str = "all"
 ) -> np.ndarray:
@@ -385,9 +357,9 @@ def accuracy_by_width(
     ``Z_train`` (:func:`correct_by_width`). Labels are class indices (``0..n_classes-1``); the vote priorities
     come from the training counts."""
     n_classes = check("n_classes", n_classes, Integer(low=1), optional=True)
-    y_train = _class_indices("y_train", y_train, n_classes)
+    y_train = check_class_indices("y_train", y_train, n_classes)
     if y_test is not None:
-        y_test = _class_indices("y_test", y_test, n_classes)
+        y_test = check_class_indices("y_test", y_test, n_classes)
     C = int(n_classes if n_classes is not None else y_train.max(initial=-1) + 1)
     priority = vote_priority(np.bincount(y_train, minlength=C))
     if Z_test is None:
