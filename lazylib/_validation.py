@@ -307,3 +307,31 @@ def _bounds(low, high, open_low: bool = False, open_high: bool = False) -> str:
 def check_working_memory(value) -> float:
     """The ``working_memory`` of a metric: a finite number of MiB above 0."""
     return check("working_memory", value, Real(low=0, open_low=True))
+
+
+def check_class_indices(name: str, y, n_classes: int | None = None) -> np.ndarray:
+    """The labels ``y`` as class indices (``np.intp``), or a ValueError naming ``name``: whole numbers from 0
+    (integral floats too), below ``n_classes`` when it is given. A float label such as 0.5 was truncated to a
+    class it does not belong to, and a label at or above ``n_classes`` was counted as a class of its own.
+
+    >>> check_class_indices("y", [0.0, 2.0, 1.0])
+    array([0, 2, 1])
+    >>> check_class_indices("y", [0, 3], n_classes=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: y must hold class indices 0..2 (n_classes = 3), got 3
+    """
+    a = np.asarray(y)
+    if a.ndim != 1:
+        raise ValueError(f"{name} must be one label per row (1-D), got an array of shape {a.shape}")
+    if a.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold class indices (whole numbers from 0), got dtype {a.dtype}")
+    high = None if n_classes is None else n_classes - 1
+    with np.errstate(invalid="ignore"):
+        bad = ~np.isfinite(a) | (a != np.round(a)) | (a < 0) if a.dtype.kind == "f" else a < 0
+    if high is not None:
+        bad = bad | (a > high)
+    if bad.any():
+        allowed = "whole numbers from 0" if high is None else f"0..{high} (n_classes = {n_classes})"
+        raise ValueError(f"{name} must hold class indices {allowed}, got {a[bad][0].item()!r}")
+    return a.astype(np.intp)

@@ -275,7 +275,8 @@ def _in_notebook() -> bool:
 
 def _check_folds(folds, n: int) -> list:
     """``folds`` as a list of ``(train, test)`` integer index arrays into ``n`` instances, or a ValueError naming
-    the fold and its bad indices (out of range, not integers, or a fold that is not a pair)."""
+    the fold and its bad indices (out of range, not integers, empty, in both train and test, or a fold that is
+    not a pair)."""
     out = []
     for i, fold in enumerate(folds):
         try:
@@ -293,7 +294,15 @@ def _check_folds(folds, n: int) -> list:
                     f"folds[{i}] {name} indices must lie in [0, {n - 1}] for the {n} instances, got "
                     f"{bad[:5].tolist()}{' ...' if bad.size > 5 else ''}"
                 )
+            if not idx.size:
+                raise ValueError(f"folds[{i}] has no {name} indices: every fold needs training and test cases")
             pair.append(idx.astype(np.intp, copy=False))
+        shared = np.intersect1d(*pair)
+        if shared.size:  # a test case among the stored instances is its own nearest neighbour: accuracy inflated
+            raise ValueError(
+                f"folds[{i}] has {shared.size} indices in both train and test ({shared[:5].tolist()}"
+                f"{' ...' if shared.size > 5 else ''}): a test case must not be a training case"
+            )
         out.append(tuple(pair))
     return out
 

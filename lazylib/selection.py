@@ -20,6 +20,7 @@ from lazylib._validation import (
     Real,
     Seed,
     check,
+    check_class_indices,
     check_random_state,
     check_working_memory,
     validate_params,
@@ -139,9 +140,17 @@ def loo_subset_accuracy(
     check("ties", ties, Choice(TIE_RULES))
     max_bytes = check_working_memory(working_memory) * 2**20
     (X,), _ = in_safe_units(numeric_matrix(X))  # squared differences neither under- nor overflow at any scale
-    y = np.asarray(y, dtype=np.intp)
-    masks = np.atleast_2d(np.asarray(masks, dtype=bool))
+    y = check_class_indices("y", y)
+    masks = np.atleast_2d(np.asarray(masks))
+    if masks.dtype != bool and not np.isin(masks, (0, 1)).all():
+        raise ValueError(
+            "masks must be boolean rows (one True or False per attribute), got values "
+            f"{np.unique(masks)[:5].tolist()}: an index list such as [0, 2] is not a mask"
+        )
+    masks = masks.astype(bool)
     n, J = X.shape
+    if len(y) != n:
+        raise ValueError(f"y must hold one class index per row of X ({n}), got {len(y)}")
     if masks.shape[1] != J:
         raise ValueError(f"masks have {masks.shape[1]} columns for {J} attributes")
     if ties == "random":  # fractions: kept per query, averaged in class order as before

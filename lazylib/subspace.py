@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 
-from lazylib._validation import Choice, Integer, Real, check, validate_params
+from lazylib._validation import Choice, Integer, Real, check, check_class_indices, validate_params
 from lazylib.encoding import LINEAR_TYPES, encode_labels, fit_input, query_input
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
 from lazylib.voting import correct, vote_priority
@@ -357,8 +357,10 @@ def accuracy_by_width(
     ``Z_train`` (:func:`correct_by_width`). Labels are class indices (``0..n_classes-1``); the vote priorities
     come from the training counts."""
     n_classes = check("n_classes", n_classes, Integer(low=1), optional=True)
-    y_train = np.asarray(y_train, dtype=np.intp)
-    C = int(n_classes if n_classes is not None else y_train.max() + 1)
+    y_train = check_class_indices("y_train", y_train, n_classes)
+    if y_test is not None:
+        y_test = check_class_indices("y_test", y_test, n_classes)
+    C = int(n_classes if n_classes is not None else y_train.max(initial=-1) + 1)
     priority = vote_priority(np.bincount(y_train, minlength=C))
     if Z_test is None:
         right = correct_by_width(

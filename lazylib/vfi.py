@@ -581,6 +581,14 @@ def winners(votes: np.ndarray, priority: np.ndarray, tie_tolerance: float = TIE_
     [1, 1]
     """
     tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
+    votes, priority = np.asarray(votes, dtype=np.float64), np.asarray(priority, dtype=np.float64)
+    if votes.ndim != 2 or priority.shape != (votes.shape[1],):
+        raise ValueError(
+            f"votes must be (n, C) and priority one number per class (C,), got shapes {votes.shape} and "
+            f"{priority.shape}"
+        )
+    if not (np.isfinite(votes).all() and np.isfinite(priority).all()):
+        raise ValueError("votes and priority must be finite (a NaN vote made its row's winner class 0)")
     best = votes.max(axis=1, keepdims=True)
     tied = votes >= best - tie_tolerance * np.maximum(np.abs(best), 1.0)
     return np.argmax(np.where(tied, priority[None, :], -np.inf), axis=1)

@@ -298,11 +298,35 @@ def vote(
         Seed or generator of the draws of ``ties="random"``: an int seeds a fresh generator (the same draws at every
         call), a Generator is used as it is (its stream continues), None draws fresh entropy.
     """
-    k = check("k", k, Integer(low=1))
     tie_tolerance = check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
     check_ties(ties)
+    D, y, k, priority = _vote_inputs(D, y, k, priority)
     rows, cols, sums = select(D, k, tie_tolerance)
     return vote_nearest(rows, cols, sums, len(D), y, k, priority, ties, tie_tolerance, random_state=random_state)
+
+
+def _vote_inputs(D, y, k, priority):
+    """The operands of :func:`vote` checked against each other, each error naming what is wrong: ``D`` (queries x
+    stored instances) without NaN or -inf (+inf, "never a neighbour", is allowed), one class index ``0..C-1``
+    per column for ``C = len(priority)`` finite priorities, and ``k`` at most the number of columns."""
+    D = np.asarray(D, dtype=np.float64)
+    if D.ndim != 2:
+        raise ValueError(f"D must be a 2-D matrix (queries x stored instances), got shape {D.shape}")
+    if np.isnan(D).any() or np.isneginf(D).any():
+        raise ValueError("D must hold distances (no NaN or -inf; +inf marks a pair that is never a neighbour)")
+    priority = np.asarray(priority, dtype=np.float64)
+    if priority.ndim != 1 or not len(priority) or not np.isfinite(priority).all():
+        raise ValueError(f"priority must be one finite number per class, got {priority!r}")
+    y = np.asarray(y)
+    if y.shape != (D.shape[1],):
+        raise ValueError(f"y must hold one class per column of D ({D.shape[1]}), got shape {y.shape}")
+    if y.dtype.kind not in "iu" or (len(y) and (y.min() < 0 or y.max() >= len(priority))):
+        raise ValueError(
+            f"y must hold class indices 0..{len(priority) - 1} (one per class of priority), got "
+            f"{y.dtype} values {np.unique(y)[:5].tolist()}"
+        )
+    k = check("k", k, Integer(low=1, high=max(D.shape[1], 1)))
+    return D, y, k, priority
 
 
 def vote_nearest(

@@ -28,7 +28,14 @@ from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable 
     SetSides,
     StoredSide,
 )
-from lazylib.metrics._inputs import check_accepted, check_k, check_weights, operands, training_operands
+from lazylib.metrics._inputs import (
+    check_accepted,
+    check_k,
+    check_tie_tolerance,
+    check_weights,
+    operands,
+    training_operands,
+)
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -261,6 +268,7 @@ class Metric(BaseEstimator):
             ``(start, stop, rows, cols, sums, groups)`` for the queries ``start:stop``, a named tuple (``cols``
             index the groups of ``groups``).
         """
+        tie_tolerance = check_tie_tolerance(tie_tolerance)
         if leave_one_out:
             if A is not None:
                 raise ValueError("leave_one_out searches the training data: pass A=None")
@@ -329,6 +337,17 @@ class Metric(BaseEstimator):
     def _query_weights(self, Zq: np.ndarray) -> np.ndarray | None:
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
+
+    def _norm_order(self) -> float | None:
+        """``r`` when the distance is the ``r``-norm of the attribute differences of :meth:`_differences`,
+        computed pair by pair in the pair's own unit (:func:`lazylib.metrics._engine.norm_block`; the reduced
+        sums are then the distances, ``root_`` 1), else None (the sums of :meth:`_direct_terms`)."""
+        return None
+
+    def _differences(self, Zq: np.ndarray, Zs: np.ndarray):
+        """Yield ``(a, d)``: the (len(Zq), len(Zs)) non-negative differences of each attribute whose ``r``-th
+        powers are its terms (a metric with a :meth:`_norm_order`)."""
+        return iter(())
 
     def _check_operands(self, Zq: np.ndarray, Zs: np.ndarray) -> None:
         """Refuse queries or stored instances outside the metric's domain (``uses_engine`` False: the engine
@@ -470,6 +489,10 @@ class AttributeMetric(Metric):
                 )
             else:
                 yield a, att.direct(Zq[:, a], Zs[:, a])
+
+    def _differences(self, Zq, Zs):
+        for a in self._direct_attributes():
+            yield a, self.attributes_[a].difference(Zq[:, a], Zs[:, a])
 
     def _query_weights(self, Zq):
         if not self.query_weighted:

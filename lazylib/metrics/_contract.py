@@ -129,6 +129,14 @@ class MetricContract(Protocol):
         """Query-side weights ``u`` of shape (nq, m), or None for all ones."""
         ...
 
+    def _norm_order(self) -> float | None:
+        """``r`` when the distance is the ``r``-norm of :meth:`_differences`, computed pair by pair, else None."""
+        ...
+
+    def _differences(self, Zq: np.ndarray, Zs: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+        """``(a, d)``: the (nq, ns) differences whose ``r``-th powers are the terms (with :meth:`_norm_order`)."""
+        ...
+
     def _finish(self, S: np.ndarray, nonnegative: bool = False) -> np.ndarray:
         """Distances from sums, in place: ``S ** (1 / root_)``."""
         ...

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import Real, check
 from lazylib.encoding import SET, Encoded, Schema  # noqa: F401  (Schema kept importable from here)
 from lazylib.metrics._engine import Operands, SetSides
 
@@ -108,6 +109,12 @@ def stored_classes(y_B, n: int, classes: tuple | None) -> np.ndarray:
     if unknown:
         raise ValueError(f"y_B holds classes {sorted(map(str, unknown))} not seen in fit")
     return labels.map(lookup).to_numpy(np.intp)
+
+
+def check_tie_tolerance(tie_tolerance) -> float:
+    """``tie_tolerance`` as a float in [0, 1) (the rule of every estimator's ``tie_tolerance``), or a ValueError
+    naming it and its value."""
+    return check("tie_tolerance", tie_tolerance, Real(0, 1, open_high=True))
 
 
 def check_k(k, n: int, *, leave_one_out: bool = False) -> int:

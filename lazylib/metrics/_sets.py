@@ -93,9 +93,7 @@ def min_member_distances(
             na = (Ma * Ma).sum(1)
             # min over u, v of ||u||^2 + ||v||^2 - 2 u.v: one product gives ||v||^2 - 2 u.v ([-2u, 1] . [v,
             # ||v||^2]); ||u||^2 is constant along v, so added after the minimum over the stored members
-            sq = np.hstack([-2.0 * Ma, np.ones((len(Ma), 1))]) @ right.T
-            low = np.minimum.reduceat(sq, starts_b, axis=1)
-            del sq
+            low = _smallest_products(np.hstack([-2.0 * Ma, np.ones((len(Ma), 1))]), right, starts_b, max_bytes)
             low += na[:, None]
             low = np.minimum.reduceat(low, starts_a, axis=0)
             # near zero the product has lost its relative precision: those pairs of sets are recomputed from
@@ -110,6 +108,32 @@ def min_member_distances(
                 )
             np.maximum(low, 0.0, out=low)
             out[np.ix_(kq[qlo:qhi], ks[slo:shi])] = np.sqrt(low)
+    return out
+
+
+def _smallest_products(left: np.ndarray, right: np.ndarray, starts: np.ndarray, max_bytes: float) -> np.ndarray:
+    """``(len(left), len(starts))``: for each row of ``left``, the smallest product with a row of ``right`` in
+    each segment of ``right``'s rows (the segments consecutive, from ``starts``).
+
+    The product of the whole blocks when it fits in ``max_bytes``; otherwise (one set with more member pairs
+    than that: the blocks of :func:`min_member_distances` hold one set at least) a block of rows and a block of
+    columns at a time, each block's minima per segment (a segment cut by a block boundary in parts) merged
+    into the result, so the temporaries stay within about twice ``max_bytes`` whatever the sets' sizes."""
+    n, m = len(left), len(right)
+    if 8 * n * m <= max_bytes:
+        return np.minimum.reduceat(left @ right.T, starts, axis=1)
+    owner = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, m)))
+    out = np.full((n, len(starts)), np.inf)
+    cols = int(min(m, max(1, max_bytes // 8)))
+    rows = max(1, int(max_bytes // (8 * cols)))
+    for j0 in range(0, m, cols):
+        own = owner[j0 : j0 + cols]
+        local = np.flatnonzero(np.concatenate(([True], own[1:] != own[:-1])))
+        first, last = own[0], own[-1] + 1  # the segments of this block of columns: consecutive
+        for i0 in range(0, n, rows):
+            part = np.minimum.reduceat(left[i0 : i0 + rows] @ right[j0 : j0 + cols].T, local, axis=1)
+            view = out[i0 : i0 + rows, first:last]
+            np.minimum(view, part, out=view)
     return out
 
 

@@ -15,7 +15,7 @@ from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 NORMALIZATIONS = (None, "std", "range")
 
 #: Widest training spread (in the units of the normalisation) for which r = 2 uses the bilinear form (squares of
-#: the values): beyond it, squared values would overflow or underflow, and the terms are computed in a unit.
+#: the values): beyond it, squared values would overflow or underflow, and each pair is computed in its own unit.
 SAFE_SPREAD = (1e-100, 1e100)
 
 
@@ -40,9 +40,10 @@ class Minkowski(AttributeMetric):
         Training mean of each attribute (known values).
     scale_ : ndarray of shape (``n_features_in_``,)
         Divisor of each attribute's difference: its standard deviation, range, or 1 (``normalize``).
-    unit_ : float
-        Unit (a power of 2) in which the terms are computed; 1 unless ``r`` is neither 1 nor 2 or the spread
-        is beyond ``SAFE_SPREAD``.
+    root_ : float
+        ``r`` when the distances are roots of sums of terms (``r = 1``, and ``r = 2`` within ``SAFE_SPREAD``),
+        else 1: each pair's distance is then computed in the pair's own unit, and the reduced sums of
+        :meth:`pairwise_chunks` are the distances.
 
     See Also
     --------
@@ -54,10 +55,11 @@ class Minkowski(AttributeMetric):
     Nominal attributes enter as their numeric codes, as Wilson & Martinez did for "Euclid." ("normalised by
     standard deviation on all attributes, including nominal"). An unknown value gives the attribute distance 1
     (the papers do not say; 1 is HEOM's and HVDM's rule). An attribute constant in training (zero spread)
-    contributes nothing. Standard deviations use ``ddof=1``. For ``r`` other than 1 and 2 the terms are computed
-    in a unit near the widest training spread (a power of 2) and the distance converted back, so ``|d|^r``
-    neither overflows nor underflows for large ``r`` at any scale of the data; an unknown value's term ``1``
-    then becomes ``unit^-r``, which underflows to 0 only when it is negligible beside any known difference.
+    contributes nothing. Standard deviations use ``ddof=1``. For ``r`` other than 1 and 2 (and for ``r = 2`` when
+    the training spread is beyond ``SAFE_SPREAD``) each pair's distance is computed in the pair's own unit, its
+    largest difference ``M``: ``D = M (sum_a (|x_a - y_a| / (scale_a M))^r)^(1/r)`` (weights enter as
+    ``w_a^(1/r)`` inside the differences), so ``|d|^r`` neither overflows nor underflows at any ``r`` and any
+    scale of the data (:func:`lazylib.metrics._engine.norm_block`).
 
     References
     ----------
@@ -100,6 +102,7 @@ class Minkowski(AttributeMetric):
         return float(self.r)
 
     def _fit(self, Z, y):
+        self._pair_norm = None
         self.center_, std = known_mean_std(Z, columns=self.columns_)
         lo, hi = known_range(Z, self.columns_)
         if self.normalize == "std":
@@ -108,50 +111,20 @@ class Minkowski(AttributeMetric):
             self.scale_ = hi - lo
         else:
             self.scale_ = np.ones(Z.shape[1])
-        self.unit_ = 1.0
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
         widest = spread.max(initial=0.0)
         if self.root_ == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
             self.attributes_ = [LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)]
             return
-        if self.root_ != 1 and widest > 0:
-            # |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD) unless the
-            # differences are near 1: measure them in a unit (a power of 2) near the widest training spread, and
-            # give the distance back in the data's units
-            self.unit_ = float(np.ldexp(1.0, int(np.frexp(widest)[1])))
-        self.attributes_ = [_PowerInUnits(self.root_, c, s, self.unit_) for c, s in zip(self.center_, self.scale_)]
+        self.attributes_ = [PowerAttribute(self.root_, c, s) for c, s in zip(self.center_, self.scale_)]
+        if self.root_ != 1:
+            # the sum of |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD):
+            # each pair is computed in its own unit, and the reduced sums are the distances themselves
+            self._pair_norm, self.root_ = self.root_, 1.0
 
-    def _finish(self, S, nonnegative=False):
-        S = super()._finish(S, nonnegative)
-        if self.unit_ != 1.0:
-            S *= self.unit_
-        return S
-
-
-class _PowerInUnits(PowerAttribute):
-    """``|x - y|^r / scale^r`` computed as ``(|x - y| / (scale unit))^r``; the metric multiplies the root of
-    the sum by ``unit``. An unknown value keeps its distance 1 in the data's units (``unit^-r`` here), or is
-    refused when that is beyond the float range."""
-
-    def __init__(self, r: float, center: float, scale: float, unit: float):
-        super().__init__(r, center, scale * unit)
-        with np.errstate(over="ignore", under="ignore"):
-            unknown = np.float64(unit) ** -r
-        self.unit, self.unknown = unit, (float(unknown) if 0 < unknown < np.inf else None)
-
-    def direct(self, xq, xs):
-        term = super().direct(xq, xs)
-        if self.unknown != 1.0:
-            unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
-            if self.unknown is None and unknown.any():
-                raise ValueError(
-                    f"the known differences are computed in a unit of {self.unit:.3g} (r = {self.r:g}), "
-                    "in which an unknown value's term 1 is beyond the float range: normalize the "
-                    "data (normalize='range' or 'std'), fill the unknown values, or use a smaller r"
-                )
-            term[unknown] = self.unknown
-        return term
+    def _norm_order(self) -> float | None:
+        return self._pair_norm
 
 
 class Euclidean(Minkowski):

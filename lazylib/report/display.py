@@ -18,6 +18,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import Boolean, Integer, check
+
 #: Shown for a missing value.
 MISSING = "–"
 
@@ -57,6 +59,7 @@ def formatter(precision: int | None = 2, *, yes: str = "yes", no: str = "no", mi
     """The function :func:`table` applies to every cell: booleans as ``yes``/``no``, missing values as
     ``missing``, real numbers with ``precision`` decimals (``None``: as they are, up to six significant digits;
     integers without decimals), anything else as text."""
+    precision = check("precision", precision, Integer(low=0), optional=True)
 
     def show(value) -> str:
         if _is_missing(value):
@@ -114,6 +117,7 @@ def table(
         Display it as a cell's last expression. Numeric columns are right-aligned, text columns left-aligned
         and wrapped.
     """
+    index = check("index", index, Boolean())
     if isinstance(frame, pd.Series):
         frame = frame.to_frame()
     show = formatter(precision, yes=yes, no=no, missing=missing)
@@ -178,6 +182,7 @@ def band_text(low, high, *, digits: int = 1) -> list[str]:
     >>> band_text([83.14, 90.0], [86.36, float("nan")])
     ['83.1-86.4', '–']
     """
+    digits = check("digits", digits, Integer(low=0))
     low, high = list(low), list(high)
     if len(low) != len(high):
         raise ValueError(f"low and high must have the same length, got {len(low)} and {len(high)}")

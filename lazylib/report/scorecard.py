@@ -55,6 +55,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import Boolean, check
 from lazylib.papers import part_of
 from lazylib.report.display import frame_html, notes_html, printed
 from lazylib.report.verdicts import (
@@ -717,6 +718,7 @@ def headline(
     within one point (or one printed unit) of our mean, the median half-width of the bands of percentages, the
     verdicts of the published claims (supported / partly / not / not testable / unstable), the method claims
     judged on our collection rather than the paper's, and the other records."""
+    total = check("total", total, Boolean())
     table = summary(cells, claims)
     if parts is not None:
         table = table.reindex(list(parts), fill_value=0)

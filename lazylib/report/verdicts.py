@@ -44,6 +44,8 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from lazylib._validation import Boolean, Integer, Real, check
+
 #: What a record is. Only ``"published"`` counts as evidence (share inside, verdict tallies):
 #:
 #: - ``published``: a published number or claim, reproduced from the paper's data and protocol;
@@ -93,9 +95,25 @@ def check_verdict(verdict: str) -> str:
 
 def rounding(digits: int) -> float:
     """Half a unit of the last printed digit: ``digits`` decimals printed (1 for "68.0", 0 for "68")."""
-    if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)):
-        raise ValueError(f"digits must be an integer number of printed decimals, got {digits!r}")
-    return 0.5 * 10.0 ** (-int(digits))
+    return 0.5 * 10.0 ** (-check("digits", digits, DIGITS))
+
+
+#: The decimals a published number prints: a whole number from 0.
+DIGITS = Integer(low=0)
+#: A prediction level: strictly between 0 and 1.
+LEVELS = Real(low=0, high=1, open_low=True, open_high=True)
+#: How many runs a published number averages: a whole number from 1 (one run).
+AVERAGED = Integer(low=1)
+
+
+def _check_band_parameters(digits, level, deterministic, averaged) -> tuple[int, float, bool, int]:
+    """The parameters of a band checked (each named with its value and what is allowed) and converted."""
+    return (
+        check("digits", digits, DIGITS),
+        check("level", level, LEVELS),
+        check("deterministic", deterministic, Boolean()),
+        check("averaged", averaged, AVERAGED),
+    )
 
 
 #: The bounds of a percentage (an accuracy, a share): a band of such a quantity is computed on the logit scale.
@@ -115,7 +133,10 @@ def band_definition(
     averaged: int = 1,
     bounds: tuple[float, float] | None = None,
 ) -> str:
-    """The one-line definition of a band, to show with every table of bands."""
+    """The one-line definition of a band, to show with every table of bands (``n`` runs, the other parameters as
+    for :func:`prediction_band`)."""
+    n = check("n", n, Integer(low=1))
+    digits, level, deterministic, averaged = _check_band_parameters(digits, level, deterministic, averaged)
     half = f"{rounding(digits):g}"
     if deterministic:
         return (
@@ -277,11 +298,7 @@ def prediction_band(
     values = np.asarray(runs, dtype=float).ravel()
     if not np.isfinite(values).all():
         raise ValueError("prediction_band needs finite run values (a NaN or inf was given)")
-    if not 0 < level < 1:
-        raise ValueError(f"level must lie strictly between 0 and 1, got {level!r}")
-    if isinstance(averaged, bool) or not isinstance(averaged, (int, np.integer)) or averaged < 1:
-        raise ValueError(f"averaged must be a whole number of runs (1 for one run), got {averaged!r}")
-    averaged = int(averaged)
+    digits, level, deterministic, averaged = _check_band_parameters(digits, level, deterministic, averaged)
     half = rounding(digits)
     bounds = _check_bounds(bounds, values)
     lo, hi = bounds if bounds is not None else (-math.inf, math.inf)
@@ -365,6 +382,7 @@ def reading_note(
     >>> reading_note(80.0, {"ties first": [65.0, 65.2, 64.9]}, digits=1, words="unexplained")
     ('unexplained; readings computed, none holds it: ties first 65.03', 'tested')
     """
+    digits, _, deterministic, averaged = _check_band_parameters(digits, LEVEL, deterministic, averaged)
     published = float(published)
     means, holding = {}, []
     for name, runs in readings.items():
@@ -407,10 +425,10 @@ def _grade(score: float, supported: float, partly: float, higher: bool) -> str:
     return "supported" if score <= supported else "partly supported" if score <= partly else "not supported"
 
 
-def _thresholds(supported, partly, higher):
-    supported, partly = float(supported), float(partly)
-    if not (math.isfinite(supported) and math.isfinite(partly)):
-        raise ValueError("thresholds must be finite numbers")
+def _thresholds(supported, partly, higher, spec=None):
+    spec = Real() if spec is None else spec
+    supported, partly = check("supported", supported, spec), check("partly", partly, spec)
+    higher = check("higher", higher, Boolean())
     if (higher and partly > supported) or (not higher and partly < supported):
         raise ValueError(
             f"the 'partly' threshold {partly} must lie on the weaker side of the 'supported' "
@@ -483,6 +501,7 @@ def share_rule(agree, *, supported: float, partly: float, what: str = "items") -
     >>> str(share_rule([True, True, False, True], supported=1.0, partly=0.5))
     'partly supported'
     """
+    _thresholds(supported, partly, True, Real(low=0, high=1))
     values = _booleans(agree)
     if values.size == 0:
         return Verdict("not testable", f"no {what} to judge")
@@ -518,8 +537,7 @@ def tiers(*, supported: bool, partly: bool, note: str = "") -> Verdict:
     >>> str(tiers(supported=False, partly=True))
     'partly supported'
     """
-    if not isinstance(supported, (bool, np.bool_)) or not isinstance(partly, (bool, np.bool_)):
-        raise ValueError("tiers needs two booleans (the full and the weaker condition)")
+    supported, partly = check("supported", supported, Boolean()), check("partly", partly, Boolean())
     verdict = "supported" if supported else "partly supported" if partly else "not supported"
     return Verdict(verdict, note)
 

@@ -189,7 +189,14 @@ def hoeffding_pairs(epsilon: float, delta: float, bound: float = 1.0) -> int:
     epsilon = check("epsilon", epsilon, Real(0, open_low=True))
     delta = check("delta", delta, Real(0, 1, open_low=True, open_high=True))
     bound = check("bound", bound, Real(0, open_low=True))
-    return int(np.ceil(bound**2 * np.log(2 / delta) / (2 * epsilon**2)))
+    with np.errstate(over="ignore", under="ignore", divide="ignore"):
+        n = np.ceil(bound**2 * np.log(2 / delta) / (2 * epsilon**2))
+    if not np.isfinite(n):
+        raise ValueError(
+            f"epsilon = {epsilon!r} and bound = {bound!r} need more pairs than a float can count "
+            f"(bound^2 ln(2 / delta) / (2 epsilon^2) overflows): give a larger epsilon relative to bound"
+        )
+    return int(n)
 
 
 def sampled_mean_difference(a, b, n_pairs: int, kind: str = "numeric", *, n_estimates: int = 1, random_state=None):
@@ -539,10 +546,16 @@ def equal_width_bins(X: pd.DataFrame, n_bins: int = 8, *, reference: pd.DataFram
             continue
         x = col.to_numpy(dtype=np.float64, na_value=np.nan)
         ref = reference[c].to_numpy(dtype=np.float64, na_value=np.nan)
-        lo, hi = (np.nanmin(ref), np.nanmax(ref)) if np.isfinite(ref).any() else (0.0, 0.0)
-        width = (hi - lo) / n_bins
-        with np.errstate(invalid="ignore"):
-            b = np.zeros(len(x)) if width == 0 else np.clip(np.floor((x - lo) / width), 0, n_bins - 1)
+        known = ref[np.isfinite(ref)]  # an infinite value goes to an end bin, it does not stretch the range
+        lo, hi = (known.min(), known.max()) if len(known) else (0.0, 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            width = (hi - lo) / n_bins
+            if width == 0:
+                b = np.zeros(len(x))
+            elif np.isfinite(width):
+                b = np.clip(np.floor((x - lo) / width), 0, n_bins - 1)
+            else:  # a range beyond the float range (hi - lo overflows): positions computed in halves
+                b = np.clip(np.floor((x / 2 - lo / 2) / ((hi / 2 - lo / 2) / n_bins)), 0, n_bins - 1)
         codes = np.where(np.isnan(x), -1, b).astype(int)
         out[c] = pd.Categorical.from_codes(codes, categories=list(range(n_bins)), ordered=True)
     return out

@@ -273,6 +273,9 @@ def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.nd
     distance matrix; compare with ``encode_labels(y)[0]`` for per-instance correctness."""
     k = check("k", k, Integer(low=1))
     D = np.array(D, dtype=np.float64)
+    if D.ndim != 2 or D.shape[0] != D.shape[1] or len(D) < 2:
+        raise ValueError(f"D must be the square (n, n) matrix of the training distances, n >= 2, got shape {D.shape}")
+    k = check("k", k, Integer(low=1, high=len(D) - 1))  # each instance's neighbours are among the n - 1 others
     codes, classes = encode_labels(y, len(D))
     np.fill_diagonal(D, np.inf)
     return vote(D, codes, k, vote_priority(np.bincount(codes, minlength=len(classes))), ties)

@@ -228,3 +228,28 @@ def test_the_near_zero_recomputation_stays_within_working_memory():
     members = table.members.reshape(60, 12, 36)
     exact = np.sqrt(((members[:, None, :, None] - members[None, :, None, :]) ** 2).sum(-1).min(axis=(2, 3)))
     np.testing.assert_allclose(D, exact, rtol=1e-9, atol=1e-12)
+
+
+def test_one_pair_of_large_sets_stays_within_working_memory():
+    """Issue #40: one pair of sets of 3,000 members each took their whole member-pair matrix at once (72 MB here,
+    about 3 GiB for 20,000-member sets from 320 KB of data) whatever ``max_bytes``; the product now goes a block
+    of members at a time, and its minima equal the direct ones."""
+    import tracemalloc
+
+    from scipy.spatial.distance import cdist
+
+    from lazylib.encoding import SetTable
+    from lazylib.metrics.extend import min_member_distances
+
+    rng = np.random.default_rng(1)
+    sets = [rng.random((3000, 2)) + 5.0 * k for k in range(2)] + [rng.random((7, 2)), rng.random((1, 2)) + 0.5]
+    table = SetTable.from_sets(sets)
+    ids = np.arange(len(sets), dtype=float)
+    bound = 2**20
+    tracemalloc.start()
+    D = min_member_distances(table, ids, table, ids, max_bytes=bound)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 3 * bound + table.members.nbytes * 4
+    exact = np.array([[cdist(a, b).min() for b in sets] for a in sets])
+    np.testing.assert_allclose(D, exact, rtol=1e-9, atol=1e-12)

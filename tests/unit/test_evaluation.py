@@ -173,3 +173,19 @@ def test_cpu_seconds_counts_this_process_and_finished_children():
     spent = evaluation.cpu_seconds() - start
     assert spent > 0.05  # the child's work is counted once it has been waited for
     assert evaluation.cpu_seconds() >= start + spent
+
+
+def test_cross_validate_refuses_folds_whose_test_cases_are_training_cases_or_empty():
+    """Issue #40: a fold whose test indices were also training indices scored 1.0 with a 1-NN (each test case its
+    own neighbour), silently; an empty test fold failed with "A is empty"."""
+    from lazylib.neighbors import KNeighborsClassifier
+
+    rng = np.random.default_rng(0)
+    X, y = rng.random((30, 2)), np.arange(30) % 2
+    make = lambda: KNeighborsClassifier(1)  # noqa: E731
+    with pytest.raises(
+        ValueError, match=r"folds\[0\] has 10 indices in both train and test \(\[0, 1, 2, 3, 4\] \.\.\.\)"
+    ):
+        evaluation.cross_validate(make, X, y, [(np.arange(30), np.arange(10))])
+    with pytest.raises(ValueError, match=r"folds\[1\] has no test indices"):
+        evaluation.cross_validate(make, X, y, [(np.arange(10, 30), np.arange(10)), (np.arange(30), np.array([], int))])

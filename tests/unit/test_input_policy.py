@@ -214,3 +214,12 @@ def test_every_registered_metric_refuses_an_unfitted_call():
         metric = make_metric(name, Q=np.eye(2)) if name == "quadratic" else make_metric(name)
         with pytest.raises(NotFittedError):
             metric.pairwise(np.zeros((1, 2)))
+
+
+@pytest.mark.parametrize("tie_tolerance", [-1.0, float("nan"), float("inf"), True, 1.0, "1e-9"])
+def test_a_metric_search_refuses_a_bad_tie_tolerance_naming_it(tie_tolerance):
+    """Issue #40: a negative tolerance was taken as given (and NaN failed with an IndexError deep in the search)."""
+    X = np.random.default_rng(0).random((10, 2))
+    metric = make_metric("euclidean").fit(X, types=NUMERIC)
+    with pytest.raises(ValueError, match="tie_tolerance must be a finite number >= 0 and < 1"):
+        list(metric.nearest_chunks(X[:2], 1, tie_tolerance=tie_tolerance))

@@ -271,3 +271,23 @@ def test_mdw_unknowns_as_a_value_by_a_loop_over_pairs():
     assert res.out_class.loc["q", "x"] == pytest.approx(mean(q, p))
     with pytest.raises(ValueError, match="missing must be"):
         mdw_components(UNKNOWNS, y, missing="one")
+
+
+def test_equal_width_bins_put_infinite_values_in_the_end_bins_and_take_any_range():
+    """Issue #40: an infinite value stretched the range to infinity (every bin position NaN, then a pandas error
+    on the codes), and so did a range beyond the float range (1.5e308 - (-1.5e308) overflows)."""
+    from lazylib.weighting.mdw import equal_width_bins
+
+    x = pd.DataFrame({"a": [0.0, np.inf, 1.0, -np.inf, 0.5, np.nan]})
+    binned = equal_width_bins(x, n_bins=2)["a"]
+    assert binned[:5].tolist() == [0, 1, 1, 0, 1] and pd.isna(binned[5])
+    assert equal_width_bins(pd.DataFrame({"a": [-1.5e308, 1.5e308, 1.0]}), n_bins=3)["a"].tolist() == [0, 2, 1]
+
+
+def test_hoeffding_pairs_refuses_an_epsilon_whose_count_overflows():
+    """Issue #40: epsilon = 1e-200 failed with an OverflowError from int(inf)."""
+    from lazylib.weighting.mdw import hoeffding_pairs
+
+    with pytest.raises(ValueError, match="epsilon = 1e-200 and bound = 1.0 need more pairs than a float can count"):
+        hoeffding_pairs(epsilon=1e-200, delta=0.05)
+    assert hoeffding_pairs(0.02, 0.05) == 4612

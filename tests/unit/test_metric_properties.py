@@ -101,3 +101,42 @@ def test_minkowski_large_r_neither_overflows_nor_underflows(r, seed, log_scale):
     np.testing.assert_allclose(Ds, D1 * scale, rtol=1e-9)
     off = ~np.eye(8, dtype=bool)
     assert (Ds[off] > 0).all()
+
+
+def _exact_minkowski(x, y, r, weights=None):
+    """``(sum_a w_a |x_a - y_a|^r)^(1/r)`` in decimal arithmetic of 60 digits with an exponent range far beyond
+    the float's (differences of the floats taken exactly, the power and the root to 60 digits), as a float."""
+    import decimal
+
+    ctx = decimal.Context(prec=60, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+    weights = np.ones(len(x)) if weights is None else weights
+    total = decimal.Decimal(0)
+    for a, b, w in zip(x, y, weights):
+        d = abs(ctx.subtract(decimal.Decimal(float(a)), decimal.Decimal(float(b))))
+        total = ctx.add(total, ctx.multiply(decimal.Decimal(float(w)), ctx.power(d, decimal.Decimal(r))))
+    if total == 0:
+        return 0.0
+    return float(ctx.exp(ctx.divide(ctx.ln(total), decimal.Decimal(r))))
+
+
+@pytest.mark.parametrize("r", [1, 2, 3, 1000, 1e6])
+@pytest.mark.parametrize("scale", [1.0, 1e-150, 1e150])
+def test_minkowski_is_exact_at_any_r_and_any_scale(r, scale):
+    """Issue #40: Minkowski with r = 1000 gave 0 between distinct points (their |d|^r underflowed in the unit of
+    the widest spread); every pair is now computed in its own unit. Against a 60-digit decimal reference, with
+    and without attribute weights (which enter as w^(1/r) in the differences), at data scaled by 1e-150 and
+    1e150."""
+    rng = np.random.default_rng(int(r) % 97)
+    X = np.vstack([[0.0, 0.0, 0.0], [3.0, 4.0, 0.5], [1.0, 1.0, 1.0], rng.random((5, 3)) * 10]) * scale
+    X[7, 2] = X[6, 2] + 1e-9 * scale  # two rows close in one attribute only
+    for weights in (None, np.array([0.5, 2.0, 1e-3])):
+        metric = make_metric("minkowski", r=r, weights=weights).fit(X, types=["continuous"] * 3)
+        D = metric.pairwise(X)
+        exact = np.array([[_exact_minkowski(x, y, r, weights) for y in X] for x in X])
+        assert np.isfinite(D).all()
+        np.testing.assert_allclose(D, exact, rtol=1e-12, atol=0.0)
+        assert (D[~np.eye(len(X), dtype=bool)] > 0).all()
+        # the reduced sums give the distances back, and order the neighbours as the distances do
+        S = np.vstack([block for _, _, block in metric.pairwise_chunks(X, reduced=True)])
+        np.testing.assert_allclose(metric.from_reduced(S), D, rtol=1e-12)
+        assert np.array_equal(np.argsort(S, axis=1, kind="stable"), np.argsort(D, axis=1, kind="stable"))

@@ -115,3 +115,20 @@ def test_cv_selection_mc():
     assert all(m[0] for m in res["masks"])
     with pytest.raises(ValueError, match="method"):
         cv_selection(X, y, [], method="relief")
+
+
+def test_loo_subset_accuracy_refuses_labels_that_are_not_class_indices_and_masks_that_are_not_masks():
+    """Issue #40: labels were cast to integers (0.5 and 0.7 one class, silently), and an index list such as
+    [0, 2] was read as a boolean mask (attributes 1 and 2 for 0 and 2)."""
+    from lazylib.selection import loo_subset_accuracy
+
+    X = np.random.default_rng(0).random((12, 3))
+    y = np.arange(12) % 2
+    with pytest.raises(ValueError, match=r"y must hold class indices whole numbers from 0, got 0\.5"):
+        loo_subset_accuracy(X, y + 0.5, np.ones((1, 3), bool))
+    with pytest.raises(ValueError, match=r"masks must be boolean rows .* got values \[0, 2\]"):
+        loo_subset_accuracy(X, y, np.array([[0, 2, 2]]))
+    with pytest.raises(ValueError, match=r"y must hold one class index per row of X \(12\), got 5"):
+        loo_subset_accuracy(X, y[:5], np.ones((1, 3), bool))
+    as_ints = loo_subset_accuracy(X, y, np.array([[1, 0, 1]]))
+    assert as_ints.tolist() == loo_subset_accuracy(X, y, np.array([[True, False, True]])).tolist()

@@ -163,3 +163,21 @@ def test_validation():
         SubspaceMapping().fit([[1.0, np.nan], [2.0, 3.0]])
     with pytest.raises(NotFittedError, match="fitted"):
         SubspaceMapping().transform(np.ones((2, 2)))
+
+
+@pytest.mark.parametrize(
+    "labels, n_classes, message",
+    [
+        ([0.5, 1.0] * 10, 2, r"y_train must hold class indices 0\.\.1 \(n_classes = 2\), got 0\.5"),
+        ([0, 1, 2, 3] * 5, 3, r"y_train must hold class indices 0\.\.2 \(n_classes = 3\), got 3"),
+        ([-1, 0] * 10, None, r"y_train must hold class indices whole numbers from 0, got -1"),
+        (["a", "b"] * 10, None, "y_train must hold class indices"),
+    ],
+)
+def test_accuracy_by_width_refuses_labels_that_are_not_class_indices(labels, n_classes, message):
+    """Issue #40: float labels were truncated (0.5 and 0.7 one class), labels beyond n_classes counted as classes
+    of their own, and negative labels failed in np.bincount."""
+    Z = np.random.default_rng(0).random((20, 2))
+    with pytest.raises(ValueError, match=message):
+        accuracy_by_width(Z, np.array(labels), n_classes=n_classes)
+    assert accuracy_by_width(Z, np.arange(20) % 2 * 1.0, n_classes=2).shape == (2,)  # integral floats are fine

@@ -214,3 +214,28 @@ def test_random_tie_probabilities_equal_exact_enumeration_on_random_small_cases(
             np.testing.assert_allclose(got[i], exact, rtol=0, atol=1e-12)
             checked += 1
     assert checked >= 30
+
+
+def test_vote_checks_its_operands_against_each_other():
+    """Issue #40: a (20, 5) D with 20 labels voted silently with the first 5 labels, a NaN priority made every
+    vote class 0, and k beyond the columns, a NaN distance, a short y or a float y failed inside numpy."""
+    from lazylib.voting import vote
+
+    x = np.random.default_rng(0).random(20)
+    D, y, priority = np.abs(np.subtract.outer(x, x)), np.arange(20) % 2, np.array([0.5, 0.25])
+    cases = [
+        (dict(D=D[:, :5]), r"y must hold one class per column of D \(5\), got shape \(20,\)"),
+        (dict(y=y[:5]), r"y must hold one class per column of D \(20\), got shape \(5,\)"),
+        (dict(y=y + 0.5), r"y must hold class indices 0\.\.1"),
+        (dict(y=y + 1), r"y must hold class indices 0\.\.1"),
+        (dict(priority=np.array([np.nan, 0.1])), "priority must be one finite number per class"),
+        (dict(D=np.where(D > 0.5, np.nan, D)), "D must hold distances"),
+        (dict(k=100), r"k must be an integer >= 1 and <= 20, got 100"),
+    ]
+    for change, message in cases:
+        args = {"D": D, "y": y, "k": 1, "priority": priority, **change}
+        with pytest.raises(ValueError, match=message):
+            vote(**args)
+    D_inf = D.copy()
+    np.fill_diagonal(D_inf, np.inf)  # +inf: never a neighbour (leave-one-out)
+    assert vote(D_inf, y, 1, priority).shape == (20,)

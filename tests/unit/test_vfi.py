@@ -358,3 +358,16 @@ def test_confidence_bias_accepts_numpy_reals_and_refuses_bad_values_naming_them(
     for bad in (0, -0.5, np.nan, np.inf, True, "0.6"):
         with pytest.raises(ValueError, match=r"'confidence_bias' parameter of VFI5Classifier must be a finite "):
             VFI5Classifier(confidence_bias=bad).fit(X, y, types=["continuous"] * 4)
+
+
+def test_winners_refuses_votes_and_priorities_that_do_not_match():
+    """Issue #40: a priority shorter than the classes was read as it was (classes beyond it never won a tie), and
+    a NaN vote made its row's winner class 0."""
+    from lazylib.vfi import winners
+
+    votes = np.array([[0.2, 0.8, 0.0], [0.5, 0.5, 0.0]])
+    with pytest.raises(ValueError, match=r"priority one number per class \(C,\), got shapes \(2, 3\) and \(2,\)"):
+        winners(votes, np.array([0.5, 0.25]))
+    with pytest.raises(ValueError, match="votes and priority must be finite"):
+        winners(np.array([[np.nan, 1.0, 0.0]]), np.array([0.5, 0.3, 0.2]))
+    assert winners(votes, np.array([0.2, 0.5, 0.3])).tolist() == [1, 1]

@@ -49,3 +49,18 @@ def test_wom_learning_tie_rules():
     assert not drawn[0].equals(first)  # the steps meet ties here, which the rules settle differently
     with pytest.raises(ValueError, match="ties must be one of"):
         wom_weights(X, y, ties="nearest")
+
+
+def test_loo_predictions_refuses_a_matrix_that_is_not_square_and_a_k_beyond_the_others():
+    """Issue #40: a (20, 5) matrix was taken as the training distances (each row voted among 5 columns with the
+    labels of the first 5 rows), and k = 50 of 20 instances failed in numpy's argpartition."""
+    from lazylib.weighting.sets import loo_predictions
+
+    rng = np.random.default_rng(0)
+    x = rng.random(20)
+    D, y = np.abs(np.subtract.outer(x, x)), np.arange(20) % 2
+    with pytest.raises(ValueError, match=r"D must be the square \(n, n\) matrix .* got shape \(20, 5\)"):
+        loo_predictions(D[:, :5], y)
+    with pytest.raises(ValueError, match=r"k must be an integer >= 1 and <= 19, got 50"):
+        loo_predictions(D, y, k=50)
+    assert loo_predictions(D, y, k=19).shape == (20,)

@@ -46,3 +46,21 @@ def test_vfi5_classifies_within_working_memory():
     # the result (20,000 labels) and the encoded queries (1.6 MB) plus one chunk of 0.25 MiB
     assert peak < X.nbytes + 2**20, peak
     assert len(out[0]) == len(X)
+
+
+def test_the_table_of_value_differences_is_built_in_blocks():
+    """HVDM's N1 and the printed DVDM take a (V, V) table of value differences: it was built from all (V, V, C)
+    differences at once (1.4 GB for 3,000 values and 20 classes); now a block of rows at a time, with the same
+    bits as all at once."""
+    from lazylib.metrics._attributes import value_differences
+
+    rng = np.random.default_rng(0)
+    P = rng.dirichlet(np.ones(30), size=600)  # 600 values, 30 classes: 86 MB of differences at once
+    budget = 2**20
+    for form in ("l1", "l1sq", "sqsq"):
+        peak = _peak(lambda form=form: value_differences(P, form, max_bytes=budget))
+        assert peak < budget + 3 * 600 * 600 * 8, (form, peak)
+    diff = np.abs(P[:, None, :] - P[None, :, :])
+    assert np.array_equal(value_differences(P, "l1", max_bytes=budget), diff.sum(-1))
+    assert np.array_equal(value_differences(P, "l1sq", max_bytes=budget), diff.sum(-1) ** 2)
+    assert np.array_equal(value_differences(P, "sqsq", max_bytes=budget), ((diff**2).sum(-1)) ** 2)
