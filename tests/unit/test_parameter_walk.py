@@ -309,6 +309,7 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.howe_cardie.run_readings": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.howe_cardie.significant": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.howe_cardie.tasks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie_claims.zero_share_facts": "a Part's claim facts (counts from the book)",
     "lazylib.protocols.payne1998.accuracy_bands": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne1998.fold_table": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne2000.cv_selection": "a Part's protocol (parameters from the book)",
