@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -236,14 +237,7 @@ def run(
     """
     n_splits = check("n_splits", n_splits, Integer(low=2))
     rules, fractions, seeds = _check_settings(ties, also_ties, train_fractions, random_state)
-    repeated = not isinstance(random_state, (int, np.integer))
-    if not isinstance(metrics, dict) or not metrics:
-        raise ValueError("metrics must be a non-empty dict of display name -> metric")
-    makers = {name: _factory(name, spec) for name, spec in metrics.items()}
-    reuse_rules = _reuse_rules(reuse, makers)
-    specs = datasets if isinstance(datasets, dict) else {name: None for name in datasets}
-    if not specs:
-        raise ValueError("datasets is empty")
+    makers, reuse_rules, specs = _check_inputs(datasets, metrics, reuse)
     data = _prepare_all(specs, seeds, n_splits, max_instances, reuse_rules)
     jobs = [
         Job(name, metric, f, fr, seed)
@@ -254,22 +248,44 @@ def run(
         for f in range(n_splits)
     ]
     order = _largest_first(jobs, data)
-
-    def one(job: Job):
-        Z, y = data.prepared[job.dataset, job.seed]
-        train, test = _training_part(data, job), data.folds[job.dataset, job.seed][job.fold][1]
-        clf = KNeighborsClassifier(n_neighbors, makers[job.metric](), ties=ties)
-        clf.fit(Z.take(train), y.iloc[train])
-        return _tie_scores(clf, Z.take(test), label_values(y.iloc[test]), rules), len(train)
-
-    scores = parallel_map(one, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
+    score = partial(_score_job, data=data, makers=makers, n_neighbors=n_neighbors, ties=ties, rules=rules)
+    scores = parallel_map(score, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
     accuracy, used = _gather(jobs, order, scores, len(rules), data.copied)
     extra = (
         [f"accuracy_{rule}" for rule in rules[1:]]
         + (["fraction"] if train_fractions is not None else [])
-        + (["seed"] if repeated else [])
+        + (["seed"] if not isinstance(random_state, (int, np.integer)) else [])
         + (["reused"] if reuse_rules else [])
     )
+    out = _results_table(jobs, accuracy, used, rules, data, COLUMNS + extra)
+    out.attrs["subsampled"] = data.subsampled
+    out.attrs["ties"] = ties
+    return out
+
+
+def _check_inputs(datasets, metrics, reuse) -> tuple[dict, dict, dict]:
+    """The metrics' factories, the reuse rules and the data sets' specs of :func:`run`, checked."""
+    if not isinstance(metrics, dict) or not metrics:
+        raise ValueError("metrics must be a non-empty dict of display name -> metric")
+    makers = {name: _factory(name, spec) for name, spec in metrics.items()}
+    reuse_rules = _reuse_rules(reuse, makers)
+    specs = datasets if isinstance(datasets, dict) else {name: None for name in datasets}
+    if not specs:
+        raise ValueError("datasets is empty")
+    return makers, reuse_rules, specs
+
+
+def _score_job(job, *, data, makers, n_neighbors, ties, rules):
+    """One job of :func:`run`: fit k-NN on the job's training part, score its test fold under every tie rule."""
+    Z, y = data.prepared[job.dataset, job.seed]
+    train, test = _training_part(data, job), data.folds[job.dataset, job.seed][job.fold][1]
+    clf = KNeighborsClassifier(n_neighbors, makers[job.metric](), ties=ties)
+    clf.fit(Z.take(train), y.iloc[train])
+    return _tie_scores(clf, Z.take(test), label_values(y.iloc[test]), rules), len(train)
+
+
+def _results_table(jobs, accuracy, used, rules, data, columns) -> pd.DataFrame:
+    """:func:`run`'s tidy table: one row per job, the columns asked for."""
     rows = []
     for job, a, u in zip(jobs, accuracy, used):
         n, m, f, fr, s = job
@@ -283,11 +299,8 @@ def run(
         }
         row.update({f"accuracy_{rule}": value for rule, value in zip(rules[1:], a[1:])})
         row.update({"fraction": fr, "seed": s, "reused": (n, m) in data.copied})
-        rows.append({key: row[key] for key in COLUMNS + extra})
-    out = pd.DataFrame(rows, columns=COLUMNS + extra)
-    out.attrs["subsampled"] = data.subsampled
-    out.attrs["ties"] = ties
-    return out
+        rows.append({key: row[key] for key in columns})
+    return pd.DataFrame(rows, columns=columns)
 
 
 class Job(NamedTuple):
