@@ -4,7 +4,8 @@ test; significance at the 95% level between methods; the tasks of Tables 1 and 2
 Each task is a list of *repetitions* (generator seeds, fold seeds, or the one official split), each a list of
 ``(train, test)`` index pairs. :func:`run` evaluates every method on every fold (in parallel over folds),
 :func:`pairwise_tests` compares methods within each repetition, and :func:`marks` gives the paper's bold face:
-the best method and those not distinguishable from it.
+the best method and those not distinguishable from it. The claims the chapters judge on these results, and
+the facts their rules read, are in :mod:`lazylib.protocols.howe_cardie_claims`.
 """
 
 from __future__ import annotations
@@ -15,22 +16,13 @@ from scipy import stats
 
 from lazylib import datasets, synthetic
 from lazylib._validation import check_random_state
-from lazylib.encoding import encode_labels
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.report.verdicts import (
     PERCENT,
-    Claim,
-    all_of,
-    judge,
-    not_testable,
     reading_note,
-    share_rule,
-    threshold_rule,
-    tiers,
 )
 from lazylib.weighting.mdw import equal_width_bins
-from lazylib.weighting.sets import loo_predictions
 
 #: Odd k from 1 to 75: wide enough for the large k that Waveform's noise attributes call for.
 K_RANGE = tuple(range(1, 76, 2))
@@ -230,159 +222,6 @@ def reading_distances(results: pd.DataFrame, published: pd.Series, method: str) 
     out = diff.unstack("task")
     out["mean |difference|"] = out.abs().mean(axis=1)
     return out
-
-
-def table1_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The verdicts of Table 1's claims C1-C6 (rules stated in the Table 1 chapter) from the results of the
-    methods ``k-NN``, ``IG`` and ``MDW`` on the eight tasks. Returns the claims (``claim``, ``verdict``,
-    ``evidence``, indexed C1-C6) and the significance table (+1/-1/0 per task for MDW vs IG, MDW vs k-NN,
-    IG vs k-NN)."""
-    tests = pairwise_tests(results)
-    order = list(dict.fromkeys(results.task))
-    s = summary(results, ["k-NN", "IG", "MDW"]).set_index(["task", "method"])
-    wide, k_wide = s["reproduced"].unstack().loc[order], s["k"].unstack().loc[order]
-    mdw_ig = significant(tests, "MDW", "IG").reindex(order)
-    mdw_knn = significant(tests, "MDW", "k-NN").reindex(order)
-    ig_knn = significant(tests, "IG", "k-NN").reindex(order)
-    knn_vs = {m: significant(tests, "k-NN", m).reindex(order) for m in ("IG", "MDW")}
-    natural = ["Soybean", "Lymphography", "Promoters"]
-    waves = ["Waveform-21", "Waveform-40"]
-    n_as_ig = int((mdw_ig >= 0).sum())
-    n_higher = int((wide["MDW"] > wide["k-NN"]).sum())
-    wins, losses = int((mdw_knn > 0).sum()), int((mdw_knn < 0).sum())
-    c1 = share_rule((mdw_ig >= 0).to_dict(), supported=7 / 8, partly=5 / 8, what="tasks")
-    knn_keeps_up = bool(all(knn_vs[m][w] >= 0 for m in knn_vs for w in waves))
-    knn_rows = results[results.method == "k-NN"]
-    gain = (knn_rows["loo_best"] - knn_rows["loo_k1"]).groupby(knn_rows["task"]).mean()
-    c5_a, c5_b = bool((mdw_ig[natural] == 0).all()), int((mdw_knn[natural] > 0).sum()) >= 2
-    claims = pd.DataFrame(
-        {
-            "claim": [
-                "C1: MDW as good as IG on 7 of 8",
-                "C2: MDW outperforms k-NN",
-                "C3: weighting selects LED features",
-                "C4: k-NN compensates on Waveform with large k",
-                "C5: natural tasks: MDW ~ IG, > k-NN on a majority",
-                "C6: MDW poor on ionosphere",
-            ],
-            "verdict": [
-                c1,
-                all_of(n_higher >= 5, wins > losses),
-                all_of(bool(ig_knn["LED-24"] > 0), bool(mdw_knn["LED-24"] > 0)),
-                all_of(knn_keeps_up, bool(gain["Waveform-40"] > gain["Waveform-21"])),
-                all_of(c5_a, c5_b),
-                all_of(bool(mdw_knn["Ionosphere"] < 0), bool(mdw_ig["Ionosphere"] < 0)),
-            ],
-            "evidence": [
-                f"MDW not significantly below IG on {n_as_ig} of 8 tasks",
-                f"MDW mean above k-NN on {n_higher} of 8; {wins} significant wins, {losses} losses",
-                f"LED-24: IG vs k-NN {int(ig_knn['LED-24']):+d}, MDW vs k-NN {int(mdw_knn['LED-24']):+d} "
-                "(+1 = significantly better)",
-                f"k-NN not significantly below IG or MDW on either Waveform task: {knn_keeps_up}; its "
-                f"leave-one-out gain from k = 1 to its chosen k: {gain['Waveform-40']:.1f} points on Waveform-40 "
-                f"(median k {int(k_wide.loc['Waveform-40', 'k-NN'])}), {gain['Waveform-21']:.1f} on Waveform-21 "
-                f"(median k {int(k_wide.loc['Waveform-21', 'k-NN'])})",
-                f"MDW ~ IG on all three: {c5_a}; "
-                f"MDW significantly above k-NN on {int((mdw_knn[natural] > 0).sum())} of 3",
-                f"MDW vs k-NN {int(mdw_knn['Ionosphere']):+d}, vs IG {int(mdw_ig['Ionosphere']):+d} "
-                "(-1 = significantly worse)",
-            ],
-        },
-        index=["C1", "C2", "C3", "C4", "C5", "C6"],
-    )
-    return claims, pd.DataFrame({"MDW vs IG": mdw_ig, "MDW vs k-NN": mdw_knn, "IG vs k-NN": ig_knn})
-
-
-def table2_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The verdicts of Table 2's claims T1-T3 (rules stated in the Table 2 chapter) from the results of
-    ``MVDM``, ``VDM`` and ``MDW+MVDM`` on the eight tasks. Returns the claims (indexed T1-T3) and the
-    significance table of the three pairs per task."""
-    tests = pairwise_tests(results)
-    bold = marks(results, tests)
-    order = list(dict.fromkeys(results.task))
-    pairs = [("MVDM", "VDM"), ("MVDM", "MDW+MVDM"), ("VDM", "MDW+MVDM")]
-    sig = pd.DataFrame({f"{a} vs {b}": significant(tests, a, b) for a, b in pairs}).reindex(order)
-    distinguishable = sig.ne(0).any(axis=1)
-    n_indist = int((~distinguishable).sum())
-    mdw_loses = {t: not bool(bold.loc[t, "MDW+MVDM"]) for t in order if distinguishable[t]}
-    vdm_wins = int((significant(tests, "VDM", "MVDM").reindex(order) > 0).sum())
-    n_lost = sum(mdw_loses.values())
-    lost_on = ", ".join(t for t, lost in mdw_loses.items() if lost) or "no task"
-    claims = pd.DataFrame(
-        {
-            "claim": [
-                "T1: indistinguishable on 6 of 8",
-                "T2: MDW+MVDM loses where they differ",
-                "T3: VDM's weights do not help over MVDM",
-            ],
-            "verdict": [
-                share_rule((~distinguishable).to_dict(), supported=6 / 8, partly=4 / 8, what="tasks"),
-                tiers(
-                    supported=n_lost == len(mdw_loses),
-                    partly=n_lost > 0,
-                    note=f"MDW+MVDM below the best on {n_lost} of {len(mdw_loses)} distinguishable tasks",
-                )
-                if mdw_loses
-                else not_testable("no task where the three methods differ significantly: nothing to judge"),
-                threshold_rule(vdm_wins, supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"),
-            ],
-            "evidence": [
-                f"no significant pair on {n_indist} of 8 tasks",
-                f"MDW+MVDM significantly below the best on {n_lost} of {len(mdw_loses)} distinguishable "
-                f"tasks ({lost_on})",
-                f"VDM significantly above MVDM on {vdm_wins} of 8 tasks",
-            ],
-            "lost_on": [lost_on] * 3,
-        },
-        index=["T1", "T2", "T3"],
-    )
-    return claims, sig
-
-
-def verdicts_by_reading(by_reading: pd.DataFrame, natural: pd.DataFrame, claims) -> pd.DataFrame:
-    """The verdicts of ``claims`` (:func:`table1_claims` or :func:`table2_claims`) with the generated tasks
-    under each reading of :func:`run_readings` and the repository tasks' results ``natural``: rows claims,
-    columns readings."""
-    cols = {}
-    for name, group in by_reading.groupby("reading", sort=False):
-        cols[name] = claims(pd.concat([group.drop(columns="reading"), natural], ignore_index=True))[0]["verdict"]
-    return pd.DataFrame(cols)
-
-
-def per_seed(results: pd.DataFrame) -> dict:
-    """Repetition ``r`` -> the results of that repetition alone on every task (a task with one repetition, a
-    fixed split, contributes it to each), for every ``r`` that all multi-repetition tasks share: the conditions
-    under which each claim is judged once per seed, with one run per task as the paper made."""
-    n_reps = results.groupby("task", sort=False)["rep"].nunique()
-    shared = int(n_reps[n_reps > 1].min()) if (n_reps > 1).any() else 1
-    single = results[results.task.isin(n_reps.index[n_reps == 1])]
-    return {
-        r: pd.concat([results[results.task.isin(n_reps.index[n_reps > 1]) & (results.rep == r)], single])
-        for r in range(shared)
-    }
-
-
-def judge_claims(claims, conditions, *, primary) -> dict:
-    """Each claim of ``claims`` (:func:`table1_claims` or :func:`table2_claims`) judged under every condition.
-
-    Parameters
-    ----------
-    claims : callable
-        ``claims(results) -> (claims DataFrame, ...)`` with a ``verdict`` column of verdict rules' outputs.
-    conditions : iterable of (dict, DataFrame)
-        A condition's label (e.g. ``{"IG": "IB1-IG", "sizes": "CART", "seed": "all"}``) and the results the
-        claims read under it.
-    primary : dict
-        The label of the primary condition.
-
-    Returns
-    -------
-    dict
-        Claim key (``"C1"``...) -> :class:`lazylib.report.verdicts.Judgement`.
-    """
-    evaluated = [(dict(label), claims(res)[0]) for label, res in conditions]
-    keys = list(evaluated[0][1].index)
-    return {key: judge(lambda c, key=key: c.loc[key, "verdict"], evaluated, primary=primary) for key in keys}
 
 
 def _rows(X, idx):
@@ -696,78 +535,9 @@ def table1_note(
     return reading_note(published, readings, digits=1, words=words, deterministic=deterministic, bounds=PERCENT)
 
 
-def loo_gain(D_mdw: np.ndarray, D_plain: np.ndarray, y, k_mdw, k_plain) -> dict:
-    """Leave-one-out accuracy (%) of MDW's and the unweighted distances at their k, MDW's gain in points and
-    McNemar's exact p of the difference (:func:`mcnemar_p`): the facts of the images stand-in's claim.
-
-    Parameters
-    ----------
-    D_mdw, D_plain : ndarray (n, n)
-        Square leave-one-out distance matrices (:mod:`lazylib.weighting.sets`).
-    y : array-like
-        Class labels.
-    k_mdw, k_plain : int
-        The k of each.
-
-    Examples
-    --------
-    >>> D = np.array([[0, 1, 5, 5], [1, 0, 5, 5], [5, 5, 0, 1], [5, 5, 1, 0]], dtype=float)
-    >>> facts = loo_gain(D, D[::-1, ::-1], ["a", "a", "b", "b"], 1, 1)
-    >>> float(facts["MDW"]), float(facts["gain"])
-    (100.0, 0.0)
-    """
-    codes = encode_labels(pd.Series(y), len(y))[0]
-    c_mdw = loo_predictions(D_mdw, y, int(k_mdw)) == codes
-    c_plain = loo_predictions(D_plain, y, int(k_plain)) == codes
-    return {
-        "gain": 100 * (c_mdw.mean() - c_plain.mean()),
-        "p": mcnemar_p(c_mdw, c_plain),
-        "MDW": 100 * c_mdw.mean(),
-        "unweighted": 100 * c_plain.mean(),
-        "k MDW": int(k_mdw),
-        "k unweighted": int(k_plain),
-    }
-
-
-def _standin_rule(f):
-    return tiers(
-        supported=bool(f["gain"] > 0 and f["p"] < 0.01),
-        partly=bool(f["gain"] > 0),
-        note=f"MDW minus unweighted {f['gain']:+.1f} points, McNemar p = {f['p']:.2g}",
-    )
-
-
-#: The claim of section 3 on the images task (Table 1's last row) and our stand-in's, as data.
-IMAGES_CLAIMS = (
-    Claim(
-        key="images",
-        words="MDW raises accuracy significantly on a task with set features (73.7 -> 80.0)",
-        measure="the paper's 1011 images",
-        thresholds="not testable: the images are not public",
-        rule=lambda _: not_testable("the paper's 1011 images are not public; no stand-in has their features"),
-        evidence=lambda _: "the paper's images are not public",
-    ),
-    Claim(
-        key="images stand-in",
-        words="Stand-in: MDW raises leave-one-out accuracy on satellite windows with set features",
-        measure="MDW's leave-one-out gain over the unweighted distance and McNemar's exact p (:func:`loo_gain`)",
-        thresholds="supported if higher with p < 0.01, partly if higher",
-        rule=_standin_rule,
-        evidence=lambda f: (
-            f"satellite stand-in (an illustration, other data): leave-one-out {f['unweighted']:.1f} % unweighted "
-            f"(k = {f['k unweighted']}) vs {f['MDW']:.1f} % with MDW (k = {f['k MDW']}; "
-            f"{'a gain' if f['gain'] > 0 else 'a loss'}, McNemar p = {f['p']:.2g})"
-        ),
-        kind="stand-in",
-    ),
-)
-
-
 __all__ = [
     "IG_READINGS",
-    "IMAGES_CLAIMS",
     "led_run_above",
-    "loo_gain",
     "runs_of",
     "table1_note",
     "table1_readings",
@@ -779,8 +549,6 @@ __all__ = [
     "SIZE_READINGS",
     "led_one_run_max",
     "fit_predict",
-    "judge_claims",
-    "per_seed",
     "marks",
     "mcnemar_p",
     "pairwise_tests",
@@ -789,8 +557,5 @@ __all__ = [
     "run_readings",
     "significant",
     "summary",
-    "table1_claims",
-    "table2_claims",
     "tasks",
-    "verdicts_by_reading",
 ]

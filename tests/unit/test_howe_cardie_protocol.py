@@ -6,6 +6,7 @@ import pytest
 
 from lazylib.neighbors import loo_accuracy_by_k
 from lazylib.protocols import howe_cardie as P
+from lazylib.protocols import howe_cardie_claims as PC
 from lazylib.synthetic import waveform
 from lazylib.weighting import MDW, FeatureDifference
 
@@ -88,7 +89,7 @@ def test_reading_distances_and_verdict_helpers():
     results = pd.DataFrame(
         [{"task": t, "rep": r, "method": "m", "accuracy": 1.0} for t, n in [("A", 3), ("B", 1)] for r in range(n)]
     )
-    seeds = P.per_seed(results)
+    seeds = PC.per_seed(results)
     assert list(seeds) == [0, 1, 2] and all(sorted(g.task) == ["A", "B"] for g in seeds.values())
 
 
@@ -148,14 +149,14 @@ def test_loo_gain_and_the_images_claims():
     D = np.array([[0, 1, 5, 5], [1, 0, 5, 5], [5, 5, 0, 1], [5, 5, 1, 0]], dtype=float)
     wrong = np.array([[0, 5, 1, 5], [5, 0, 5, 1], [1, 5, 0, 5], [5, 1, 5, 0]], dtype=float)  # nearest: other class
     y = ["a", "a", "b", "b"]
-    facts = P.loo_gain(D, wrong, y, 1, 1)
+    facts = PC.loo_gain(D, wrong, y, 1, 1)
     assert (facts["MDW"], facts["unweighted"], facts["gain"]) == (100.0, 0.0, 100.0)
     assert facts["p"] == pytest.approx(P.mcnemar_p(np.ones(4, bool), np.zeros(4, bool)))
-    paper, standin = P.IMAGES_CLAIMS
+    paper, standin = PC.IMAGES_CLAIMS
     assert str(paper.rule(None)) == "not testable" and standin.kind == "stand-in"
     assert str(standin.rule(facts)) == "partly supported"  # higher, but four instances cannot reach p < 0.01
     assert standin.evidence(facts) == (
         "satellite stand-in (an illustration, other data): leave-one-out 0.0 % unweighted (k = 1) vs 100.0 % with "
         f"MDW (k = 1; a gain, McNemar p = {facts['p']:.2g})"
     )
-    assert "a loss" in standin.evidence(P.loo_gain(wrong, D, y, 1, 1))
+    assert "a loss" in standin.evidence(PC.loo_gain(wrong, D, y, 1, 1))

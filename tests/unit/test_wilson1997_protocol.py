@@ -12,6 +12,7 @@ from lazylib.evaluation import stratified_kfold
 from lazylib.metrics import HVDM
 from lazylib.neighbors import KNeighborsClassifier
 from lazylib.protocols import wilson1997 as ex
+from lazylib.protocols import wilson1997_facts as exf
 
 METRICS = {"HVDM": "hvdm", "HEOM": "heom", "HVDM-N1": ("hvdm", {"normalization": "N1"})}
 
@@ -152,12 +153,12 @@ def test_marks_star_higher_and_less_than_lower():
 
 
 def test_head_to_head_counts():
-    h = ex.head_to_head(HAND, "A", "B")
+    h = exf.head_to_head(HAND, "A", "B")
     assert h["A higher"] == 1 and h["B higher"] == 1 and h["ties"] == 1 and h["datasets"] == 3
     assert h["A significant"] == 1
     assert h["A average"] == pytest.approx(ex.mean_table(HAND)["A"].mean())
     with pytest.raises(ValueError, match="'Q'"):
-        ex.head_to_head(HAND, "A", "Q")
+        exf.head_to_head(HAND, "A", "Q")
 
 
 def test_over_next_marks_leads_over_one_percent():
@@ -181,13 +182,13 @@ def test_attribute_kinds_and_groups():
     assert kinds.loc["crx", ["continuous", "nominal", "classes", "instances"]].tolist() == [6, 9, 2, 690]
     assert kinds.loc["zoo", "linear"] == 1
     means = pd.DataFrame({"A": [0.9, 0.8, 0.7], "B": [0.5, 0.6, 0.7]}, index=["iris", "zoo", "crx"])
-    g = ex.group_means(means, kinds)
+    g = exf.group_means(means, kinds)
     assert g.loc["no continuous", "datasets"] == 1 and g.loc["no continuous", "A"] == pytest.approx(0.8)
     assert g.loc["no nominal", "A"] == pytest.approx(0.9)
     assert g.loc["all", "B"] == pytest.approx(0.6)
     assert g.loc["both", "datasets"] == 1 and g.loc["both", "A"] == pytest.approx(0.7)  # crx
     with pytest.raises(ValueError, match="wine"):
-        ex.group_means(pd.DataFrame({"A": [1.0]}, index=["wine"]), kinds)
+        exf.group_means(pd.DataFrame({"A": [1.0]}, index=["wine"]), kinds)
 
 
 @pytest.mark.parametrize("norm", ["N1", "N2", "N3"])
@@ -199,7 +200,7 @@ def test_average_attribute_distance_matches_a_per_pair_loop(norm):
     X.loc[3, "num"] = np.nan
     y = rng.integers(0, 3, n)
     folds = stratified_kfold(y, 4, random_state=0)
-    got = ex.average_attribute_distance(lambda: HVDM(normalization=norm), X, y, folds)
+    got = exf.average_attribute_distance(lambda: HVDM(normalization=norm), X, y, folds)
     total = np.zeros(2)
     pairs = 0
     for train, test in folds:
@@ -225,8 +226,8 @@ def test_average_attribute_distance_matches_a_per_pair_loop(norm):
 def test_average_attribute_distance_accepts_an_unfitted_metric_object():
     ds = load("iris")
     folds = stratified_kfold(ds.y, 5, random_state=0)
-    a = ex.average_attribute_distance(HVDM(), ds.X, ds.y, folds)
-    b = ex.average_attribute_distance(lambda: HVDM(), ds.X, ds.y, folds)
+    a = exf.average_attribute_distance(HVDM(), ds.X, ds.y, folds)
+    b = exf.average_attribute_distance(lambda: HVDM(), ds.X, ds.y, folds)
     pd.testing.assert_frame_equal(a, b)
     assert (a["kind"] == "linear").all() and a["average"].between(0.1, 0.5).all()
 
