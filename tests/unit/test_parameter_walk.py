@@ -63,9 +63,17 @@ ESTIMATORS = _public(_is_estimator)
 ABSTRACT = {"lazylib.metrics._base.Metric", "lazylib.metrics._base.AttributeMetric"}
 
 
+class _BadType:
+    """A value of a type no parameter accepts; its repr is the same in every process, so pytest-xdist's workers
+    collect the same test ids (``make test``)."""
+
+    def __repr__(self) -> str:
+        return "BadType()"
+
+
 def _bad_values(constraints) -> list:
     """Values outside every constraint of a parameter: the walk's out-of-range inputs, one kind at a time."""
-    out = [type("BadType", (), {})()]
+    out = [_BadType()]
     for c in constraints:
         if isinstance(c, Integer):
             low = c.low if c.low is not None else 0
