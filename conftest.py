@@ -138,7 +138,8 @@ def pytest_xdist_make_scheduler(config, log):
 
 def _distributed(config) -> bool:
     """Whether pytest-xdist spreads this session over workers (this process may be one of them)."""
-    return "PYTEST_XDIST_WORKER" in os.environ or getattr(config.option, "numprocesses", None) not in (None, 0)
+    # (a worker has ``workerinput``; PYTEST_XDIST_WORKER alone would also mark a pytest a test starts as a child)
+    return hasattr(config, "workerinput") or getattr(config.option, "numprocesses", None) not in (None, 0)
 
 
 class _ExecutionRecorder:
