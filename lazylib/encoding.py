@@ -591,7 +591,7 @@ def is_known_set(s) -> bool:
 
 
 def column_values(col: pd.Series, kind: str):
-    """The values of a DataFrame column as a feature kind of :data:`lazylib.weighting.mdw.KINDS` reads them: a
+    """The values of a DataFrame column as a feature kind of :data:`lazylib.weighting.kinds.KINDS` reads them: a
     list of cells for ``"set"``, category codes (NaN unknown) for a categorical column, else floats (NaN unknown)."""
     if kind == "set":
         return list(col)

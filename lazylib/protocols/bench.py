@@ -57,7 +57,7 @@ from lazylib.protocols.wilson1997 import dataset_seed, prepare
 from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting import MDW, FeatureDifference, IGWeighted, LearnedWOM
-from lazylib.weighting.mdw import equal_width_bins
+from lazylib.weighting.infogain import equal_width_bins
 
 #: The distances of Parts I and IV (and the normalised Euclidean distance of Part IV), as the Parts build them.
 DISTANCES = {

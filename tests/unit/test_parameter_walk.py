@@ -61,7 +61,11 @@ def _is_estimator(obj) -> bool:
 
 ESTIMATORS = _public(_is_estimator)
 #: Base classes with no parameter of their own (their subclasses are walked).
-ABSTRACT = {"lazylib.metrics._base.Metric", "lazylib.metrics._base.AttributeMetric"}
+ABSTRACT = {
+    "lazylib.metrics._base.Metric",
+    "lazylib.metrics._base.AttributeMetric",
+    "lazylib.weighting.feature_difference.LearnedWeights",  # a mixin of the metrics with learnt weights
+}
 
 
 def _bad_values(constraints) -> list:
@@ -187,7 +191,7 @@ def _recipes():
     from lazylib.subspace import accuracy_by_width, nn_accuracy
     from lazylib.trees import candidate_splits, extra_errors, normal_deviate
     from lazylib.vfi import winners
-    from lazylib.weighting import mdw, sets, wom
+    from lazylib.weighting import infogain, kinds, mdw, sampling, sets, wom
 
     X, y = _frame()
     D = np.abs(np.subtract.outer(X.a.to_numpy(), X.a.to_numpy()))
@@ -199,11 +203,11 @@ def _recipes():
             candidate_splits,
             dict(X=X, y=y, min_cases=2, mdl_correction=True, release8_min_split=True, value_tolerance=1e-5),
         ),
-        "lazylib.weighting.mdw.information_gain": (mdw.information_gain, dict(X=X, y=y, n_bins=4)),
-        "lazylib.weighting.mdw.equal_width_bins": (mdw.equal_width_bins, dict(X=X, n_bins=4)),
+        "lazylib.weighting.infogain.information_gain": (infogain.information_gain, dict(X=X, y=y, n_bins=4)),
+        "lazylib.weighting.infogain.equal_width_bins": (infogain.equal_width_bins, dict(X=X, n_bins=4)),
         "lazylib.weighting.mdw.hoeffding_pairs": (mdw.hoeffding_pairs, dict(epsilon=0.1, delta=0.05, bound=1.0)),
-        "lazylib.weighting.mdw.sampled_mean_difference": (
-            mdw.sampled_mean_difference,
+        "lazylib.weighting.sampling.sampled_mean_difference": (
+            sampling.sampled_mean_difference,
             dict(a=Z[:10, 0], b=Z[10:, 0], n_pairs=5, n_estimates=2, random_state=0),
         ),
         "lazylib.weighting.mdw.mdw_components": (
@@ -211,8 +215,8 @@ def _recipes():
             dict(X=X, y=y, calibrated=True, self_pairs=True),
         ),
         "lazylib.weighting.mdw.mdw_weights": (mdw.mdw_weights, dict(X=X, y=y, calibrated=True, self_pairs=True)),
-        "lazylib.weighting.mdw.set_difference": (
-            mdw.set_difference,
+        "lazylib.weighting.kinds.set_difference": (
+            kinds.set_difference,
             dict(A=[np.array([[0.0, 1.0]]), np.array([[2.0, 1.0]])], block=4),
         ),
         "lazylib.weighting.sets.loo_predictions": (sets.loo_predictions, dict(D=D, y=y, k=1)),
