@@ -185,11 +185,12 @@ def _frame():
 def _recipes():
     """A valid call of each walked function (keyword arguments), and the parameters the walk breaks."""
     from lazylib import evaluation, synthetic
+    from lazylib.c45_builder import extra_errors, normal_deviate
     from lazylib.metrics import _probabilities
     from lazylib.neighbors import loo_accuracy_by_k, select_k_loo, vote
     from lazylib.selection import loo_subset_accuracy, random_subsets
     from lazylib.subspace import accuracy_by_width, nn_accuracy
-    from lazylib.trees import candidate_splits, extra_errors, normal_deviate
+    from lazylib.trees import candidate_splits
     from lazylib.vfi import winners
     from lazylib.weighting import infogain, kinds, mdw, sampling, sets, wom
 
@@ -197,8 +198,8 @@ def _recipes():
     D = np.abs(np.subtract.outer(X.a.to_numpy(), X.a.to_numpy()))
     Z = X.to_numpy()
     return {
-        "lazylib.trees.extra_errors": (extra_errors, dict(n=10.0, e=2.0, confidence=0.25)),
-        "lazylib.trees.normal_deviate": (normal_deviate, dict(confidence=0.25)),
+        "lazylib.c45_builder.extra_errors": (extra_errors, dict(n=10.0, e=2.0, confidence=0.25)),
+        "lazylib.c45_builder.normal_deviate": (normal_deviate, dict(confidence=0.25)),
         "lazylib.trees.candidate_splits": (
             candidate_splits,
             dict(X=X, y=y, min_cases=2, mdl_correction=True, release8_min_split=True, value_tolerance=1e-5),
