@@ -301,7 +301,7 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.guvenir1998.fold_accuracies": "a Part's protocol step (its parameters come from the book)",
     "lazylib.protocols.guvenir1998.repeated_prefix_accuracy": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.guvenir1998.vote_decomposition": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.guvenir1998.equal_vote_facts": "a Part's claim facts (near is the chapter's, for the evidence)",
+    "lazylib.protocols.guvenir1998_claims.equal_vote_facts": "a Part's claim facts (near: the chapter's)",
     "lazylib.neighbors.loo_accuracy_fitted": "loo_accuracy_by_k on a fitted classifier (walked through it)",
     "lazylib.evaluation.progress_bar": "a progress bar of the library's own loops (total counted by the caller)",
     "lazylib.protocols.howe_cardie.led_one_run_max": "a Part's protocol (parameters from the book)",
