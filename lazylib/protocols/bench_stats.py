@@ -17,7 +17,8 @@ import pandas as pd
 from scipy import stats
 
 from lazylib._validation import check_random_state
-from lazylib.protocols.bench import KINDS, accuracy_table, kinds_of
+from lazylib.protocols.bench import accuracy_table
+from lazylib.protocols.bench_methods import KINDS, kinds_of
 
 
 def complete_block(table: pd.DataFrame, datasets=None) -> pd.DataFrame:
