@@ -9,7 +9,7 @@ from scipy import stats
 from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
-from lazylib.protocols import bench, bench_methods, bench_stats, howe_cardie, payne2000
+from lazylib.protocols import bench, bench_claims, bench_methods, bench_stats, howe_cardie, payne2000
 from lazylib.weighting import MDW
 
 SMALL = bench.Config(
@@ -310,15 +310,15 @@ def test_best_value_follows_the_bayesian_posterior():
     assert value.loc["1-NN Euclidean", "P(best practically better)"] >= 0.95
     assert bench_stats.best_value(value) == "1-NN IVDM"  # the fastest the posterior finds not practically worse
     assert value.loc["1-NN IVDM", "P(not practically worse)"] >= 0.95
-    judged = bench_stats.judge_best_value(run, "1-NN IVDM", random_state=0)
+    judged = bench_claims.judge_best_value(run, "1-NN IVDM", random_state=0)
     assert judged.verdict == "supported"
-    assert bench_stats.judge_best_value(run, "1-NN Euclidean", random_state=0).verdict == "not supported"
+    assert bench_claims.judge_best_value(run, "1-NN Euclidean", random_state=0).verdict == "not supported"
 
 
 def test_conditions_pool_the_seeds_and_count_each_seed_once():
     run = synthetic_run(6)
-    cond = bench_stats.conditions(run)
-    assert list(cond) == [bench_stats.POOLED, (11,), (22,)]
-    judged = bench_stats.judge_best(run, "k-NN HVDM")
+    cond = bench_claims.conditions(run)
+    assert list(cond) == [bench_claims.POOLED, (11,), (22,)]
+    judged = bench_claims.judge_best(run, "k-NN HVDM")
     assert len(judged.conditions) == 3  # the pooled run and the two seeds, not three seeds
     assert "seeds" not in judged.stability or judged.stability.startswith("stable")
