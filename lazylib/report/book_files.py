@@ -10,10 +10,6 @@ import re
 from importlib import metadata
 from pathlib import Path
 
-from lazylib.report.verdicts import (
-    VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
-)
-
 #: The libraries whose version can change a chapter's numbers (with Python's and lazylib's own).
 NUMERICAL_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib")
 

@@ -11,13 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lazylib.report.verdicts import (
-    NOTE_KINDS,
-    PERCENT,
-    REPORTED,
-    VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
-    prediction_band,
-)
+from lazylib.report.bands import PERCENT, prediction_band
+from lazylib.report.verdicts import NOTE_KINDS, REPORTED
 
 #: The per-Part counts of :func:`summary`.
 SUMMARY_COLUMNS = [

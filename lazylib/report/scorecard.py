@@ -57,6 +57,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib.papers import part_of
+from lazylib.report.bands import Band, prediction_band, rounding
 from lazylib.report.book_files import (
     book_root,
     chapter_file,
@@ -85,12 +86,9 @@ from lazylib.report.scorecard_html import part_html  # noqa: F401
 from lazylib.report.verdicts import (
     NOTE_KINDS,
     VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
-    Band,
     Claim,
     Judgement,
     check_kind,
-    prediction_band,
-    rounding,
 )
 
 CELL_COLUMNS = [

@@ -12,9 +12,6 @@ from lazylib.papers import part_of
 from lazylib.report.book_files import chapter_title
 from lazylib.report.display import frame_html, notes_html, printed
 from lazylib.report.headline import headline
-from lazylib.report.verdicts import (
-    VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
-)
 
 
 def cells_html(rows: pd.DataFrame) -> str:
