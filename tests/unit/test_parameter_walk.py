@@ -274,9 +274,9 @@ def _recipes():
 #: Public functions with scalar parameters that the walk does not call, each with its reason.
 SKIPPED_FUNCTIONS = {
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
-    "lazylib.encoding.encode_labels": "internal shared input path (min_classes and column set by the library)",
+    "lazylib.labels.encode_labels": "internal shared input path (min_classes and column set by the library)",
     "lazylib.encoding.fit_input": "internal shared input path (sets set by the library)",
-    "lazylib.encoding.known_mean_std": "ddof and columns are set by the library's metrics",
+    "lazylib.column_stats.known_mean_std": "ddof and columns are set by the library's metrics",
     "lazylib.evaluation.compare": "n_jobs is joblib's (checked by joblib); expected a flag",
     "lazylib.evaluation.compare_with_published": "a table helper of the book (tolerance); issue #37's area",
     "lazylib.evaluation.cross_validate": "n_jobs is joblib's; label is text",
