@@ -18,6 +18,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Real, validate_params
 from lazylib.c45_builder import (  # noqa: F401  (entropy, extra_errors, normal_deviate: imported from here by users)
     EPSILON,
@@ -31,6 +32,7 @@ from lazylib.c45_builder import (  # noqa: F401  (entropy, extra_errors, normal_
 from lazylib.encoding import NOMINAL, Encoded, encode_labels, fit_input, query_input
 
 
+@fill_doc
 class C45Classifier(ClassifierMixin, BaseEstimator):
     """C4.5 decision tree (Quinlan 1993, release 8 for continuous attributes): the test of highest gain ratio
     ``GainRatio(X) = Gain(X) / SplitInfo(X)`` among tests of at least average gain, then error-based pruning.
@@ -68,12 +70,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
-    schema_ : lazylib.encoding.Schema
-        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    {{fitted_input}}
     tree_ : C45Node
         The root of the final tree.
     classes_ : ndarray of shape (C,)
@@ -232,8 +229,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             ones numeric; NaN is an unknown value.
         y : array-like of length n
             Class labels.
-        types : sequence or dict, optional
-            Attribute types of an array ``X`` (default: every column continuous; :func:`lazylib.encoding.fit_input`).
+        {{fit_types}}
 
         Returns
         -------
@@ -323,8 +319,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -357,8 +352,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -372,8 +366,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------

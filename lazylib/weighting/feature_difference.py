@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Choice
 from lazylib.encoding import (
     NOMINAL,
@@ -263,6 +264,7 @@ class FeatureDifference(AttributeMetric):
         return pd.DataFrame(cols)
 
 
+@fill_doc
 class LearnedWeights:
     """Mixin: weights learnt in ``_fit`` (``self.learned_``) replace the ``weights`` parameter.
 
@@ -280,8 +282,7 @@ class LearnedWeights:
             Training data.
         y : array-like of shape (n_samples,), optional
             Class labels.
-        types : dict or sequence, optional
-            Attribute types, as for :class:`lazylib.metrics.Metric`.
+        {{fit_types}}
 
         Returns
         -------
