@@ -1,6 +1,7 @@
 """The distance of Howe & Cardie's Tables 1 and 2 before any weighting (:class:`FeatureDifference`: overlap,
 range-scaled differences and Eq. 6 for sets, summed), its table form for few-valued numeric features
-(:class:`AbsoluteTable`) and the mixin of the metrics whose weights are learnt (:class:`LearnedWeights`)."""
+(:class:`AbsoluteTable`) and the mixin of the metrics whose weights are learnt (``LearnedWeights``, for the
+weighting modules: not in ``__all__``, so not an estimator of its own)."""
 
 from __future__ import annotations
 
@@ -299,5 +300,4 @@ __all__ = [
     "SCALES",
     "AbsoluteTable",
     "FeatureDifference",
-    "LearnedWeights",
 ]

@@ -188,7 +188,7 @@ def fitted_attributes(estimator) -> set[str]:
 
 @pytest.mark.parametrize(
     "name",
-    sorted(n for n in ESTIMATORS if ESTIMATORS[n].__name__ not in ("Metric", "AttributeMetric", "LearnedWeights")),
+    sorted(n for n in ESTIMATORS if ESTIMATORS[n].__name__ not in ("Metric", "AttributeMetric")),
 )
 def test_fitted_attributes_are_documented(name):
     cls = ESTIMATORS[name]

@@ -63,11 +63,7 @@ def _is_estimator(obj) -> bool:
 
 ESTIMATORS = _public(_is_estimator)
 #: Base classes with no parameter of their own (their subclasses are walked).
-ABSTRACT = {
-    "lazylib.metrics._base.Metric",
-    "lazylib.metrics._base.AttributeMetric",
-    "lazylib.weighting.feature_difference.LearnedWeights",  # a mixin of the metrics with learnt weights
-}
+ABSTRACT = {"lazylib.metrics._base.Metric", "lazylib.metrics._base.AttributeMetric"}
 
 
 def _bad_values(constraints) -> list:
