@@ -47,7 +47,7 @@ DETAILS_COLUMNS = [*BAND_DETAILS, *NOTE_DETAILS]
 
 def unit(row) -> float:
     """The distance counted as "within one unit" of our mean: 1 point for a percentage (a quantity bounded to
-    :data:`~lazylib.report.verdicts.PERCENT`), else one unit of the last printed digit."""
+    :data:`~lazylib.report.bands.PERCENT`), else one unit of the last printed digit."""
     bounds = row["bounds"]
     if isinstance(bounds, (list, tuple)) and tuple(float(b) for b in bounds) == PERCENT:
         return 1.0

@@ -18,7 +18,7 @@ its rule gave.
 >>> card.frames()[1][["verdict", "stability"]].iloc[0].tolist()
 ['supported', 'supported in 1 of 2 conditions; partly supported under ties=all']
 
-A cell is *inside* when the published value lies in its band (:func:`lazylib.report.verdicts.prediction_band`:
+A cell is *inside* when the published value lies in its band (:func:`lazylib.report.bands.prediction_band`:
 the prediction interval for one new run of our protocol, widened by half a unit of the published last digit).
 Every record has a kind (:data:`~lazylib.report.verdicts.KINDS`); only ``"published"`` records count in
 :func:`~lazylib.report.headline.summary`.
@@ -263,9 +263,9 @@ class Chapter:
             readings tried with their values).
         averaged : int, default 1
             How the paper made its number: 1 for one run, r for the average of r runs (each like one of
-            ``runs``); see :func:`~lazylib.report.verdicts.prediction_band`.
+            ``runs``); see :func:`~lazylib.report.bands.prediction_band`.
         bounds : (float, float), optional
-            The range the quantity cannot leave (:data:`~lazylib.report.verdicts.PERCENT` for an accuracy or a
+            The range the quantity cannot leave (:data:`~lazylib.report.bands.PERCENT` for an accuracy or a
             share): the band is computed on a scale that respects it.
         note_kind : str, optional
             The type of ``deviation`` (:data:`~lazylib.report.verdicts.NOTE_KINDS`): required for a

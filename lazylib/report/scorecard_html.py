@@ -23,7 +23,7 @@ def cells_html(rows: pd.DataFrame) -> str:
     Parameters
     ----------
     rows : DataFrame
-        Cells of one chapter (columns :data:`~lazylib.report.scorecard.CELL_COLUMNS`).
+        Cells of one chapter (columns :data:`CELL_COLUMNS`).
 
     Returns
     -------
@@ -69,7 +69,7 @@ def claims_html(rows: pd.DataFrame) -> str:
     Parameters
     ----------
     rows : DataFrame
-        Claims of one chapter (columns :data:`~lazylib.report.scorecard.CLAIM_COLUMNS`).
+        Claims of one chapter (columns :data:`CLAIM_COLUMNS`).
 
     Returns
     -------
