@@ -4,12 +4,14 @@ Mixed data are held as a float64 matrix (:class:`Encoded`): nominal values as nu
 pandas ``Categorical``, or whatever numbers an array holds), linear values as themselves, missing values as NaN,
 with one type per column. A *set-valued* column (Howe & Cardie's set features: each value is a set of
 d-dimensional vectors; ``encode(..., sets=True)``) holds the index of each value's set in a side table of that
-column (:class:`SetTable`), NaN for an unknown set. Class labels become indices ``0..C-1`` (:func:`encode_labels`,
-the one label encoder), or an object array of their own values for comparisons (:func:`label_values`).
+column (:class:`SetTable`), NaN for an unknown set. Class labels become indices ``0..C-1``
+(:func:`~lazylib.labels.encode_labels`, the one label encoder), or an object array of their own values for
+comparisons (:func:`~lazylib.labels.label_values`): :mod:`lazylib.labels`, whose names this module offers too.
 
-Per-column statistics of the known (non-missing) training values (:func:`known_range`, :func:`known_mean_std`)
-live here too. A column with no known value in the training data is allowed: every metric then applies its rule
-for unknown values to it (distance 1 under HEOM, HVDM and the Minkowski family, "another value" under the VDM
+Per-column statistics of the known (non-missing) training values (:func:`~lazylib.column_stats.known_range`,
+:func:`~lazylib.column_stats.known_mean_std`) are computed in :mod:`lazylib.column_stats` and offered here too. A
+column with no known value in the training data is allowed: every metric then applies its rule for unknown values
+to it (distance 1 under HEOM, HVDM and the Minkowski family, "another value" under the VDM
 family), so its statistics are set to 0 (origin 0, scale 0: the column's known query values all embed to 0)
 instead of NaN with a numpy warning. The statistics hold at every magnitude a float can: the mean and the standard
 deviation are computed on values divided by the column's largest absolute value (a power of 2, so exactly), so
@@ -32,8 +34,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import column_or_1d
+
+# The labels and the column statistics have their own modules; the library imports them from here.
+from lazylib.column_stats import (  # noqa: F401
+    column_values,
+    is_known_set,
+    known_mean_std,
+    known_range,
+)
+from lazylib.labels import encode_labels, label_values  # noqa: F401
 
 NOMINAL = "nominal"
 LINEAR_TYPES = ("continuous", "integer")
@@ -455,196 +464,6 @@ class Schema:
             if dim is not None and len(table) and table.dim != dim:
                 raise ValueError(f"{what} set column {name!r} has members of dimension {table.dim}, fitted with {dim}")
         return enc.sets
-
-
-def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Class labels -> (indices 0..C-1, classes in order): the one label encoder of lazylib.
-
-    The classes are an array in the labels' own dtype (integers stay integers, strings stay strings; the
-    categories of a Categorical, in category order, restricted to those present), so ``classes[codes]`` gives
-    back the labels, as scikit-learn's ``classes_`` does. Labels of mixed kinds that do not sort together
-    (``1`` and ``"1"``), complex numbers and non-integral floats (a regression target) are refused, not merged
-    or rounded.
-
-    Raises
-    ------
-    ValueError
-        If ``y`` is missing, has the wrong length, holds a missing label, is not a classification target, or
-        has fewer than ``min_classes`` classes (two by default: class-conditional statistics need two; a metric
-        that only carries the labels along, such as the Euclidean distance, accepts one). An (n, 1) column is
-        refused too, unless ``column`` (the estimators, as scikit-learn's do: with a DataConversionWarning).
-
-    Examples
-    --------
-    >>> codes, classes = encode_labels([3, 1, 3], 3)
-    >>> codes.tolist(), classes.tolist(), classes.dtype.kind
-    ([1, 0, 1], [1, 3], 'i')
-    """
-    if y is None:
-        raise ValueError(
-            "this estimator requires y to be passed, but the target y is None: it learns from class labels, "
-            "call fit(X, y)"
-        )
-    if hasattr(y, "__array__") and not isinstance(y, (pd.Series, pd.Categorical, pd.Index, np.ndarray)):
-        y = np.asarray(y)  # an array-like (not a list: numpy would turn 1 and "1" into one string)
-    if column and not isinstance(y, pd.Series) and np.ndim(y) == 2 and np.shape(y)[1] == 1:
-        y = column_or_1d(y, warn=True)  # an estimator's column vector, as scikit-learn accepts it (with a warning)
-    if not isinstance(y, pd.Series) and np.ndim(y) != 1:
-        raise ValueError(f"y must be one-dimensional (one label per row), got shape {np.shape(y)}")
-    if isinstance(y, pd.Series):
-        series = y
-    elif isinstance(y, (np.ndarray, pd.Categorical, pd.Index)) or hasattr(y, "__array__"):
-        series = pd.Series(y)
-    else:  # a list: pandas keeps each label's type (numpy would turn 1 and "1" into the same string)
-        series = pd.Series(list(y), dtype=object if any(isinstance(v, str) for v in y) else None)
-    if series.ndim != 1 or len(series) != n:
-        raise ValueError(f"y has {len(series)} labels but X has {n} rows")
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        # category codes -> positions among the categories present, in category order
-        codes = series.array.codes
-        if (codes < 0).any():
-            raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
-        present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
-        classes = series.cat.categories[present].to_numpy()
-        _check_classes(classes, min_classes)
-        position = np.cumsum(present) - 1
-        return position[codes].astype(np.intp), classes
-    if series.dtype == object:
-        series = series.infer_objects()  # numbers held as objects are numbers
-    values = y if isinstance(y, np.ndarray) and y.dtype.kind in "iubU" else series.to_numpy()
-    if np.iscomplexobj(values) or any(isinstance(v, complex) for v in values[:1000] if values.dtype == object):
-        raise ValueError("y holds complex numbers: Unknown label type for classification")
-    if series.isna().any():
-        raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
-    try:
-        classes, index = np.unique(values, return_inverse=True)
-    except TypeError:
-        kinds = sorted({type(v).__name__ for v in values})
-        raise ValueError(
-            f"y mixes labels of types {kinds} that do not sort together (e.g. 1 and '1'); give every label one type"
-        ) from None
-    if values.dtype.kind == "f" and np.isinf(values).any():
-        raise ValueError("Unknown label type: y holds infinite values, which are not class labels")
-    kind = type_of_target(values, input_name="y")
-    if kind not in ("binary", "multiclass"):
-        raise ValueError(
-            f"Unknown label type: y is {kind!r}, not class labels (a classifier needs a finite set of labels; "
-            "non-integral floats are a regression target)"
-        )
-    _check_classes(classes, min_classes)
-    return index.astype(np.intp).ravel(), classes
-
-
-def label_values(y) -> np.ndarray:
-    """The class labels of ``y`` as a 1-D object array of the user's own values (a Categorical's category values,
-    not its codes): :func:`encode_labels`'s classes looked up by its indices, so checked as it checks them (one
-    class is enough). This is what the predictions of an estimator (``classes_[indices]``, taken as objects) are
-    compared with, and what a protocol takes a subset of, stratifies on or counts classes of, whatever the
-    labels' dtype.
-
-    Raises
-    ------
-    ValueError
-        As :func:`encode_labels` (a missing label, mixed label types, a regression target).
-
-    Examples
-    --------
-    >>> label_values(pd.Series(pd.Categorical(["b", "a", "b"], categories=["b", "a"]))).tolist()
-    ['b', 'a', 'b']
-    >>> [type(v).__name__ for v in label_values(np.array([2, 1]))]
-    ['int', 'int']
-    """
-    codes, classes = encode_labels(y, len(y), min_classes=1)
-    return classes.astype(object)[codes]
-
-
-def _check_classes(classes, min_classes: int = 2) -> None:
-    if len(classes) < min_classes:
-        raise ValueError(
-            f"y has a single class {tuple(np.asarray(classes).tolist())!r}: one class is not enough, "
-            "class-conditional probabilities and classifiers need at least two"
-        )
-
-
-# Per-column statistics of the known training values.
-
-
-def _known(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    known = ~np.isnan(Z)
-    return known, known.sum(axis=0)
-
-
-def _name(columns, j: int) -> str:
-    return f"column {j}" if columns is None else f"column {columns[j]!r}"
-
-
-def _power_of_two_scale(Z: np.ndarray, known: np.ndarray) -> np.ndarray:
-    """Per column, a power of 2 at least the largest absolute known value (1 for a column of zeros)."""
-    top = np.max(np.where(known, np.abs(Z), 0.0), axis=0, initial=0.0)
-    exponent = np.frexp(np.where(top > 0, top, 1.0))[1]
-    return np.ldexp(1.0, exponent)
-
-
-def is_known_set(s) -> bool:
-    """Whether the cell ``s`` of a set-valued column holds a set (None, NaN and an empty array are unknown)."""
-    return s is not None and not (isinstance(s, float) and np.isnan(s)) and np.size(s) > 0
-
-
-def column_values(col: pd.Series, kind: str):
-    """The values of a DataFrame column as a feature kind of :data:`lazylib.weighting.mdw.KINDS` reads them: a
-    list of cells for ``"set"``, category codes (NaN unknown) for a categorical column, else floats (NaN unknown)."""
-    if kind == "set":
-        return list(col)
-    if isinstance(col.dtype, pd.CategoricalDtype):
-        codes = col.array.codes.astype(np.float64)
-        codes[codes < 0] = np.nan
-        return codes
-    return col.to_numpy(dtype=np.float64, na_value=np.nan)
-
-
-def known_range(Z: np.ndarray, columns=None) -> tuple[np.ndarray, np.ndarray]:
-    """``(lo, hi)`` per column over known values; 0 and 0 for a column with none.
-
-    Raises
-    ------
-    ValueError
-        If ``hi - lo`` of a column exceeds the largest float (the message names the column: ``columns`` holds the
-        names, by default the positions).
-    """
-    known, count = _known(Z)
-    lo = np.where(count > 0, np.min(np.where(known, Z, np.inf), axis=0, initial=np.inf), 0.0)
-    hi = np.where(count > 0, np.max(np.where(known, Z, -np.inf), axis=0, initial=-np.inf), 0.0)
-    with np.errstate(over="ignore"):
-        spread = hi - lo
-    if np.isinf(spread).any():
-        j = int(np.flatnonzero(np.isinf(spread))[0])
-        raise ValueError(
-            f"{_name(columns, j)} spans {lo[j]:.3g} to {hi[j]:.3g}, a range beyond the largest float: rescale it"
-        )
-    return lo, hi
-
-
-def known_mean_std(Z: np.ndarray, ddof: int = 1, columns=None) -> tuple[np.ndarray, np.ndarray]:
-    """``(mean, std)`` per column over known values; the mean is 0 for a column with no known value and the
-    standard deviation 0 when fewer than ``ddof + 1`` values are known.
-
-    Raises
-    ------
-    ValueError
-        If a column's standard deviation exceeds the largest float (the message names the column).
-    """
-    known, count = _known(Z)
-    scale = _power_of_two_scale(Z, known)
-    U = np.where(known, Z / scale, 0.0)  # |U| <= 1: no overflow, and no underflow of tiny values' squares
-    mean_u = U.sum(axis=0) / np.maximum(count, 1)
-    dev = np.where(known, U - mean_u, 0.0)
-    var_u = (dev * dev).sum(axis=0) / np.maximum(count - ddof, 1)
-    with np.errstate(over="ignore"):
-        std = np.where(count > ddof, np.sqrt(var_u) * scale, 0.0)
-    if np.isinf(std).any():
-        j = int(np.flatnonzero(np.isinf(std))[0])
-        raise ValueError(f"{_name(columns, j)} has a standard deviation beyond the largest float: rescale it")
-    return mean_u * scale, std
 
 
 # The one input path of every estimator (scikit-learn conventions).

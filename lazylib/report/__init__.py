@@ -1,9 +1,11 @@
 """Reader tools for the book: what turns the library's numbers into the pages a reader sees.
 
-- :mod:`~lazylib.report.verdicts`: the one fidelity band of a published number and the verdict rules of every
-  claim, judged under every seed, tie rule and reading;
+- :mod:`~lazylib.report.verdicts`: the verdict rules of every claim, judged under every seed, tie rule and
+  reading, with the one fidelity band of a published number from :mod:`~lazylib.report.bands`;
 - :mod:`~lazylib.report.scorecard`: every chapter's published numbers beside ours and its judged claims, read
-  back by the scorecard appendix, the front page and the Part pages;
+  back by the scorecard appendix, the front page and the Part pages, with the book's files in
+  :mod:`~lazylib.report.book_files`, the summaries and headline in :mod:`~lazylib.report.headline` and the
+  scorecard page's HTML in :mod:`~lazylib.report.scorecard_html`;
 - :mod:`~lazylib.report.display`: tables that fit the page;
 - :mod:`~lazylib.report.plotting`: the book's figure style;
 - :mod:`~lazylib.report.robustness`: the input policy of every metric, found by probing it.

@@ -18,21 +18,25 @@ its rule gave.
 >>> card.frames()[1][["verdict", "stability"]].iloc[0].tolist()
 ['supported', 'supported in 1 of 2 conditions; partly supported under ties=all']
 
-A cell is *inside* when the published value lies in its band (:func:`lazylib.report.verdicts.prediction_band`:
+A cell is *inside* when the published value lies in its band (:func:`lazylib.report.bands.prediction_band`:
 the prediction interval for one new run of our protocol, widened by half a unit of the published last digit).
 Every record has a kind (:data:`~lazylib.report.verdicts.KINDS`); only ``"published"`` records count in
-:func:`summary`.
+:func:`~lazylib.report.headline.summary`.
 
-Records are JSON files, one per chapter, in :func:`records_dir`: ``$LAZYLIB_SCORECARD_DIR`` if set, else the
-``.scorecard`` folder at the root of the book (the nearest folder above the working directory holding
+Records are JSON files, one per chapter, in :func:`~lazylib.report.book_files.records_dir`: ``$LAZYLIB_SCORECARD_DIR``
+if set, else the ``.scorecard`` folder at the root of the book (the nearest folder above the working directory holding
 ``_toc.yml``), else ``.scorecard`` in the working directory.
 
 A record is only as good as the run that wrote it. Each one carries a fingerprint of what its numbers depend on
-(:func:`inputs_fingerprint`: lazylib's sources and data, the published CSVs, the versions of Python and the
-numerical libraries) and the sha256 of its chapter's source. Inside a book, :func:`load` shows only the records
-of chapters listed in ``_toc.yml`` (a deleted chapter's record is ignored) and refuses, with
-:class:`StaleRecords`, records whose fingerprint no longer matches, and chapters that use this module but have
-left no record: a scorecard is never drawn from an old run.
+(:func:`~lazylib.report.book_files.inputs_fingerprint`: lazylib's sources and data, the published CSVs, the versions of
+Python and the numerical libraries) and the sha256 of its chapter's source. Inside a book, :func:`load` shows only the
+records of chapters listed in ``_toc.yml`` (a deleted chapter's record is ignored) and refuses, with
+:class:`StaleRecords`, records whose fingerprint no longer matches, and chapters that use this module but have left
+no record: a scorecard is never drawn from an old run.
+
+The book's files (:mod:`lazylib.report.book_files`), the summaries and the headline
+(:mod:`lazylib.report.headline`) and the page's HTML (:mod:`lazylib.report.scorecard_html`) have their own modules;
+the pages read them through this one.
 
 Run as ``python -m lazylib.report.scorecard --markdown`` it prints the per-Part headline as a Markdown table
 (``--readme README.md`` writes it between the README's scorecard markers).
@@ -41,34 +45,50 @@ Run as ``python -m lazylib.report.scorecard --markdown`` it prints the per-Part 
 from __future__ import annotations
 
 import hashlib
-import html
 import json
 import math
 import os
-import platform
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from lazylib._validation import Boolean, check
 from lazylib.papers import part_of
-from lazylib.report.display import frame_html, notes_html, printed
+from lazylib.report.bands import Band, prediction_band, rounding
+from lazylib.report.book_files import (
+    book_root,
+    chapter_file,
+    inputs_fingerprint,
+    records_dir,
+    toc_chapters,
+    toc_parts,
+)
+
+# The summaries and the page's HTML, read by the pages as ``scorecard.<name>`` (``reads_records`` finds the pages
+# that call ``scorecard.headline(...)`` and the like; ``main`` writes the README's block with them).
+from lazylib.report.headline import (  # noqa: F401
+    BAND_DETAILS,
+    HEADLINE_COLUMNS,
+    NOTE_DETAILS,
+    check_readme,
+    details,
+    headline,
+    headline_markdown,
+    recompute_bands,
+    summary,
+    summary_figure,
+    write_readme,
+)
+from lazylib.report.scorecard_html import part_html  # noqa: F401
 from lazylib.report.verdicts import (
     NOTE_KINDS,
-    PERCENT,
-    REPORTED,
     VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
-    Band,
     Claim,
     Judgement,
     check_kind,
-    prediction_band,
-    rounding,
 )
 
 CELL_COLUMNS = [
@@ -110,90 +130,13 @@ CLAIM_COLUMNS = [
     "counts",
 ]
 
-#: The libraries whose version can change a chapter's numbers (with Python's and lazylib's own).
-NUMERICAL_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib")
-
 
 class StaleRecords(RuntimeError):
     """Some records do not come from the current sources, or some chapters have not left theirs."""
 
 
-def book_root() -> Path | None:
-    """The nearest folder above the working directory holding ``_toc.yml`` (``None`` outside a book)."""
-    here = Path.cwd().resolve()
-    return next((folder for folder in (here, *here.parents) if (folder / "_toc.yml").is_file()), None)
-
-
-def records_dir() -> Path:
-    """Where chapters write their records and the scorecard page reads them."""
-    if os.environ.get("LAZYLIB_SCORECARD_DIR"):
-        return Path(os.environ["LAZYLIB_SCORECARD_DIR"])
-    root = book_root()
-    return (root if root is not None else Path.cwd().resolve()) / ".scorecard"
-
-
-def _hash_files(digest, root: Path, files) -> None:
-    for path in sorted(files):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-
-
-def inputs_fingerprint(root: str | os.PathLike | None = None) -> str:
-    """The sha256 of what every chapter's numbers depend on, besides the chapter itself.
-
-    Covers every file of the ``lazylib`` package (sources and vendored data, caches excluded), the published
-    numbers (``book/published/``) when ``root`` (the book's root folder) is given, and the versions of Python,
-    lazylib and :data:`NUMERICAL_LIBRARIES`.
-    """
-    import lazylib
-
-    digest = hashlib.sha256()
-    package = Path(lazylib.__file__).resolve().parent
-    _hash_files(
-        digest,
-        package.parent,
-        (p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"),
-    )
-    if root is not None:
-        published = Path(root) / "book" / "published"
-        _hash_files(digest, Path(root), (p for p in published.rglob("*") if p.is_file()))
-    versions = [f"python=={platform.python_version()}", f"lazylib=={lazylib.__version__}"]
-    for name in NUMERICAL_LIBRARIES:
-        try:
-            versions.append(f"{name}=={metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            versions.append(f"{name} missing")
-    digest.update("\n".join(versions).encode())
-    return digest.hexdigest()
-
-
-def _chapter_file(root: Path, chapter: str) -> Path:
-    return Path(root) / "book" / f"{chapter}.md"
-
-
 def _sha256(path: Path) -> str | None:
     return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
-
-
-def toc_chapters(root: str | os.PathLike) -> list[str]:
-    """The book's pages in ``_toc.yml`` order, as chapter names (path below ``book/``, no extension)."""
-    text = (Path(root) / "_toc.yml").read_text(encoding="utf-8")
-    entries = re.findall(r"^\s*(?:-\s*)?(?:file|root):\s*['\"]?([^'\"\s#]+)", text, flags=re.M)
-    return [e.removeprefix("book/").removesuffix(".md") for e in entries]
-
-
-def toc_parts(root: str | os.PathLike) -> dict[str, str]:
-    """Chapter name -> the Roman numeral of its Part, from the ``caption: "Part N. ..."`` lines of ``_toc.yml``."""
-    parts, current = {}, None
-    for line in (Path(root) / "_toc.yml").read_text(encoding="utf-8").splitlines():
-        caption = re.match(r"^\s*-?\s*caption:\s*['\"]?Part\s+([IVX]+)\b", line)
-        if caption:
-            current = caption.group(1)
-        elif re.match(r"^\s*-?\s*caption:", line):
-            current = None
-        entry = re.match(r"^\s*(?:-\s*)?file:\s*['\"]?([^'\"\s#]+)", line)
-        if entry and current:
-            parts[entry.group(1).removeprefix("book/").removesuffix(".md")] = current
-    return parts
 
 
 def _number(value, name: str) -> float:
@@ -310,8 +253,9 @@ class Chapter:
             The decimals the paper prints for this value (1 for "68.0"); they widen the band and are kept for
             display.
         kind : str, default "published"
-            One of :data:`~lazylib.report.verdicts.KINDS`; only "published" cells count in :func:`summary`
-            ("derived" for a number computed from other published numbers, e.g. a reduction from a count).
+            One of :data:`~lazylib.report.verdicts.KINDS`; only "published" cells count in
+            :func:`~lazylib.report.headline.summary` ("derived" for a number computed from other published numbers, e.g.
+            a reduction from a count).
         deterministic : bool, default False
             The protocol has one possible run (a fixed published split, a worked example).
         deviation : str
@@ -319,9 +263,9 @@ class Chapter:
             readings tried with their values).
         averaged : int, default 1
             How the paper made its number: 1 for one run, r for the average of r runs (each like one of
-            ``runs``); see :func:`~lazylib.report.verdicts.prediction_band`.
+            ``runs``); see :func:`~lazylib.report.bands.prediction_band`.
         bounds : (float, float), optional
-            The range the quantity cannot leave (:data:`~lazylib.report.verdicts.PERCENT` for an accuracy or a
+            The range the quantity cannot leave (:data:`~lazylib.report.bands.PERCENT` for an accuracy or a
             share): the band is computed on a scale that respects it.
         note_kind : str, optional
             The type of ``deviation`` (:data:`~lazylib.report.verdicts.NOTE_KINDS`): required for a
@@ -450,8 +394,9 @@ class Chapter:
         return cells, claims
 
     def save(self, directory: str | os.PathLike | None = None) -> Path:
-        """Write the record (replacing this chapter's previous one), stamped with :func:`inputs_fingerprint` and
-        the sha256 of the chapter's source when it runs inside a book; returns the file written."""
+        """Write the record (replacing this chapter's previous one), stamped with
+        :func:`~lazylib.report.book_files.inputs_fingerprint` and the sha256 of the chapter's source when it runs inside
+        a book; returns the file written."""
         folder = Path(directory) if directory is not None else records_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / (self.chapter.replace("/", "__") + ".json")
@@ -461,7 +406,7 @@ class Chapter:
             "paper": self.paper,
             "chapter": self.chapter,
             "inputs": inputs_fingerprint(root),
-            "source": _sha256(_chapter_file(root, self.chapter)) if root is not None else None,
+            "source": _sha256(chapter_file(root, self.chapter)) if root is not None else None,
             "cells": self._cells,
             "claims": self._claims,
         }
@@ -481,7 +426,7 @@ def load(
     Parameters
     ----------
     directory : path, optional
-        Where the records are; default :func:`records_dir`.
+        Where the records are; default :func:`~lazylib.report.book_files.records_dir`.
     book : path or bool, optional
         The book's root folder. By default the book around the working directory when ``directory`` is not given
         (no book, no checks), none when it is; ``False`` turns the checks off.
@@ -525,10 +470,10 @@ def _current(records: list[dict], root: Path, parts: set | None = None) -> list[
     stale = [
         r["chapter"]
         for r in records
-        if r.get("inputs") != inputs or r.get("source") != _sha256(_chapter_file(root, r["chapter"]))
+        if r.get("inputs") != inputs or r.get("source") != _sha256(chapter_file(root, r["chapter"]))
     ]
     recorded = {r["chapter"] for r in records}
-    missing = [c for c in order if c not in recorded and _uses_scorecard(_chapter_file(root, c))]
+    missing = [c for c in order if c not in recorded and _uses_scorecard(chapter_file(root, c))]
     if stale or missing:
         raise StaleRecords(
             "The scorecard needs a current record of every chapter: "
@@ -562,445 +507,6 @@ def reads_records(path: str | os.PathLike) -> bool:
         return False
     pattern = r"\bscorecard\.(" + "|".join(READERS) + r")\("
     return re.search(pattern, path.read_text(encoding="utf-8")) is not None
-
-
-#: The per-Part counts of :func:`summary`.
-SUMMARY_COLUMNS = [
-    "published numbers",
-    "inside",
-    "share inside",
-    "within 1 unit",
-    "median half-width",
-    "ruled out",
-    *REPORTED,
-    *(f"on our collection: {v}" for v in REPORTED),
-    "other records",
-]
-
-#: The columns of :func:`details` that say how the bands were made (the scorecard page's first details table).
-BAND_DETAILS = [
-    "median runs",
-    "printed as averages",
-    "bands the bound changed",
-    "inside decisions the bound changed",
-]
-#: The columns of :func:`details` that count the outside notes by type and the numbers counted apart (its second).
-NOTE_DETAILS = [*(f"notes {k}" for k in NOTE_KINDS), "derived", "ruled out"]
-#: The per-Part details of :func:`details`, shown on the scorecard page in two tables (each fits the text column).
-DETAILS_COLUMNS = [*BAND_DETAILS, *NOTE_DETAILS]
-
-
-def unit(row) -> float:
-    """The distance counted as "within one unit" of our mean: 1 point for a percentage (a quantity bounded to
-    :data:`~lazylib.report.verdicts.PERCENT`), else one unit of the last printed digit."""
-    bounds = row["bounds"]
-    if isinstance(bounds, (list, tuple)) and tuple(float(b) for b in bounds) == PERCENT:
-        return 1.0
-    return 10.0 ** -int(row["digits"])
-
-
-def _published(cells: pd.DataFrame) -> pd.DataFrame:
-    """The cells that stand for a published number (the ones ruled out by a proven bound included)."""
-    return cells[cells["kind"].isin(["published", "ruled out"])]
-
-
-def _within(cells: pd.DataFrame) -> pd.Series:
-    if cells.empty:
-        return pd.Series(dtype=bool)
-    return pd.Series(
-        [abs(r["published"] - r["reproduced"]) <= unit(r) + 1e-9 for _, r in cells.iterrows()], index=cells.index
-    )
-
-
-def _percent(cells: pd.DataFrame) -> pd.DataFrame:
-    mask = [isinstance(b, (list, tuple)) and tuple(map(float, b)) == PERCENT for b in cells["bounds"]]
-    return cells.loc[np.asarray(mask, dtype=bool)]
-
-
-def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
-    """One row per Part: the published numbers (the ones a proven bound rules out included, never inside), how
-    many lie inside their band and the share, how many lie within one unit of our mean (:func:`unit`), the median
-    half-width of the bands of percentages, the published claims per reported verdict
-    (:data:`~lazylib.report.verdicts.REPORTED`), the method claims judged on our collection ("stand-in" claims)
-    per verdict, and how many records of the other kinds the Part shows apart."""
-    parts = sorted(set(cells["part"]) | set(claims["part"]), key=_roman)
-    rows = []
-    for part in parts:
-        c, v = cells[cells["part"] == part], claims[claims["part"] == part]
-        pc, pv, sv = _published(c), v[v["kind"] == "published"], v[v["kind"] == "stand-in"]
-        half = _percent(pc)["half_width"].astype(float)
-        rows.append(
-            {
-                "part": part,
-                "published numbers": len(pc),
-                "inside": int(pc["inside"].sum()),
-                "share inside": pc["inside"].mean() if len(pc) else float("nan"),
-                "within 1 unit": int(_within(pc).sum()),
-                "median half-width": float(half.median()) if len(half) else float("nan"),
-                "ruled out": int((pc["kind"] == "ruled out").sum()),
-                **{verdict: int((pv["verdict"] == verdict).sum()) for verdict in REPORTED},
-                **{f"on our collection: {verdict}": int((sv["verdict"] == verdict).sum()) for verdict in REPORTED},
-                "other records": int(len(c) - len(pc) + len(v) - len(pv) - len(sv)),
-            }
-        )
-    return pd.DataFrame(rows, columns=["part", *SUMMARY_COLUMNS]).set_index("part")
-
-
-def details(cells: pd.DataFrame) -> pd.DataFrame:
-    """One row per Part: the median number of runs behind a published number's band, how many published numbers
-    were printed as averages of several runs, how many bands the quantity's bounds changed (the interval on the
-    linear scale would have crossed a bound) and how many inside/outside decisions that changed, the outside
-    notes per type (:data:`~lazylib.report.verdicts.NOTE_KINDS`), the derived numbers and the ruled-out ones."""
-    rows = []
-    for part in sorted(set(cells["part"]), key=_roman):
-        c = cells[cells["part"] == part]
-        pc = _published(c)
-        recomputed = recompute_bands(pc) if len(pc) else pc.assign(linear_inside=[])
-        changed = (recomputed["linear_inside"] != pc["inside"]) & (pc["kind"] == "published")
-        rows.append(
-            {
-                "part": part,
-                "median runs": float(pc["runs"].median()) if len(pc) else float("nan"),
-                "printed as averages": int((pc["averaged"].fillna(1) > 1).sum()),
-                "bands the bound changed": int(pc["bound_changed"].fillna(False).astype(bool).sum()),
-                "inside decisions the bound changed": int(changed.sum()),
-                **{f"notes {k}": int((pc["note_kind"] == k).sum()) for k in NOTE_KINDS},
-                "derived": int((c["kind"] == "derived").sum()),
-                "ruled out": int((pc["kind"] == "ruled out").sum()),
-            }
-        )
-    return pd.DataFrame(rows, columns=["part", *DETAILS_COLUMNS]).set_index("part")
-
-
-def recompute_bands(cells: pd.DataFrame) -> pd.DataFrame:
-    """Every cell's band computed again from the run values its record keeps: columns ``low``, ``high``,
-    ``inside`` (ruled-out numbers never inside) and ``linear_inside`` (the same band without the bounds), indexed
-    like ``cells``. The scorecard page checks them against the recorded bands."""
-    rows = []
-    for _, r in cells.iterrows():
-        bounds = tuple(r["bounds"]) if isinstance(r["bounds"], (list, tuple)) else None
-        args = {"digits": int(r["digits"]), "deterministic": bool(r["deterministic"])}
-        args["averaged"] = int(r["averaged"]) if pd.notna(r["averaged"]) else 1
-        band = prediction_band(r["values"], bounds=bounds, **args)
-        linear = prediction_band(r["values"], **args)
-        ruled_out = r["kind"] == "ruled out"
-        rows.append(
-            {
-                "low": band.low,
-                "high": band.high,
-                "inside": band.contains(r["published"]) and not ruled_out,
-                "linear_inside": linear.contains(r["published"]) and not ruled_out,
-            }
-        )
-    return pd.DataFrame(rows, index=cells.index, columns=["low", "high", "inside", "linear_inside"])
-
-
-def _tally(row, prefix: str = "") -> str:
-    return " / ".join(str(int(row[f"{prefix}{v}"])) for v in REPORTED)
-
-
-#: The headline's columns (the README block, the scorecard page and the front page all show them).
-HEADLINE_COLUMNS = [
-    "published numbers inside their band",
-    "within 1 point of our mean",
-    "median band half-width (points)",
-    "claims: supported / partly / not / not testable / unstable",
-    "method claims on our collection",
-    "other records",
-]
-
-
-def headline(
-    cells: pd.DataFrame, claims: pd.DataFrame, *, parts: Iterable[str] | None = None, total: bool = True
-) -> pd.DataFrame:
-    """The book's headline, one row per Part (and a total), as display strings (:data:`HEADLINE_COLUMNS`):
-    published numbers inside their band over all (numbers a proven bound rules out count, never inside), those
-    within one point (or one printed unit) of our mean, the median half-width of the bands of percentages, the
-    verdicts of the published claims (supported / partly / not / not testable / unstable), the method claims
-    judged on our collection rather than the paper's, and the other records."""
-    total = check("total", total, Boolean())
-    table = summary(cells, claims)
-    if parts is not None:
-        table = table.reindex(list(parts), fill_value=0)
-        table["median half-width"] = summary(cells, claims)["median half-width"].reindex(table.index)
-    if total and len(table) > 1:
-        sums = table.drop(columns=["share inside", "median half-width"]).sum().astype(float)
-        sums["share inside"] = sums["inside"] / sums["published numbers"] if sums["published numbers"] else np.nan
-        half = _percent(_published(cells))["half_width"].astype(float)
-        sums["median half-width"] = float(half.median()) if len(half) else np.nan
-        table.loc["all"] = sums
-    out = pd.DataFrame(index=table.index)
-    out[HEADLINE_COLUMNS[0]] = [
-        f"{int(r['inside'])} / {int(r['published numbers'])}"
-        + (f" ({r['inside'] / r['published numbers']:.0%})" if r["published numbers"] else "")
-        + (f"; {int(r['ruled out'])} ruled out by a proven bound" if r["ruled out"] else "")
-        for _, r in table.iterrows()
-    ]
-    out[HEADLINE_COLUMNS[1]] = [
-        f"{int(r['within 1 unit'])} ({r['within 1 unit'] / r['published numbers']:.0%})"
-        if r["published numbers"]
-        else "–"
-        for _, r in table.iterrows()
-    ]
-    out[HEADLINE_COLUMNS[2]] = [
-        f"± {r['median half-width']:.1f}" if pd.notna(r["median half-width"]) else "–" for _, r in table.iterrows()
-    ]
-    out[HEADLINE_COLUMNS[3]] = [_tally(r) for _, r in table.iterrows()]
-    out[HEADLINE_COLUMNS[4]] = [_tally(r, "on our collection: ") for _, r in table.iterrows()]
-    out[HEADLINE_COLUMNS[5]] = table["other records"].astype(int)
-    out.index.name = "Part"
-    return out
-
-
-def headline_markdown(cells: pd.DataFrame, claims: pd.DataFrame, **kwargs) -> str:
-    """:func:`headline` as a Markdown table (the README's block)."""
-    table = headline(cells, claims, **kwargs).reset_index()
-    lines = ["| " + " | ".join(table.columns) + " |", "|" + "---|" * len(table.columns)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in table.itertuples(index=False)]
-    return "\n".join(lines)
-
-
-#: The README's scorecard block lies between these two lines.
-README_MARKERS = (
-    "<!-- scorecard:start (python -m lazylib.report.scorecard --readme README.md) -->",
-    "<!-- scorecard:end -->",
-)
-
-
-def readme_block(text: str) -> str | None:
-    """The text between the README's :data:`README_MARKERS` (``None`` when they are missing)."""
-    start, end = README_MARKERS
-    if start not in text or end not in text:
-        return None
-    return text.split(start, 1)[1].split(end, 1)[0].strip()
-
-
-def write_readme(path: str | os.PathLike, markdown: str) -> bool:
-    """Put ``markdown`` between the README's markers; returns whether the file changed."""
-    path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    start, end = README_MARKERS
-    if readme_block(text) is None:
-        raise ValueError(f"{path} has no scorecard markers: add the two lines {start!r} and {end!r}")
-    before, rest = text.split(start, 1)
-    after = rest.split(end, 1)[1]
-    new = f"{before}{start}\n{markdown.strip()}\n{end}{after}"
-    path.write_text(new, encoding="utf-8")
-    return new != text
-
-
-def check_readme(path: str | os.PathLike, cells: pd.DataFrame, claims: pd.DataFrame) -> None:
-    """Raise ``AssertionError`` when the README's scorecard block differs from what the records give."""
-    expected = headline_markdown(cells, claims)
-    found = readme_block(Path(path).read_text(encoding="utf-8"))
-    if found != expected.strip():
-        raise AssertionError(
-            f"the scorecard block of {path} is not what the records give; after executing the book, run "
-            f"`python -m lazylib.report.scorecard --readme {Path(path).name}` at the book's root.\nExpected:\n"
-            f"{expected}\nFound:\n{found}"
-        )
-
-
-def summary_figure(cells: pd.DataFrame, *, parts: Iterable[str] | None = None, ax=None):
-    """Every published-kind number (horizontal) against ours (vertical), one colour per Part: a vertical line
-    spans the band, a filled marker lies inside it, an open one outside. Returns the figure."""
-    import matplotlib.pyplot as plt
-
-    from lazylib.report import plotting
-
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(5.2, 4.4))
-    else:
-        fig = ax.figure
-    shown = cells[cells["kind"] == "published"]
-    parts = list(parts) if parts is not None else sorted(set(shown["part"]), key=_roman)
-    if shown.empty:
-        ax.text(0.5, 0.5, "no published number recorded yet", ha="center", va="center", transform=ax.transAxes)
-        return fig
-    values = pd.concat([shown["published"], shown["low"], shown["high"]])
-    if (values > 0).all() and values.max() / values.min() > 100:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-    for i, part in enumerate(parts):
-        mine = shown[shown["part"] == part]
-        if mine.empty:
-            continue
-        colour = plotting.PALETTE[i % len(plotting.PALETTE)]
-        ax.vlines(mine["published"], mine["low"], mine["high"], color=colour, alpha=0.5, lw=1)
-        inside = mine["inside"].astype(bool)
-        ax.scatter(
-            mine.loc[inside, "published"],
-            mine.loc[inside, "reproduced"],
-            s=18,
-            color=colour,
-            zorder=3,
-            label=f"Part {part} ({int(inside.sum())} of {len(mine)} inside)",
-        )
-        ax.scatter(
-            mine.loc[~inside, "published"],
-            mine.loc[~inside, "reproduced"],
-            s=18,
-            facecolor="white",
-            edgecolor=colour,
-            zorder=3,
-        )
-    low, high = values.min(), values.max()
-    ax.plot([low, high], [low, high], color=plotting.PUBLISHED, lw=0.8, zorder=1)
-    ax.set_xlabel("published number, as the paper prints it (accuracies in %)")
-    ax.set_ylabel("ours: mean of our runs (same quantity, same unit)")
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
-def chapter_title(chapter: str, root: str | os.PathLike | None = None) -> str:
-    """The first heading (``# ...``) of a chapter's source, as the book's table of contents shows it.
-
-    Parameters
-    ----------
-    chapter : str
-        The chapter's name (path below ``book/``, no extension), as its record names it.
-    root : path, optional
-        The book's root folder; default :func:`book_root`.
-
-    Returns
-    -------
-    str
-        The heading's text.
-    """
-    root = Path(root) if root is not None else book_root()
-    text = _chapter_file(root, chapter).read_text(encoding="utf-8")
-    return re.search(r"^# (.+)$", text, flags=re.M).group(1).strip()
-
-
-def cells_html(rows: pd.DataFrame) -> str:
-    """A chapter's recorded cells (rows of :func:`load`'s first frame) as HTML: one table per source and band
-    definition, a row per cell on one line (published, reproduced and band with the decimals the paper printed),
-    and the deviations as numbered notes below.
-
-    Parameters
-    ----------
-    rows : DataFrame
-        Cells of one chapter (columns :data:`CELL_COLUMNS`).
-
-    Returns
-    -------
-    str
-        The tables and their notes (the ``kind`` column only where some cell is not of the published kind).
-    """
-    out = []
-    for (source, definition), group in rows.groupby(["source", "band"], sort=False):
-        notes, shown = [], []
-        for _, r in group.iterrows():
-            digits = r["digits"]
-            mark = ""
-            if r["deviation"]:
-                notes.append(r["deviation"])
-                mark = f" [{len(notes)}]"
-            shown.append(
-                {
-                    "cell": r["cell"],
-                    "kind": r["kind"],
-                    "published": printed(r["published"], digits),
-                    "reproduced": printed(r["reproduced"], digits),
-                    "band": f"{printed(r['low'], digits)} – {printed(r['high'], digits)}",
-                    "inside": ("yes" if r["inside"] else "no")
-                    + mark
-                    + (f" ({r['note_kind']})" if isinstance(r["note_kind"], str) else ""),
-                }
-            )
-        frame = pd.DataFrame(shown)
-        if (frame["kind"] == "published").all():
-            frame = frame.drop(columns="kind")
-        runs = group["runs"].dropna()
-        count = f"; {int(runs.iloc[0])} runs" if len(runs) and runs.nunique() == 1 and runs.iloc[0] > 1 else ""
-        out.append(
-            frame_html(frame, f"{html.escape(source)}. Band: {html.escape(definition)}{count}.") + notes_html(notes)
-        )
-    return "".join(out)
-
-
-def claims_html(rows: pd.DataFrame) -> str:
-    """A chapter's recorded claims (rows of :func:`load`'s second frame) as HTML: a table of claim, verdict
-    (the primary reading's next to an unstable one) and stability, the evidence as numbered notes below.
-
-    Parameters
-    ----------
-    rows : DataFrame
-        Claims of one chapter (columns :data:`CLAIM_COLUMNS`).
-
-    Returns
-    -------
-    str
-        The table and its notes (the ``kind`` column only where some claim is not of the published kind).
-    """
-    notes = []
-    shown = []
-    for _, r in rows.iterrows():
-        notes.append(r["evidence"] + (f" ({r['note']})" if r["note"] else ""))
-        shown.append(
-            {
-                "claim": r["claim"],
-                "kind": r["kind"],
-                "verdict": f"{r['verdict']} [{len(notes)}]"
-                + (f" (primary: {r['primary_verdict']})" if r["verdict"] == "unstable" else ""),
-                "stability": r["stability"],
-            }
-        )
-    frame = pd.DataFrame(shown)
-    if (frame["kind"] == "published").all():
-        frame = frame.drop(columns="kind")
-    return frame_html(frame, "Claims; the evidence for each verdict in the numbered notes.") + notes_html(notes)
-
-
-def part_html(cells: pd.DataFrame, claims: pd.DataFrame, part: str, root: str | os.PathLike | None = None) -> str:
-    """Every recorded number and claim of one Part in a box the reader opens (the scorecard page's Part by
-    Part): its title gives the Part's :func:`headline` counts, and each chapter (under its first heading) shows
-    its :func:`cells_html` and :func:`claims_html`.
-
-    Parameters
-    ----------
-    cells, claims : DataFrame
-        What :func:`load` returns (every Part's records; this Part's are picked out).
-    part : str
-        The Part's Roman numeral (its name comes from :data:`lazylib.papers.PARTS`).
-    root : path, optional
-        The book's root folder, where the chapters' headings are read; default :func:`book_root`.
-
-    Returns
-    -------
-    str
-        A ``<details>`` element.
-    """
-    mine_cells, mine_claims = cells[cells["part"] == part], claims[claims["part"] == part]
-    head = headline(mine_cells, mine_claims, total=False)
-    title = f"Part {part}: {part_of(part).heading}"
-    if head.empty:
-        body = f"<p>Part {part} has not recorded any published number or claim yet.</p>"
-    else:
-        row = head.iloc[0]
-        title += (
-            f" (published numbers inside: {row.iloc[0]}; claims supported / partly / not / not testable / "
-            f"unstable: {row.iloc[3]}; on our collection: {row.iloc[4]})"
-        )
-        body = ""
-        for chapter in dict.fromkeys([*mine_cells["chapter"], *mine_claims["chapter"]]):
-            body += f"<h4>{html.escape(chapter_title(chapter, root))}</h4>"
-            rows = mine_cells[mine_cells["chapter"] == chapter]
-            if not rows.empty:
-                body += cells_html(rows)
-            said = mine_claims[mine_claims["chapter"] == chapter]
-            if not said.empty:
-                body += claims_html(said)
-    return f"<details><summary><b>{html.escape(title)}</b></summary>{body}</details>"
-
-
-def _roman(numeral: str) -> int:
-    values = {"I": 1, "V": 5, "X": 10}
-    total = 0
-    for a, b in zip(numeral, numeral[1:] + " "):
-        total += -values[a] if values.get(b, 0) > values[a] else values[a]
-    return total
 
 
 def main(argv: list[str] | None = None) -> int:

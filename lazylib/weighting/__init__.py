@@ -6,21 +6,19 @@ set-valued data kept as a cross-check (:mod:`lazylib.weighting.sets`).
 VDM value weights are computed by :func:`lazylib.metrics.value_weights`.
 """
 
+from lazylib.weighting.feature_difference import FeatureDifference
+from lazylib.weighting.infogain import IGWeighted, equal_width_bins, information_gain
+from lazylib.weighting.kinds import set_difference
 from lazylib.weighting.mdw import (
     MDW,
     MDWMVDM,
-    FeatureDifference,
-    IGWeighted,
     MDWResult,
-    equal_width_bins,
     hoeffding_pairs,
-    information_gain,
     mdw_components,
     mdw_weights,
     mean_difference,
-    sampled_mean_difference,
-    set_difference,
 )
+from lazylib.weighting.sampling import sampled_mean_difference
 from lazylib.weighting.wom import LearnedWOM, WOMWeights, wom_weights
 
 __all__ = [

@@ -5,7 +5,7 @@ The metrics accept set-valued columns themselves (:class:`lazylib.weighting.Feat
 :class:`lazylib.weighting.MDW`, searched by :class:`lazylib.neighbors.KNeighborsClassifier`): use them. This
 module computes the same kind of distance matrix another way, feature by feature, ``D(q, s) = sum_f w_{c(s)}(f)
 delta_f(q_f, s_f)`` with ``delta_f`` = ``|x - y|`` (numeric), overlap (symbolic) or
-:func:`lazylib.weighting.mdw.set_difference` (sets), and ``w_{c(s)}`` the weights of the stored instance's class
+:func:`lazylib.weighting.kinds.set_difference` (sets), and ``w_{c(s)}`` the weights of the stored instance's class
 (:func:`lazylib.weighting.mdw_weights`); votes follow the tie rule of :mod:`lazylib.neighbors`
 (:func:`lazylib.voting.vote`). It equals ``FeatureDifference(scale="raw")`` (and MDW's weights) on data
 without unknown values; an unknown value is at difference 0 here and 1 in the metrics
@@ -22,7 +22,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from lazylib._validation import Boolean, Choice, Integer, check, validate_params
 from lazylib.encoding import as_numbers, check_query, column_values, encode_labels, fit_input, is_known_set
 from lazylib.voting import vote, vote_priority
-from lazylib.weighting.mdw import feature_kinds, mdw_weights, set_difference
+from lazylib.weighting.kinds import feature_kinds, set_difference
+from lazylib.weighting.mdw import mdw_weights
 
 
 def feature_difference(a, b, kind: str) -> np.ndarray:

@@ -1,6 +1,6 @@
 """FD, IG and MDW through the engine's matrix product (issue #38): numeric features with few distinct values are
-compared through tables of their differences (``lazylib.weighting.mdw.AbsoluteTable``); the distances, the k
-chosen by leave-one-out and the predictions equal those of the direct term-by-term path."""
+compared through tables of their differences (``lazylib.weighting.feature_difference.AbsoluteTable``); the
+distances, the k chosen by leave-one-out and the predictions equal those of the direct term-by-term path."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from lazylib import datasets
-from lazylib.protocols.bench import LooKNeighbors
-from lazylib.weighting import MDW, FeatureDifference, IGWeighted, mdw
+from lazylib.protocols.bench_methods import LooKNeighbors
+from lazylib.weighting import MDW, FeatureDifference, IGWeighted, feature_difference
 
 
 def _data():
@@ -29,11 +29,11 @@ def test_tables_equal_the_direct_path(cls, monkeypatch):
         test = np.arange(1, len(X), 3)
         train = np.setdiff1d(np.arange(len(X)), test)
         tabled = LooKNeighbors(cls, ks=(1, 3, 5, 7)).fit(X.iloc[train], y.iloc[train])
-        assert all(isinstance(t, mdw.AbsoluteTable) for t in tabled.knn_.metric_.attributes_[:5])
-        monkeypatch.setattr(mdw, "TABLE_VALUES", 0)
+        assert all(isinstance(t, feature_difference.AbsoluteTable) for t in tabled.knn_.metric_.attributes_[:5])
+        monkeypatch.setattr(feature_difference, "TABLE_VALUES", 0)
         direct = LooKNeighbors(cls, ks=(1, 3, 5, 7)).fit(X.iloc[train], y.iloc[train])
         monkeypatch.undo()
-        assert not any(isinstance(t, mdw.AbsoluteTable) for t in direct.knn_.metric_.attributes_)
+        assert not any(isinstance(t, feature_difference.AbsoluteTable) for t in direct.knn_.metric_.attributes_)
         pd.testing.assert_series_equal(tabled.loo_, direct.loo_)
         assert tabled.k_ == direct.k_
         np.testing.assert_array_equal(tabled.predict(X.iloc[test]), direct.predict(X.iloc[test]))
@@ -45,4 +45,4 @@ def test_tables_equal_the_direct_path(cls, monkeypatch):
 def test_a_many_valued_feature_keeps_every_feature_direct():
     X = pd.DataFrame({"few": np.arange(100) % 3, "many": np.arange(100) / 7.0})
     metric = FeatureDifference().fit(X)
-    assert not any(isinstance(t, mdw.AbsoluteTable) for t in metric.attributes_)
+    assert not any(isinstance(t, feature_difference.AbsoluteTable) for t in metric.attributes_)

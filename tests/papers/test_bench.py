@@ -9,7 +9,7 @@ from scipy import stats
 from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
-from lazylib.protocols import bench, bench_stats, howe_cardie, payne2000
+from lazylib.protocols import bench, bench_claims, bench_methods, bench_stats, howe_cardie, payne2000
 from lazylib.weighting import MDW
 
 SMALL = bench.Config(
@@ -31,7 +31,7 @@ def test_loo_kneighbors_is_howe_and_cardies_fit_predict():
     Z = encode(ds.X)
     train, test = stratified_kfold(ds.y, 5, random_state=3)[0]
     ref = howe_cardie.fit_predict(MDW, Z.take(train), ds.y.iloc[train], Z.take(test), ds.y.iloc[test], ks=(1, 3, 5, 7))
-    clf = bench.LooKNeighbors(MDW, ks=(1, 3, 5, 7)).fit(Z.take(train), ds.y.iloc[train])
+    clf = bench_methods.LooKNeighbors(MDW, ks=(1, 3, 5, 7)).fit(Z.take(train), ds.y.iloc[train])
     assert clf.k_ == ref["k"]
     assert np.array_equal(
         np.asarray(clf.predict(Z.take(test))).astype(object) == ds.y.iloc[test].to_numpy(), ref["correct"]
@@ -72,9 +72,9 @@ def test_times_are_recorded(small_run):
 
 
 def test_data_kinds():
-    assert bench.data_kind(datasets.load("zoo").types) == "mixed"
-    assert bench.data_kind(datasets.load("lenses").types) == "nominal"
-    assert bench.data_kind(datasets.load("iris").types) == "continuous"
+    assert bench_methods.data_kind(datasets.load("zoo").types) == "mixed"
+    assert bench_methods.data_kind(datasets.load("lenses").types) == "nominal"
+    assert bench_methods.data_kind(datasets.load("iris").types) == "continuous"
 
 
 def test_config_checks_its_input():
@@ -255,7 +255,7 @@ def synthetic_run(n_datasets: int, *, seeds=(11, 22), folds: int = 3, random_sta
     rows = []
     for i in range(n_datasets):
         base = rng.uniform(60, 95)
-        kind = bench.KINDS[i % 3]
+        kind = bench_methods.KINDS[i % 3]
         for s in seeds:
             for f in range(folds):
                 noise = rng.normal(0, 0.3, 4)
@@ -310,15 +310,15 @@ def test_best_value_follows_the_bayesian_posterior():
     assert value.loc["1-NN Euclidean", "P(best practically better)"] >= 0.95
     assert bench_stats.best_value(value) == "1-NN IVDM"  # the fastest the posterior finds not practically worse
     assert value.loc["1-NN IVDM", "P(not practically worse)"] >= 0.95
-    judged = bench_stats.judge_best_value(run, "1-NN IVDM", random_state=0)
+    judged = bench_claims.judge_best_value(run, "1-NN IVDM", random_state=0)
     assert judged.verdict == "supported"
-    assert bench_stats.judge_best_value(run, "1-NN Euclidean", random_state=0).verdict == "not supported"
+    assert bench_claims.judge_best_value(run, "1-NN Euclidean", random_state=0).verdict == "not supported"
 
 
 def test_conditions_pool_the_seeds_and_count_each_seed_once():
     run = synthetic_run(6)
-    cond = bench_stats.conditions(run)
-    assert list(cond) == [bench_stats.POOLED, (11,), (22,)]
-    judged = bench_stats.judge_best(run, "k-NN HVDM")
+    cond = bench_claims.conditions(run)
+    assert list(cond) == [bench_claims.POOLED, (11,), (22,)]
+    judged = bench_claims.judge_best(run, "k-NN HVDM")
     assert len(judged.conditions) == 3  # the pooled run and the two seeds, not three seeds
     assert "seeds" not in judged.stability or judged.stability.startswith("stable")

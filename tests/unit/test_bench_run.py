@@ -11,7 +11,7 @@ from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
-from lazylib.protocols import bench
+from lazylib.protocols import bench, bench_methods
 from lazylib.weighting import LearnedWOM
 
 TINY = bench.Config(
@@ -36,7 +36,7 @@ def test_loo_kneighbors_fits_its_metric_once_with_the_same_choice(monkeypatch):
     fits = []
     original = LearnedWOM.fit
     monkeypatch.setattr(LearnedWOM, "fit", lambda self, *a, **k: fits.append(1) or original(self, *a, **k))
-    clf = bench.LooKNeighbors(LearnedWOM, ks=(1, 3, 5)).fit(Xtr, ytr)
+    clf = bench_methods.LooKNeighbors(LearnedWOM, ks=(1, 3, 5)).fit(Xtr, ytr)
     assert len(fits) == 1
     pd.testing.assert_series_equal(clf.loo_, loo)
     assert clf.k_ == int(loo.idxmax()) and clf.knn_.n_neighbors == clf.k_
@@ -44,14 +44,14 @@ def test_loo_kneighbors_fits_its_metric_once_with_the_same_choice(monkeypatch):
 
 
 def test_a_failing_method_is_recorded_and_the_run_goes_on(monkeypatch, serial):
-    original = bench.C45Classifier.fit
+    original = bench_methods.C45Classifier.fit
 
     def fit(self, X, y, *args, **kwargs):
         if len(X) > 50:
             raise MemoryError("Unable to allocate 38.6 GiB")
         return original(self, X, y, *args, **kwargs)
 
-    monkeypatch.setattr(bench.C45Classifier, "fit", fit)
+    monkeypatch.setattr(bench_methods.C45Classifier, "fit", fit)
     res = bench.run(TINY, n_jobs=1)
     failed = res["error"].ne("")
     assert (res.loc[failed, "method"] == "C4.5").all() and (res.loc[failed, "dataset"] == "iris").all()

@@ -250,9 +250,9 @@ def tables(path: Path) -> list[list[list[str]]]:
 def test_the_front_page_and_the_scorecard_open_with_the_readmes_headline():
     """One function (``scorecard.headline_markdown``) renders the README's block, the front page's first table and
     the scorecard's: the three show the same rows."""
-    from lazylib.report import scorecard
+    from lazylib.report import headline
 
-    block = scorecard.readme_block((ROOT / "README.md").read_text(encoding="utf-8"))
+    block = headline.readme_block((ROOT / "README.md").read_text(encoding="utf-8"))
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in block.splitlines()]
     expected = [rows[0], *rows[2:]]  # the Markdown rule line left out
     for page in (HTML / "book" / "intro.html", HTML / "book" / "appendix" / "scorecard.html"):

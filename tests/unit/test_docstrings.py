@@ -187,7 +187,8 @@ def fitted_attributes(estimator) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "name", sorted(n for n in ESTIMATORS if ESTIMATORS[n].__name__ not in ("Metric", "AttributeMetric"))
+    "name",
+    sorted(n for n in ESTIMATORS if ESTIMATORS[n].__name__ not in ("Metric", "AttributeMetric")),
 )
 def test_fitted_attributes_are_documented(name):
     cls = ESTIMATORS[name]

@@ -12,6 +12,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from lazylib.protocols import guvenir1998 as G  # noqa: E402
+from lazylib.protocols import guvenir1998_claims as GC  # noqa: E402
 from lazylib.report.verdicts import judge  # noqa: E402
 from lazylib.vfi import VFI5Classifier  # noqa: E402
 
@@ -42,12 +43,12 @@ def test_interval_labels_and_number_line():
 def test_line_fits_of_straight_and_bent_curves():
     mean = _curves({(1, "1-NN"): 20.0})
     mean.loc[(2, "1-NN"), :] = 99.0 - 30 * np.sqrt(np.arange(21) / 20)  # convex: not a straight line
-    fits = G.line_fits(mean)
+    fits = GC.line_fits(mean)
     assert fits.loc[(1, "1-NN"), "slope (points per feature)"] == pytest.approx(-1.0)
     assert fits.loc[(1, "1-NN"), "R^2"] == pytest.approx(1.0)
     assert fits.loc[(2, "1-NN"), "loss 0 to 20"] == pytest.approx(30.0)
     assert fits.loc[(2, "1-NN"), "R^2"] < 0.95
-    assert G.floor3(0.9496) == "0.949" and G.floor3(0.95) == "0.950"
+    assert GC.floor3(0.9496) == "0.949" and GC.floor3(0.95) == "0.950"
 
 
 def test_figure6_claims_on_constructed_curves():
@@ -57,17 +58,17 @@ def test_figure6_claims_on_constructed_curves():
         for k, factor in (("1-NN", 1.0), ("3-NN", 0.8), ("5-NN", 0.6)):
             losses[(n, k)] = factor * (40 - 5 * n)
         losses[(n, "VFI5")] = 0.1 * losses[(n, "5-NN")]
-    facts = G.figure6_facts(_curves(losses))
-    verdicts = {c.key: str(c.rule(facts)) for c in G.FIGURE6_CLAIMS}
+    facts = GC.figure6_facts(_curves(losses))
+    verdicts = {c.key: str(c.rule(facts)) for c in GC.FIGURE6_CLAIMS}
     assert verdicts == dict.fromkeys(["f6_linear", "f6_flattens", "f6_vfi", "f6_larger_k"], "supported")
-    evidence = {c.key: c.evidence(facts) for c in G.FIGURE6_CLAIMS}
+    evidence = {c.key: c.evidence(facts) for c in GC.FIGURE6_CLAIMS}
     assert evidence["f6_linear"].startswith("R^2 of a straight line >= 0.95 on 18 of 18 k-NN curves (R^2 1.000")
     assert evidence["f6_vfi"].startswith("VFI5 loses at most half of the best k-NN's loss on 6 of 6 R_n")
     assert evidence["f6_larger_k"] == "loss 1-NN > 3-NN > 5-NN on 6 of 6 R_n; 5-NN < 1-NN on 6 of 6"
     assert "1-NN 1.75 to 0.50 (Spearman -1.00)" in evidence["f6_flattens"]
     # 3-NN losing most breaks the order on every R_n; 5-NN still beats 1-NN: partly supported
     swapped = {key: (1.5 * v if key[1] == "3-NN" else v) for key, v in losses.items()}
-    assert str(G.FIGURE6_CLAIMS[3].rule(G.figure6_facts(_curves(swapped)))) == "partly supported"
+    assert str(GC.FIGURE6_CLAIMS[3].rule(GC.figure6_facts(_curves(swapped)))) == "partly supported"
 
 
 def test_figure7_facts_and_claims_under_a_tie_shift():
@@ -78,10 +79,10 @@ def test_figure7_facts_and_claims_under_a_tie_shift():
     at20 = pd.DataFrame(
         {"VFI5": [93.0, 89.0], "1-NN": [70.0, 80.0], "3-NN": [75.0, 85.0], "5-NN": [80.0, 88.0]}, index=names
     )
-    facts = G.figure7_facts(start, at20)
+    facts = GC.figure7_facts(start, at20)
     assert facts["same"].tolist() == [True, False]  # wine: VFI5 5.67 below the k-NN mean
     assert facts["level"].tolist() == [True, True] and facts["ordered"].tolist() == [True, True]
-    claims = {c.key: c for c in G.FIGURE7_CLAIMS}
+    claims = {c.key: c for c in GC.FIGURE7_CLAIMS}
     assert str(claims["f7_same"].rule(facts)) == "partly supported"
     assert claims["f7_same"].evidence(facts) == (
         "VFI5 within 3 points of the k-NN mean on 1 of 2 data sets (VFI5 minus k-NN mean: iris -0.7, wine -5.7)"
@@ -89,15 +90,15 @@ def test_figure7_facts_and_claims_under_a_tie_shift():
     assert claims["f7_level"].evidence(facts) == (
         "holds on 2 of 2; losses 0 to 20 (VFI5 / smallest k-NN): iris 2.0 / 15.0, wine 1.0 / 8.0"
     )
-    summary = G.figure7_summary(facts)
+    summary = GC.figure7_summary(facts)
     assert list(summary.columns[7:]) == ["same at 0", "VFI5 level, k-NN drops", "1 > 3 > 5"]
     # a tie rule that lowers 5-NN by 10 points at 0 makes it lose least... and breaks 1 > 3 > 5
-    shift = pd.DataFrame(0.0, index=names, columns=list(G.KNN))
+    shift = pd.DataFrame(0.0, index=names, columns=list(GC.KNN))
     shift["5-NN"] = -10.0
-    shifted = G.figure7_facts(start, at20, shift)
+    shifted = GC.figure7_facts(start, at20, shift)
     assert shifted["at0"].loc["iris", "5-NN"] == 85.0 and shifted["lost"].loc["iris", "5-NN"] == 5.0
     assert str(claims["f7_larger_k"].rule(shifted)) == "supported"  # 26 > 21 > 5 still ordered
-    zero = G.figure7_facts(start, at20, shift * 0)
+    zero = GC.figure7_facts(start, at20, shift * 0)
     pd.testing.assert_frame_equal(zero["lost"], facts["lost"])
 
 
@@ -110,8 +111,8 @@ def test_when_why_claims_read_their_facts():
             "pure": [0.04, 0.3, 0.02],
         }
     )
-    facts = G.equal_vote_facts(decomposition, near=0.1)
-    claims = {c.key: c for c in G.WHEN_WHY_CLAIMS}
+    facts = GC.equal_vote_facts(decomposition, near=0.1)
+    claims = {c.key: c for c in GC.WHEN_WHY_CLAIMS}
     j = judge(claims["equal"].rule, facts, primary=(100, 0), factors=("instances", "repetition"))
     assert j.primary_verdict == "supported" and j.counts == {"supported": 2, "partly supported": 1}
     assert claims["equal"].evidence(facts[100, 0]) == (
@@ -119,7 +120,7 @@ def test_when_why_claims_read_their_facts():
         "100, 400 instances)"
     )
     runs = pd.Series([3.0, 0.5, 0.2], index=pd.MultiIndex.from_tuples([(100, 0), (400, 0), (2000, 0)]))
-    loss = G.loss_facts(runs, runs.groupby(level=0).mean())
+    loss = GC.loss_facts(runs, runs.groupby(level=0).mean())
     assert [str(claims["loss"].rule(f)) for f in loss.values()] == ["partly supported", "supported", "supported"]
     assert claims["loss"].evidence(loss[100, 0]) == (
         "VFI5 loses 3.0 / 0.5 / 0.2 points to 20 irrelevant features at 100 / 400 / 2,000 instances "
@@ -130,7 +131,7 @@ def test_when_why_claims_read_their_facts():
 def test_same_class_neighbours_on_the_sample_set():
     counts = G.same_class_neighbours({"sample set": (TOY, TOY_Y)})
     assert counts.loc["sample set"].tolist() == [8, 2, 0.25]  # (5, 7) and [7] on f1, (7, 8)... on f2
-    claim = {c.key: c for c in G.WHEN_WHY_CLAIMS}["neighbours"]
+    claim = {c.key: c for c in GC.WHEN_WHY_CLAIMS}["neighbours"]
     assert str(claim.rule(counts)) == "not supported"
     assert claim.evidence(counts).startswith(
         "neighbouring intervals holding values with the same set of classes on 1 of 1"
@@ -138,7 +139,7 @@ def test_same_class_neighbours_on_the_sample_set():
 
 
 def test_section2_properties():
-    bound, scale = G.SECTION2_CLAIMS
+    bound, scale = GC.SECTION2_CLAIMS
     bounds = pd.DataFrame({"C": [2, 3], "most intervals": [9, 12]})
     assert str(bound.rule(bounds)) == "supported" and bound.kind == "property"
     assert bound.evidence(bounds).startswith("2 random data sets")

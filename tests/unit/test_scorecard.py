@@ -3,7 +3,7 @@ import json
 import pandas as pd
 import pytest
 
-from lazylib.report import scorecard
+from lazylib.report import book_files, headline, scorecard, scorecard_html
 from lazylib.report.verdicts import all_of, judge
 
 RUNS = [88.6, 89.4, 89.1, 88.8, 89.3]
@@ -87,7 +87,7 @@ def test_readme_block_is_written_between_markers_and_checked(tmp_path):
     card.claim(claim="x", judgement=judged(True))
     cells, claims = card.frames()
     readme = tmp_path / "README.md"
-    start, end = scorecard.README_MARKERS
+    start, end = headline.README_MARKERS
     readme.write_text(f"# R\n\n{start}\nold\n{end}\n\nmore\n")
     with pytest.raises(AssertionError, match="not what the records give"):
         scorecard.check_readme(readme, cells, claims)
@@ -238,14 +238,14 @@ def test_part_html_shows_every_record_of_its_part_under_its_chapters_heading(tmp
     other = scorecard.Chapter(part="II", paper="payne2000", chapter="part/d")
     other.claim(claim="elsewhere", judgement=judged(False))
     cells, claims = (pd.concat([a, b], ignore_index=True) for a, b in zip(card.frames(), other.frames()))
-    assert scorecard.chapter_title("part/c", tmp_path) == "The <first> heading"
+    assert book_files.chapter_title("part/c", tmp_path) == "The <first> heading"
     box = scorecard.part_html(cells, claims, "I", root=tmp_path)
     assert box.startswith("<details><summary><b>Part I: Payne &amp; Edwards (1998) (published numbers inside: 1 / 2")
     assert "<h4>The &lt;first&gt; heading</h4>" in box and "elsewhere" not in box
     assert "zoo / OM" in box and "89.0" in box and "no [1] (tested)" in box and "<li>a &lt; b</li>" in box
     assert ">kind<" not in box  # every record is of the published kind: no kind column
     assert "supported [1]" in box and "<li>all alike (" in box
-    assert "5 runs" in scorecard.cells_html(cells[cells["part"] == "I"])
+    assert "5 runs" in scorecard_html.cells_html(cells[cells["part"] == "I"])
     assert "has not recorded" in scorecard.part_html(cells, claims, "III", root=tmp_path)
 
 
@@ -254,7 +254,7 @@ def test_claims_html_names_the_primary_verdict_of_an_unstable_claim_and_the_kind
     flip = judge(lambda ok: all_of(ok), [({"seed": s}, s == 0) for s in range(3)], primary={"seed": 0})
     card.claim(claim="minority", judgement=flip, evidence="e")
     card.claim(claim="method", judgement=judged(True), kind="stand-in", evidence="f")
-    text = scorecard.claims_html(card.frames()[1])
+    text = scorecard_html.claims_html(card.frames()[1])
     assert (
         "unstable [1] (primary: supported)" in text
         and ">stand-in<" in text
@@ -263,5 +263,5 @@ def test_claims_html_names_the_primary_verdict_of_an_unstable_claim_and_the_kind
 
 
 def test_the_details_split_in_two_tables_that_fit_the_text_column():
-    assert scorecard.DETAILS_COLUMNS == [*scorecard.BAND_DETAILS, *scorecard.NOTE_DETAILS]
+    assert headline.DETAILS_COLUMNS == [*headline.BAND_DETAILS, *headline.NOTE_DETAILS]
     assert max(len(scorecard.BAND_DETAILS), len(scorecard.NOTE_DETAILS)) + 1 <= 9  # the Part's column included
