@@ -18,9 +18,10 @@ LIMIT = 600
 #: Modules still over the limit, each with the reason; the list only shrinks. Each was being rewritten by
 #: another session when the limit came in, so it is split there:
 ALLOWED = {
-    "metrics/_engine.py": "the engine's glue, under rewrite (issue #36, item 1: the declared metric contract)",
-    "protocols/wilson1997.py": "Part IV's protocol, under rewrite (issue #36, item 3: run in named steps)",
-    "protocols/howe_cardie.py": "Part V's protocol, under rewrite (its claims to a howe_cardie_claims.py)",
+    "metrics/_engine.py": (
+        "the engine's glue (938 lines): the plan, the chunks, exactness, the grouped search and, since issue #40, "
+        "norms of any order; to be split by role (plan / chunks / exactness) in its own change"
+    ),
 }
 
 
