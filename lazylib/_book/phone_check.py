@@ -1,15 +1,18 @@
-"""Which built pages scroll sideways in a phone-wide window (issue 41), measured in headless Chromium by hand.
+"""Which built pages scroll sideways, or hold a table wider than the text column, in a window of a given width
+(issue 41: a 412-px phone, a 1400-px screen), measured in headless Chromium by hand.
 
-Headless Chromium will not open a window narrower than about 485 px, so each page is loaded into a 412-px-wide
-``<iframe>`` of a small probe page written next to the built book, and the probe reports the page's
-``scrollWidth`` against its ``clientWidth`` (a page scrolls sideways when the first is larger), with the first
-elements that stick out of the window outside any box of their own that scrolls. Run it after ``make book``::
+Headless Chromium will not open a window narrower than about 485 px, so each page is loaded into an ``<iframe>`` of
+the asked width in a small probe page written next to the built book. The probe reports the page's
+``scrollWidth`` against its ``clientWidth`` (a page scrolls sideways when the first is larger), the first elements
+that stick out of the window outside any box of their own that scrolls, and the tables wider than the article's
+text column. Run it after ``make book``::
 
-    .venv/bin/python -m lazylib._book.phone_check            # every page of _build/html, 412 px
-    .venv/bin/python -m lazylib._book.phone_check --width 360
+    .venv/bin/python -m lazylib._book.phone_check               # every page of _build/html, 412 px
+    .venv/bin/python -m lazylib._book.phone_check --width 1400  # a desktop window
 
-It prints one line per page that scrolls and a summary, and exits with 1 when any page does. It is not part of
-``make test`` or ``make book`` (Chromium is not a dependency of the project); the README keeps its last figures.
+It prints one line per page that scrolls or holds a wider table and a summary, and exits with 1 when any page
+does. It is not part of ``make test`` or ``make book`` (Chromium is not a dependency of the project); the README
+keeps its last figures.
 """
 
 from __future__ import annotations
@@ -36,16 +39,22 @@ f.onload = () => setTimeout(() => {
     }
     if (!boxed) wide.push(el.tagName.toLowerCase() + "." + String(el.className).split(" ")[0]);
   }
-  document.getElementById("out").textContent = "RESULT " + w + " " + cw + " " + wide.slice(0, 4).join(",");
+  const column = (d.querySelector("article.bd-article") || d.body).getBoundingClientRect().width;
+  const tables = [...d.querySelectorAll("article table")].filter(t => t.getBoundingClientRect().width > column + 1);
+  document.getElementById("out").textContent = "RESULT " + w + " " + cw + " " + tables.length + " " +
+    wide.slice(0, 4).join(",");
 }, 1500);
 f.src = page;
 </script></body></html>
 """
-RESULT = re.compile(r"RESULT (\d+) (\d+) ?([^<]*)")
+#: From this width on a window is a screen, where every table must fit the text column.
+SCREEN = 1024
+RESULT = re.compile(r"RESULT (\d+) (\d+) (\d+) ?([^<]*)")
 
 
-def measure(html: Path, page: Path, width: int, chromium: str) -> tuple[int, int, str]:
-    """``(scrollWidth, clientWidth, elements sticking out)`` of ``page`` (relative to ``html``) at ``width``."""
+def measure(html: Path, page: Path, width: int, chromium: str) -> tuple[int, int, int, str]:
+    """``(scrollWidth, clientWidth, tables wider than the text column, elements sticking out)`` of ``page``
+    (relative to ``html``) in a window ``width`` CSS pixels wide."""
     probe = html.resolve() / "_phone_probe.html"
     probe.write_text(PROBE.replace("WIDTH", str(width)), encoding="utf-8")
     args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"]
@@ -56,7 +65,7 @@ def measure(html: Path, page: Path, width: int, chromium: str) -> tuple[int, int
     found = RESULT.search(out)
     if found is None:
         raise RuntimeError(f"the probe reported nothing for {page}")
-    return int(found.group(1)), int(found.group(2)), found.group(3)
+    return int(found.group(1)), int(found.group(2)), int(found.group(3)), found.group(4)
 
 
 def main(argv=None) -> int:
@@ -69,17 +78,21 @@ def main(argv=None) -> int:
         parser.error("Chromium is not installed (apt-get install chromium)")
     pages = sorted(p.relative_to(args.html) for p in args.html.rglob("*.html") if not p.name.startswith("_"))
     pages = [p for p in pages if not p.parts[0].startswith("_")]
-    scrolling = 0
+    # On a screen every table must fit the text column; on a phone a table scrolls in its own box by design.
+    screen = args.width >= SCREEN
+    scrolling = wider = 0
     try:
         for page in pages:
-            scroll, client, wide = measure(args.html, page, args.width, chromium)
-            if scroll > client:
-                scrolling += 1
-                print(f"{page}: {scroll} px wide in a {client}-px window ({wide})")
+            scroll, client, tables, wide = measure(args.html, page, args.width, chromium)
+            scrolling += scroll > client
+            wider += screen and tables > 0
+            if scroll > client or (screen and tables):
+                print(f"{page}: {scroll} px wide in a {client}-px window ({wide}); {tables} tables wider than the text")
     finally:
         (args.html / "_phone_probe.html").unlink(missing_ok=True)
-    print(f"{scrolling} of {len(pages)} pages scroll sideways at {args.width} px")
-    return 1 if scrolling else 0
+    print(f"{scrolling} of {len(pages)} pages scroll sideways at {args.width} px", end="")
+    print(f"; {wider} hold a table wider than the text column" if screen else "")
+    return 1 if scrolling or wider else 0
 
 
 if __name__ == "__main__":
