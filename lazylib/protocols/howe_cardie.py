@@ -479,16 +479,27 @@ def led_run_above(published: float, noise: float = 0.10, n_test: int = 250) -> f
     return float(stats.binom.sf(round(n_test / 100 * published) - 1, n_test, bound))
 
 
-def table1_readings(task: str, method: str, *, alternative: pd.DataFrame, by_size: pd.DataFrame, numeric_tasks) -> dict:
+def table1_readings(
+    task: str,
+    method: str,
+    *,
+    alternative: pd.DataFrame,
+    by_size: pd.DataFrame,
+    numeric_tasks,
+    as_value: pd.DataFrame | None = None,
+) -> dict:
     """The runs of one Table 1 cell under the chapter's other readings: IG's second reading (``alternative``, for IG
-    on the tasks with numeric features) and each other size of the generated tasks (``by_size``, its column
-    ``reading`` naming the size); reading name -> one accuracy per repetition (:func:`runs_of`)."""
+    on the tasks with numeric features), each other size of the generated tasks (``by_size``, its column
+    ``reading`` naming the size) and, for the tasks ``as_value`` holds, unknown values read as a value of their own
+    (:func:`unknown_as_value`); reading name -> one accuracy per repetition (:func:`runs_of`)."""
     readings = {}
     if method == "IG" and task in numeric_tasks:
         readings["IG weights only"] = runs_of(alternative, task, "IG")
     for size, g in by_size.groupby("reading", sort=False):
         if task in set(g.task):
             readings[f"sizes {size}"] = runs_of(g, task, method)
+    if as_value is not None and task in set(as_value.task):
+        readings["unknowns as a value"] = runs_of(as_value, task, method)
     return readings
 
 

@@ -129,6 +129,12 @@ def test_table1_readings_and_notes():
     assert list(
         P.table1_readings("LED-7", "MDW", alternative=alternative, by_size=by_size, numeric_tasks=["Waveform-21"])
     ) == ["sizes small"]
+    as_value = _results().assign(accuracy=lambda r: r.accuracy + 1.0)
+    with_values = P.table1_readings(
+        "Waveform-21", "IG", alternative=alternative, by_size=by_size, numeric_tasks=[], as_value=as_value
+    )
+    assert list(with_values) == ["sizes small", "unknowns as a value"]
+    assert with_values["unknowns as a value"].tolist() == [75.0, 76.0]
     # a reading that puts the published value inside its band explains the cell; none does: tested
     note, kind = P.table1_note("Waveform-21", "IG", 74.5, readings, diagnosis=None, deviations={}, deterministic=False)
     assert kind == "explained" and "IG weights only" in note
