@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, Real, check, check_random_state
 from lazylib.encoding import Encoded, encode, label_values
 
@@ -51,14 +52,14 @@ def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True
     return [(np.sort(np.concatenate(folds[:i] + folds[i + 1 :])), np.sort(f)) for i, f in enumerate(folds)]
 
 
+@fill_doc
 def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
     """Stratified k-fold: each class's instances are shuffled and dealt round-robin to the folds, so every fold
     keeps the class proportions to within one instance per class.
 
     Parameters
     ----------
-    y : array-like of shape (n,)
-        Class labels.
+    {{labels}}
     n_splits : int
         Number of folds.
     random_state : int, Generator or None
