@@ -29,18 +29,45 @@ FRAGMENTS = {
     "queries": """\
 X : DataFrame or array of shape (n, m)
     Queries, with the columns and types of the training data.""",
-    # the types of an array X at fit
+    # the training data of fit, for the estimators and metrics of mixed data
+    "fit_X": """\
+X : DataFrame or array of shape (n, m)
+    Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).""",
+    # the training data of fit, for the estimators of numeric data (sub-space mapping, Monte-Carlo selection)
+    "fit_numeric": """\
+X : DataFrame or array of shape (n, J)
+    Numeric training attributes (no missing values).""",
+    # the class labels, of fit and the like
+    "labels": """\
+y : array-like of shape (n,)
+    Class labels.""",
+    # the labels of SubspaceMapping's fit and fit_transform
+    "fit_y_cacp": """\
+y : array-like of shape (n,), optional
+    Class labels (required by CACP).""",
+    # the types of X at fit
     "fit_types": """\
 types : sequence or dict, optional
-    Attribute types of an array ``X`` (default: every column continuous; :func:`lazylib.encoding.fit_input`).""",
-    # what lazylib.encoding.fit_input sets on every estimator
+    Attribute types, one per column (a dict keyed by column name for a DataFrame): required for the nominal
+    codes of an array ``X``, whose columns are otherwise all continuous (:func:`lazylib.encoding.fit_input`); a
+    DataFrame's types default to its dtypes.""",
+    # what lazylib.encoding.fit_input sets on every estimator and metric
     "fitted_input": """\
 n_features_in_ : int
     Number of attributes seen in ``fit``.
 feature_names_in_ : ndarray of str
     The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
 schema_ : lazylib.encoding.Schema
-    The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).""",
+    The fitted columns, types, category lists and set dimensions (:func:`lazylib.encoding.fit_input`), which
+    every later input must match.""",
+    # the training labels as codes, kept by the estimators that vote (k-NN, VFI5)
+    "fitted_labels": """\
+y_ : ndarray of shape (n,)
+    Class codes ``0..C-1`` of the training instances.""",
+    # the categories of the nominal columns, as encoded
+    "fitted_categories": """\
+categories_ : tuple
+    Categories of each nominal column of a DataFrame (None for the other columns).""",
 }
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ ]*)\{\{(?P<name>\w+)\}\}[ ]*$", flags=re.M)

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, Real, check, check_random_state
 from lazylib.encoding import Encoded, encode, label_values
 
@@ -51,14 +52,14 @@ def kfold(n: int, n_splits: int = 10, *, random_state=None, shuffle: bool = True
     return [(np.sort(np.concatenate(folds[:i] + folds[i + 1 :])), np.sort(f)) for i, f in enumerate(folds)]
 
 
+@fill_doc
 def stratified_kfold(y, n_splits: int = 10, *, random_state=None):
     """Stratified k-fold: each class's instances are shuffled and dealt round-robin to the folds, so every fold
     keeps the class proportions to within one instance per class.
 
     Parameters
     ----------
-    y : array-like of shape (n,)
-        Class labels.
+    {{labels}}
     n_splits : int
         Number of folds.
     random_state : int, Generator or None
@@ -160,7 +161,7 @@ def cross_validate(
     -------
     ndarray of fold accuracies
     """
-    folds = _check_folds(folds, len(y))
+    folds = check_folds(folds, len(y))
     if encode_once and isinstance(X, pd.DataFrame):
         X = encode(X, types, sets=True)  # an estimator without a term for sets refuses them when given the folds
     job = (make_classifier, X, y, folds, types, label_values(y), expected)
@@ -273,30 +274,54 @@ def _in_notebook() -> bool:
     return "ipykernel" in sys.modules
 
 
-def _check_folds(folds, n: int) -> list:
-    """``folds`` as a list of ``(train, test)`` integer index arrays into ``n`` instances, or a ValueError naming
-    the fold and its bad indices (out of range, not integers, empty, in both train and test, or a fold that is
-    not a pair)."""
+def check_folds(folds, n: int) -> list:
+    """``folds`` checked against ``n`` instances and returned as a list of ``(train, test)`` integer index arrays.
+
+    Every function of lazylib that takes cross-validation folds from its caller checks them here first.
+
+    Parameters
+    ----------
+    folds : iterable of (train, test) pairs of index arrays
+        The folds, e.g. from :func:`kfold` or :func:`stratified_kfold`.
+    n : int
+        The number of instances the indices point into.
+
+    Returns
+    -------
+    list of tuple of ndarray
+        One ``(train, test)`` pair of ``intp`` arrays per fold, with the given values in the given order.
+
+    Raises
+    ------
+    ValueError
+        Naming the fold and its offending indices, for a fold that is not a pair, indices that are not integers or
+        lie outside ``[0, n - 1]``, an empty side, a test index that repeats (a test case would count twice in the
+        accuracy), or an index in both train and test.
+
+    Examples
+    --------
+    >>> check_folds([([0, 1], [2, 3])], 4)
+    [(array([0, 1]), array([2, 3]))]
+    >>> check_folds([([0, 1], [2, 3, 2])], 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: folds[0] test indices repeat [2]: a test case would count more than once in the accuracy
+    """
+    n = check("n", n, Integer(low=1))
     out = []
     for i, fold in enumerate(folds):
         try:
             train, test = fold
         except (TypeError, ValueError):
             raise ValueError(f"folds[{i}] must be a (train, test) pair of index arrays, got {fold!r:.80}") from None
-        pair = []
-        for name, idx in (("train", train), ("test", test)):
-            idx = np.asarray(idx)
-            if idx.dtype == bool or (idx.size and not np.issubdtype(idx.dtype, np.integer)):
-                raise ValueError(f"folds[{i}] {name} indices must be integers, got dtype {idx.dtype}")
-            bad = idx[(idx < 0) | (idx >= n)]
-            if bad.size:
-                raise ValueError(
-                    f"folds[{i}] {name} indices must lie in [0, {n - 1}] for the {n} instances, got "
-                    f"{bad[:5].tolist()}{' ...' if bad.size > 5 else ''}"
-                )
-            if not idx.size:
-                raise ValueError(f"folds[{i}] has no {name} indices: every fold needs training and test cases")
-            pair.append(idx.astype(np.intp, copy=False))
+        pair = [_fold_indices(idx, i, name, n) for name, idx in (("train", train), ("test", test))]
+        values, counts = np.unique(pair[1], return_counts=True)
+        repeated = values[counts > 1]
+        if repeated.size:
+            raise ValueError(
+                f"folds[{i}] test indices repeat {repeated[:5].tolist()}{' ...' if repeated.size > 5 else ''}: a "
+                "test case would count more than once in the accuracy"
+            )
         shared = np.intersect1d(*pair)
         if shared.size:  # a test case among the stored instances is its own nearest neighbour: accuracy inflated
             raise ValueError(
@@ -305,6 +330,25 @@ def _check_folds(folds, n: int) -> list:
             )
         out.append(tuple(pair))
     return out
+
+
+def _fold_indices(idx, i: int, name: str, n: int) -> np.ndarray:
+    """One side (``name``: train or test) of fold ``i`` as an ``intp`` array, or a ValueError naming its bad
+    indices."""
+    idx = np.asarray(idx)
+    if idx.dtype == bool or (idx.size and not np.issubdtype(idx.dtype, np.integer)):
+        raise ValueError(f"folds[{i}] {name} indices must be integers, got dtype {idx.dtype}")
+    if idx.ndim != 1:
+        raise ValueError(f"folds[{i}] {name} indices must be one-dimensional, got shape {idx.shape}")
+    bad = idx[(idx < 0) | (idx >= n)]
+    if bad.size:
+        raise ValueError(
+            f"folds[{i}] {name} indices must lie in [0, {n - 1}] for the {n} instances, got "
+            f"{bad[:5].tolist()}{' ...' if bad.size > 5 else ''}"
+        )
+    if not idx.size:
+        raise ValueError(f"folds[{i}] has no {name} indices: every fold needs training and test cases")
+    return idx.astype(np.intp, copy=False)
 
 
 def _fold_accuracy(job, i: int) -> float:
@@ -337,6 +381,7 @@ def learning_curve(make_classifier, X, y, folds, fractions, *, random_state=None
     """
     rng = check_random_state(random_state)
     truth = label_values(y)
+    folds = check_folds(folds, len(truth))
     rows = []
     for f in fractions:
         if not 0 < f <= 1:

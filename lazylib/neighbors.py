@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, Real, Seed, check, check_random_state, validate_params
 from lazylib.encoding import check_query, encode_labels, fit_input
 from lazylib.metrics import Metric, make_metric
@@ -64,6 +65,7 @@ from lazylib.voting import (  # noqa: F401  (kept importable from here)
 )
 
 
+@fill_doc
 class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
     """The k-NN classifier (scikit-learn conventions: parameters in ``__init__``, ``get_params``/``set_params``,
     fitted attributes end in ``_``).
@@ -88,16 +90,10 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
-    schema_ : lazylib.encoding.Schema
-        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    {{fitted_input}}
     classes_ : ndarray of shape (C,)
         The class labels, in the order of their codes (the columns of :meth:`predict_distribution`).
-    y_ : ndarray of shape (n,)
-        Class codes ``0..C-1`` of the training instances.
+    {{fitted_labels}}
     metric_ : Metric
         The fitted copy of ``metric``.
     class_counts_ : ndarray of shape (C,)
@@ -159,12 +155,9 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
-        y : array-like of shape (n,)
-            Class labels.
-        types : sequence or dict, optional
-            Attribute types of an array ``X`` (default: every column continuous; :func:`lazylib.encoding.fit_input`).
+        {{fit_X}}
+        {{labels}}
+        {{fit_types}}
 
         Returns
         -------
@@ -206,8 +199,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
         n_neighbors : int, optional
             How many neighbours (default: the classifier's ``n_neighbors``).
         return_distance : bool
@@ -255,8 +247,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -300,8 +291,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -318,8 +308,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -338,8 +327,7 @@ class KNeighborsClassifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
         y : array-like of shape (n,)
             The true classes.
         sample_weight : array-like of shape (n,), optional

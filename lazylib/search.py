@@ -56,6 +56,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lazylib._threads import threads_for
+from lazylib._validation import Integer, Real, check
 
 #: The public selection helpers; ``find_groups``, ``group_plan``, ``search``, ``exact_sums`` and the single-precision
 #: parts are the engine's own (used by :mod:`lazylib.metrics`), documented in the module docstring above.
@@ -80,9 +81,43 @@ TIE_RULES = ("all", "first", "random")
 TIE_TOLERANCE = 1e-9
 
 
+#: The constraints of the public kernels' scalar parameters (built once: the kernels run once per block).
+_K = Integer(low=1)
+_COUNT = Integer(low=0)
+_TIE = Real(0, 1, open_high=True)
+_FLOOR = Real(low=0)
+
+
+def _checked_k(k) -> int:
+    """``k``, a whole number of neighbours >= 1 (a Python int passes without the general check's cost)."""
+    return k if type(k) is int and k >= 1 else check("k", k, _K)
+
+
+def _checked_tie_tolerance(tie_tolerance) -> float:
+    """``tie_tolerance``, a finite number in [0, 1) (a Python float passes without the general check's cost)."""
+    if type(tie_tolerance) is float and 0.0 <= tie_tolerance < 1.0:
+        return tie_tolerance
+    return check("tie_tolerance", tie_tolerance, _TIE)
+
+
+def _checked_count(name: str, value) -> int:
+    """A count (``n``, ``row_offset``): a whole number >= 0."""
+    return value if type(value) is int and value >= 0 else check(name, value, _COUNT)
+
+
+def _refuse_short_rows(totals: np.ndarray, k: int, what: str) -> None:
+    """A ValueError naming the first row whose candidates (``totals``, counted with their sizes) are fewer than
+    ``k``: its k-th smallest would be read from the next row."""
+    short = np.flatnonzero(totals < k)
+    if short.size:
+        raise ValueError(
+            f"k must be at most the {what} of every row, got k = {k} where row {int(short[0])} has {totals[short[0]]:g}"
+        )
+
+
 def check_ties(ties: str) -> str:
     """The tie rule ``ties``, checked to be one of :data:`TIE_RULES` (ValueError otherwise)."""
-    from lazylib._validation import Choice, check
+    from lazylib._validation import Choice
 
     return check("ties", ties, Choice(TIE_RULES))
 
@@ -92,6 +127,9 @@ def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.n
     the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
     have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
     exactly 0, see :data:`lazylib.metrics._engine.SNAP`), so a relative tolerance is also right at 0."""
+    tie_tolerance = _checked_tie_tolerance(tie_tolerance)
+    if not (type(floor) is float and 0.0 <= floor < np.inf):
+        floor = check("floor", floor, _FLOOR)
     return tie_tolerance * np.maximum(floor, np.abs(kth))
 
 
@@ -101,6 +139,7 @@ def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0, siz
 
     Returns ``(rows, cols, sums)`` sorted by row, then sum, then column; ``rows`` start at ``row_offset``.
     """
+    row_offset = _checked_count("row_offset", row_offset)
     n, ns = S.shape
     kth = kth_smallest(S, k, size)
     flat = np.flatnonzero(S <= (kth + tolerance(kth, tie_tolerance))[:, None])
@@ -111,7 +150,12 @@ def select(S: np.ndarray, k: int, tie_tolerance: float, row_offset: int = 0, siz
 
 def kth_smallest(S: np.ndarray, k: int, size: np.ndarray | None = None) -> np.ndarray:
     """The k-th smallest of each row of ``S`` (column ``j`` counted ``size[j]`` times)."""
+    k = _checked_k(k)
     n, ns = S.shape
+    if k > (ns if size is None else size.sum()):
+        raise ValueError(
+            f"k must be at most the number of stored instances ({ns if size is None else size.sum()}), got k = {k}"
+        )
     if size is None:
         return S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
     if k <= size.min(initial=k):  # every column counts at least k times: the smallest is the k-th
@@ -129,6 +173,9 @@ def kth_smallest(S: np.ndarray, k: int, size: np.ndarray | None = None) -> np.nd
 def kth_position(rows: np.ndarray, size: np.ndarray, starts: np.ndarray, n: int, k: int) -> np.ndarray:
     """Position of each row's k-th smallest in sorted candidates where entry ``i`` counts ``size[i]`` times
     (every row holding at least k in all)."""
+    n, k = _checked_count("n", n), _checked_k(k)
+    _refuse_out_of_range(rows, n)
+    _refuse_short_rows(np.bincount(rows, weights=size, minlength=n), k, "weighted candidates")
     total = np.cumsum(size)
     before = np.concatenate(([0], total))[starts][rows]  # counted in earlier rows
     return starts + np.bincount(rows[total - before < k], minlength=n)
@@ -136,15 +183,26 @@ def kth_position(rows: np.ndarray, size: np.ndarray, starts: np.ndarray, n: int,
 
 def row_starts(rows: np.ndarray, n: int) -> np.ndarray:
     """Where each of the ``n`` rows begins in sorted row indices ``rows`` (every row present)."""
+    n = _checked_count("n", n)
+    _refuse_out_of_range(rows, n)
     return np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+
+
+def _refuse_out_of_range(rows: np.ndarray, n: int) -> None:
+    """A ValueError for row indices outside ``[0, n)`` (``bincount`` would give more rows than ``n``)."""
+    if len(rows) and (rows.min() < 0 or rows.max() >= n):
+        raise ValueError(f"n must exceed every row index, got n = {n} for rows {int(rows.min())}..{int(rows.max())}")
 
 
 def within(rows, cols, sums, n: int, k: int, tie_tolerance: float, size: np.ndarray | None = None):
     """From candidate pairs holding at least the k smallest sums of each of the ``n`` rows, those within the
     tolerance of the k-th smallest; sorted by row, then sum, then column. ``size``: as in :func:`select`."""
+    k = _checked_k(k)
     order = np.lexsort((cols, sums, rows))
     rows, cols, sums = rows[order], cols[order], sums[order]
     starts = row_starts(rows, n)
+    if size is None:
+        _refuse_short_rows(np.bincount(rows, minlength=n), k, "candidates")
     kth = sums[starts + k - 1] if size is None else sums[kth_position(rows, size[cols], starts, n, k)]
     keep = sums <= (kth + tolerance(kth, tie_tolerance))[rows]
     return rows[keep], cols[keep], sums[keep]

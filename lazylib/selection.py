@@ -14,6 +14,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
+from lazylib._docs import fill_doc
 from lazylib._validation import (
     Choice,
     Integer,
@@ -203,6 +204,7 @@ def random_subsets(n_attributes: int, n_subsets: int, rng, *, working_memory: fl
     return np.frombuffer(b"".join(seen), dtype=bool).reshape(-1, J).copy()
 
 
+@fill_doc
 class MonteCarloSelector(TransformerMixin, BaseEstimator):
     """The MC wrapper: score random attribute subsets by leave-one-out 1-NN accuracy on the training data and
     keep the best (Payne & Edwards 2000, section 4, after the Monte-Carlo search of Liu & Setiono 1996).
@@ -222,12 +224,7 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
-    schema_ : lazylib.encoding.Schema
-        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    {{fitted_input}}
     support_ : bool ndarray (J,)
         The chosen attributes.
     score_ : float
@@ -280,10 +277,8 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, J)
-            Numeric training attributes (no missing values).
-        y : array-like of shape (n,)
-            Class labels.
+        {{fit_numeric}}
+        {{labels}}
 
         Returns
         -------
@@ -320,6 +315,7 @@ class MonteCarloSelector(TransformerMixin, BaseEstimator):
         return query_numeric(self, X)[:, self.support_]
 
 
+@fill_doc
 class FNNSelector(TransformerMixin, BaseEstimator):
     """FNN's filter as a transformer: keep the attributes the pruned C4.5 tree grown on the training data tests
     (Payne & Edwards 2000, section 4, after Cardie 1993); a Euclidean 1-NN then uses them.
@@ -331,12 +327,7 @@ class FNNSelector(TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
-    schema_ : lazylib.encoding.Schema
-        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    {{fitted_input}}
     tree_ : C45Classifier
         The fitted tree.
     support_ : bool ndarray (m,)
@@ -367,12 +358,9 @@ class FNNSelector(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
-        y : array-like of shape (n,)
-            Class labels.
-        types : sequence or dict, optional
-            Attribute types of an array (default: every column continuous).
+        {{fit_X}}
+        {{labels}}
+        {{fit_types}}
 
         Returns
         -------

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Choice, Integer, Real, check, check_class_indices, validate_params
 from lazylib.encoding import LINEAR_TYPES, encode_labels, fit_input, query_input
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
@@ -106,6 +107,7 @@ def _refuse_missing(values: np.ndarray) -> None:
         raise ValueError("X has missing values (NaN); impute them first (e.g. lazylib.protocols.payne2000.scale_fold)")
 
 
+@fill_doc
 class SubspaceMapping(TransformerMixin, BaseEstimator):
     """Project onto the rank-K sub-space of the centred training data (CA) or of its class prototypes (CACP):
     :math:`z = (y - \\bar y)^\\top R_{(K)}` (Payne & Edwards 2000, section 3, steps 1-5).
@@ -125,12 +127,7 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
-    schema_ : lazylib.encoding.Schema
-        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    {{fitted_input}}
     centroid_ : ndarray (J,)
         The training centroid :math:`\\bar y`.
     basis_ : ndarray (J, J_avail)
@@ -200,10 +197,8 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, J)
-            Numeric attributes (no missing values).
-        y : array-like of shape (n,), optional
-            Class labels (required by CACP).
+        {{fit_numeric}}
+        {{fit_y_cacp}}
 
         Returns
         -------
@@ -268,10 +263,8 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, J)
-            Numeric attributes (no missing values).
-        y : array-like of shape (n,), optional
-            Class labels (required by CACP).
+        {{fit_numeric}}
+        {{fit_y_cacp}}
 
         Returns
         -------

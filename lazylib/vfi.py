@@ -23,6 +23,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Real, check, check_working_memory, validate_params
 from lazylib.encoding import encode_labels, fit_input, query_input
 from lazylib.metrics import WORKING_MEMORY
@@ -45,6 +46,7 @@ _BYTES_PER_VALUE = 64
 _LOG_WEIGHT_LIMIT = 600.0
 
 
+@fill_doc
 class VFI5Classifier(ClassifierMixin, BaseEstimator):
     """Voting feature intervals (VFI5), scikit-learn conventions (fitted attributes end in ``_``).
 
@@ -75,12 +77,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
-    schema_ : lazylib.encoding.Schema
-        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    {{fitted_input}}
     classes_ : ndarray of shape (C,)
         The classes of the training labels, in order (the columns of :meth:`class_votes`).
     class_counts_ : ndarray
@@ -92,12 +89,10 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
     intervals_ : dict
         Feature name -> DataFrame of its intervals: bounds, whether they are closed, the class counts and the
         class votes (built on demand from the fitted arrays).
-    categories_ : tuple
-        Categories of each nominal column of a DataFrame (None for the other columns).
+    {{fitted_categories}}
     nominal_ : bool ndarray of shape (m,)
         Whether each feature is nominal.
-    y_ : ndarray of shape (n,)
-        Class codes ``0..C-1`` of the training instances.
+    {{fitted_labels}}
     priority_ : ndarray of shape (C,)
         Rank of each class in a tie of summed votes, by the ``tie_break`` rule
         (:func:`lazylib.voting.vote_priority`).
@@ -228,12 +223,9 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
-        y : array-like of shape (n,)
-            Class labels.
-        types : sequence or dict, optional
-            Attribute types of an array ``X`` (default: every column continuous; :func:`lazylib.encoding.fit_input`).
+        {{fit_X}}
+        {{labels}}
+        {{fit_types}}
 
         Returns
         -------
@@ -397,8 +389,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -429,8 +420,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -463,8 +453,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -480,8 +469,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -496,8 +484,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------
@@ -511,8 +498,7 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Queries, with the columns and types of the training data.
+        {{queries}}
 
         Returns
         -------

@@ -15,6 +15,7 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError  # noqa: F401  (re-exported by lazylib.metrics)
 from sklearn.utils.validation import check_is_fitted
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Real, validate_params
 from lazylib.encoding import encode_labels, fit_input
 from lazylib.metrics import _engine
@@ -42,6 +43,7 @@ from lazylib.search import TIE_TOLERANCE
 WORKING_MEMORY = 64
 
 
+@fill_doc
 class Metric(BaseEstimator):
     """Base class: a fitted distance with ``fit(X, y)`` and ``pairwise(A, B)``.
 
@@ -60,19 +62,12 @@ class Metric(BaseEstimator):
 
     Attributes
     ----------
-    schema_ : lazylib.encoding.Schema
-        The training data's columns, types, categories and set dimensions, which every later input must match
-        (:func:`lazylib.encoding.fit_input`, as for every estimator).
-    feature_names_in_ : ndarray of str
-        Column names of a DataFrame ``X`` (absent for an array), as scikit-learn sets them.
+    {{fitted_input}}
     columns_ : tuple of str
         Attribute names (a DataFrame's columns; ``"0"``, ``"1"``... for an array).
     kinds_ : tuple of str
         Type of each attribute (``"nominal"``, ``"continuous"``, ...), as encoded.
-    categories_ : tuple
-        Categories of each nominal column of a DataFrame (None for the other columns).
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
+    {{fitted_categories}}
     X_ : ndarray of shape (n, ``n_features_in_``)
         The encoded training data (nominal values as codes, unknown values as NaN, set-valued values as indices
         into ``sets_``): the stored instances when ``pairwise`` is given no ``B``.
@@ -131,13 +126,10 @@ class Metric(BaseEstimator):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Training attributes (see :func:`lazylib.encoding.encode`).
+        {{fit_X}}
         y : array-like of shape (n,), optional
             Class labels; required by the metrics that use class-conditional probabilities.
-        types : sequence or dict, optional
-            Attribute types of an array ``X`` (default: every column continuous, as for every estimator; see
-            :func:`lazylib.encoding.fit_input`). A DataFrame's types come from its dtypes.
+        {{fit_types}}
 
         Returns
         -------

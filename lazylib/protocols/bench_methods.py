@@ -14,6 +14,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from lazylib import papers
+from lazylib._docs import fill_doc
 from lazylib._validation import Choice, check
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_fitted
@@ -69,6 +70,7 @@ def _make_distance(spec):
     return spec()
 
 
+@fill_doc
 class LooKNeighbors(ClassifierMixin, BaseEstimator):
     """A k-NN whose k is the smallest of the best by leave-one-out on the training data: Howe & Cardie's
     protocol (:func:`lazylib.protocols.howe_cardie.fit_predict`) as a fit/predict estimator, so that fitting
@@ -112,8 +114,7 @@ class LooKNeighbors(ClassifierMixin, BaseEstimator):
         ----------
         X : DataFrame, Encoded or array of shape (n, m)
             Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
-        y : array-like of shape (n,)
-            Class labels.
+        {{labels}}
         types : sequence or dict, optional
             Attribute types, required when ``X`` is an array (see :func:`lazylib.encoding.encode`).
 

@@ -18,7 +18,7 @@ import pandas as pd
 
 from lazylib._validation import check_random_state
 from lazylib.encoding import encode_labels, known_range
-from lazylib.evaluation import parallel_map
+from lazylib.evaluation import check_folds, parallel_map
 from lazylib.metrics import encode
 from lazylib.report.plotting import PUBLISHED
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, select
@@ -156,7 +156,7 @@ def prefix_accuracy(
         raise ValueError(f"every width must be between 1 and the number of features ({m}), got {widths}")
     y_idx, _ = encode_labels(y, len(data))
     rows = []
-    for f, (train, test) in enumerate(folds):
+    for f, (train, test) in enumerate(check_folds(folds, len(data))):
         acc = fold_accuracies(
             data.values,
             y_idx,
@@ -277,8 +277,7 @@ def vote_decomposition(X, y, folds, irrelevant, *, near: float = 0.1, types=None
     cols = np.array([data.columns.index(name) for name in irrelevant], dtype=np.intp)
     y_idx, _ = encode_labels(y, len(data))
     rows = []
-    for train, test in folds:
-        train, test = np.asarray(train), np.asarray(test)
+    for train, test in check_folds(folds, len(data)):
         vfi = VFI5Classifier(**(vfi_params or {})).fit(data.values[train], y_idx[train], types=data.kinds)
         votes = vfi.feature_votes(data.values[test])  # (n_test, m, C)
         classes = np.asarray(vfi.classes_)

@@ -16,7 +16,7 @@ import pandas as pd
 
 from lazylib._validation import Choice, check, check_random_state
 from lazylib.encoding import encode_labels
-from lazylib.evaluation import parallel_map
+from lazylib.evaluation import check_folds, parallel_map
 from lazylib.selection import MonteCarloSelector, c45_attributes
 from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy, numeric_matrix
 
@@ -267,6 +267,7 @@ def cv_sweep(
     X = numeric_matrix(X)
     codes, classes = text_ordered_labels(y, len(X))
     C = len(classes)
+    folds = check_folds(folds, len(X))
 
     def one(f):
         train, test = folds[f]
@@ -311,7 +312,7 @@ def cv_nn(X, y, folds, *, scaling: str = "none", attributes=None, ties: str = "a
     X = numeric_matrix(X)
     codes, classes = text_ordered_labels(y, len(X))
     acc = []
-    for f, (train, test) in enumerate(folds):
+    for f, (train, test) in enumerate(check_folds(folds, len(X))):
         tr, te = scale_fold(X[train], X[test], scaling)
         if attributes is not None:
             cols = np.asarray(attributes[f])
@@ -395,6 +396,7 @@ def cv_selection(
         raise ValueError(f"method must be 'mc' or 'fnn', got {method!r}")
     Xn = numeric_matrix(X)
     codes, _ = text_ordered_labels(y, len(Xn))
+    folds = check_folds(folds, len(Xn))
     seeds = check_random_state(random_state).integers(0, 2**32 - 1, len(folds))
     masks = []
     for f, (train, _) in enumerate(folds):

@@ -23,6 +23,7 @@ import pandas as pd
 from scipy import stats
 
 from lazylib.encoding import Encoded, encode, label_values
+from lazylib.evaluation import check_folds
 from lazylib.metrics import Metric
 from lazylib.protocols.wilson1997 import marks, mean_table, over_next, pvalues, wins
 from lazylib.search import TIE_TOLERANCE
@@ -69,8 +70,7 @@ def average_attribute_distance(metric, X, y, folds, *, types=None) -> pd.DataFra
     labels = label_values(y)
     totals = np.zeros(len(enc.columns))
     pairs = 0
-    for train, test in folds:
-        train, test = np.asarray(train), np.asarray(test)
+    for train, test in check_folds(folds, len(enc)):
         pairs += len(train) * len(test)
         for a, (column, kind) in enumerate(zip(enc.columns, enc.kinds)):
             one = Encoded(enc.values[:, [a]], (column,), (kind,), (enc.categories[a],), enc.from_frame)

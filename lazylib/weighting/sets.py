@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, check, validate_params
 from lazylib.encoding import as_numbers, check_query, column_values, encode_labels, fit_input, is_known_set
 from lazylib.voting import vote, vote_priority
@@ -282,6 +283,7 @@ def loo_predictions(D: np.ndarray, y, k: int = 1, *, ties: str = "all") -> np.nd
     return vote(D, codes, k, vote_priority(np.bincount(codes, minlength=len(classes))), ties)
 
 
+@fill_doc
 class DifferenceKNN(ClassifierMixin, BaseEstimator):
     """The k-NN classifier over :func:`combined_distance`, for data with set-valued features.
 
@@ -297,18 +299,12 @@ class DifferenceKNN(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    n_features_in_ : int
-        Number of attributes seen in ``fit``.
-    feature_names_in_ : ndarray of str
-        The column names, when ``fit`` was given a DataFrame (scikit-learn's attribute; absent otherwise).
-    schema_ : lazylib.encoding.Schema
-        The fitted columns, types and category lists, applied to every query (:func:`lazylib.encoding.query_input`).
+    {{fitted_input}}
     X_ : DataFrame
         The training data (the stored instances).
     types_ : dict or sequence, or None
         The ``types`` given to ``fit``.
-    y_ : ndarray of shape (n,)
-        Class codes ``0..C-1`` of the training instances.
+    {{fitted_labels}}
     classes_ : ndarray of shape (C,)
         The class labels, in the order of their codes.
     weights_ : DataFrame or None
@@ -342,8 +338,7 @@ class DifferenceKNN(ClassifierMixin, BaseEstimator):
         ----------
         X : DataFrame
             Training features (set-valued columns hold ``(members, d)`` arrays).
-        y : array-like of shape (n,)
-            Class labels.
+        {{labels}}
         types : dict or sequence, optional
             Feature kinds, as for :func:`combined_distance`.
 

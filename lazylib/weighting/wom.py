@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from lazylib._docs import fill_doc
 from lazylib._validation import Choice, Integer, Real, Seed, check, check_random_state
 from lazylib.encoding import encode, encode_labels
 from lazylib.metrics import WORKING_MEMORY
@@ -156,6 +157,7 @@ def wom_weights(
     return WOMWeights(pd.Series(hist[-1], index=columns, name="weight"), pd.DataFrame(hist, columns=columns), accuracy)
 
 
+@fill_doc
 class LearnedWOM(Overlap):
     """WOM as one metric: ``fit`` learns the attribute weights with :func:`wom_weights` on the training data,
     then measures the weighted overlap ``sum_a w_a overlap(i_a, j_a)``.
@@ -222,10 +224,8 @@ class LearnedWOM(Overlap):
 
         Parameters
         ----------
-        X : DataFrame or array of shape (n, m)
-            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
-        y : array-like of shape (n,)
-            Class labels.
+        {{fit_X}}
+        {{labels}}
         types : sequence or dict, optional
             Attribute types, required when ``X`` is an array (see :func:`lazylib.metrics.encode`).
 

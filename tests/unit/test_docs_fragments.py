@@ -74,3 +74,45 @@ def test_the_tree_shows_the_full_text():
 
     assert FRAGMENTS["fit_types"].splitlines()[1].strip() in C45Classifier.fit.__doc__
     assert "schema_ : lazylib.encoding.Schema" in C45Classifier.__doc__
+
+
+def _entries(fragment: str) -> list[list[str]]:
+    """The entries of a fragment (a ``name : type`` line and its indented description), each as its lines."""
+    entries: list[list[str]] = []
+    for line in fragment.splitlines():
+        if line.startswith(" "):
+            entries[-1].append(line.strip())
+        else:
+            entries.append([line.strip()])
+    return entries
+
+
+def _copies(source: str, entry: list[str]) -> int:
+    """How many times ``entry`` is written out in ``source``, at any indentation."""
+    lines = [line.strip() for line in source.splitlines()]
+    return sum(lines[i : i + len(entry)] == entry for i in range(len(lines)))
+
+
+def test_no_fragment_is_copied_out_in_the_source():
+    """A docstring of lazylib uses the placeholder, never a copy of a fragment's entry, so copies cannot drift."""
+    from pathlib import Path
+
+    package = Path(lazylib.__file__).parent
+    copies = [
+        f"{path.relative_to(package)}: {entry[0]!r} (use {{{{{name}}}}})"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "_docs.py"
+        for name, fragment in FRAGMENTS.items()
+        for entry in _entries(fragment)
+        if _copies(path.read_text(), entry)
+    ]
+    assert not copies, f"copies of shared fragments: {copies}"
+
+
+def test_the_copy_check_finds_a_copy_at_any_indentation():
+    entry = _entries(FRAGMENTS["labels"])[0]
+    assert (
+        _copies("def f():\n    '''S.\n\n        y : array-like of shape (n,)\n            Class labels.\n'''", entry)
+        == 1
+    )
+    assert _copies("        y : array-like of shape (n,)\n            Class labels; required.\n", entry) == 0

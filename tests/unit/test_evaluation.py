@@ -189,3 +189,56 @@ def test_cross_validate_refuses_folds_whose_test_cases_are_training_cases_or_emp
         evaluation.cross_validate(make, X, y, [(np.arange(30), np.arange(10))])
     with pytest.raises(ValueError, match=r"folds\[1\] has no test indices"):
         evaluation.cross_validate(make, X, y, [(np.arange(10, 30), np.arange(10)), (np.arange(30), np.array([], int))])
+
+
+def _fold_takers():
+    """Every function of lazylib that takes cross-validation folds from its caller, as a call on ``(X, y, folds)``."""
+    from lazylib.metrics import HVDM
+    from lazylib.protocols import guvenir1998, payne2000, wilson1997_facts
+
+    make = lambda: KNeighborsClassifier(1, "euclidean")  # noqa: E731
+    return {
+        "cross_validate": lambda X, y, folds: evaluation.cross_validate(make, X, y, folds),
+        "compare": lambda X, y, folds: evaluation.compare({"1-NN": make}, X, y, folds),
+        "learning_curve": lambda X, y, folds: evaluation.learning_curve(make, X, y, folds, [0.5], random_state=0),
+        "cv_nn": lambda X, y, folds: payne2000.cv_nn(X, y, folds),
+        "cv_sweep": lambda X, y, folds: payne2000.cv_sweep(X, y, folds, nested=False),
+        "sample_accuracies": lambda X, y, folds: payne2000.sample_accuracies(X, y, folds),
+        "cv_selection": lambda X, y, folds: payne2000.cv_selection(X, y, folds, n_subsets=2, random_state=0),
+        "prefix_accuracy": lambda X, y, folds: guvenir1998.prefix_accuracy(X, y, folds, [1], ks=(1,)),
+        "vote_decomposition": lambda X, y, folds: guvenir1998.vote_decomposition(X, y, folds, ["b"]),
+        "average_attribute_distance": lambda X, y, folds: wilson1997_facts.average_attribute_distance(
+            HVDM(), X, y, folds
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_fold_takers()))
+def test_every_function_taking_folds_refuses_a_repeated_test_index(name):
+    """Issue #40: a fold whose test indices repeat an index counted that test case twice in the accuracy, silently.
+    Every function that takes folds refuses it, naming the fold and the index; valid folds still pass."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.random(20), "b": rng.random(20)})
+    y = np.array(["p", "q"] * 10)
+    folds = evaluation.kfold(20, 2, random_state=0)
+    _fold_takers()[name](X, y, folds)
+    train, test = folds[1]
+    repeated = [folds[0], (train, np.concatenate([test, test[[3]]]))]
+    with pytest.raises(ValueError, match=rf"folds\[1\] test indices repeat \[{test[3]}\]"):
+        _fold_takers()[name](X, y, repeated)
+
+
+def test_check_folds_names_each_problem():
+    assert [tuple(map(list, f)) for f in evaluation.check_folds([([0, 2], [1, 3])], 4)] == [([0, 2], [1, 3])]
+    problems = [
+        ([([0, 1], [2, 2, 3, 3])], r"folds\[0\] test indices repeat \[2, 3\]: a test case would count more than once"),
+        ([([0, 1], [2, 4])], r"folds\[0\] test indices must lie in \[0, 3\] for the 4 instances, got \[4\]"),
+        ([([0, 1], [[2, 3]])], r"folds\[0\] test indices must be one-dimensional, got shape \(1, 2\)"),
+        ([([0.0, 1.0], [2, 3])], r"folds\[0\] train indices must be integers, got dtype float64"),
+        ([([0, 1], [2, 3]), [0, 1, 2]], r"folds\[1\] must be a \(train, test\) pair of index arrays"),
+    ]
+    for folds, message in problems:
+        with pytest.raises(ValueError, match=message):
+            evaluation.check_folds(folds, 4)
+    with pytest.raises(ValueError, match="n must be an integer >= 1, got 0"):
+        evaluation.check_folds([], 0)

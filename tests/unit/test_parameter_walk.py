@@ -271,7 +271,28 @@ def _recipes():
             dict(p=np.array([0.5, 0.5]), q=np.array([1.0, 0.0]), power=2.0),
         ),
         "lazylib.metrics._probabilities.minimum_value_weight": (_probabilities.minimum_value_weight, dict(n_classes=2)),
+        "lazylib.evaluation.check_folds": (evaluation.check_folds, dict(folds=[([0, 1], [2, 3])], n=4)),
+        **_search_recipes(D),
         **_report_recipes(),
+    }
+
+
+def _search_recipes(D):
+    """The recipes of the search's public kernels (:mod:`lazylib.search`): public, so walked like any function,
+    although the library itself calls them per block with parameters it has checked."""
+    from lazylib import search
+
+    rows, cols, sums = np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1]), np.array([1.0, 2.0, 3.0, 3.0])
+    return {
+        "lazylib.search.tolerance": (search.tolerance, dict(kth=np.array([1.0, 2.0]), tie_tolerance=1e-9, floor=0.0)),
+        "lazylib.search.select": (search.select, dict(S=D[:3], k=2, tie_tolerance=1e-9, row_offset=0)),
+        "lazylib.search.kth_smallest": (search.kth_smallest, dict(S=D[:3], k=2)),
+        "lazylib.search.kth_position": (
+            search.kth_position,
+            dict(rows=rows, size=np.array([1, 2, 1, 1]), starts=np.array([0, 2]), n=2, k=2),
+        ),
+        "lazylib.search.row_starts": (search.row_starts, dict(rows=rows, n=2)),
+        "lazylib.search.within": (search.within, dict(rows=rows, cols=cols, sums=sums, n=2, k=1, tie_tolerance=1e-9)),
     }
 
 
@@ -380,15 +401,6 @@ SKIPPED_FUNCTIONS = {
         "its documented sentinels for four significant digits"
     ),
     "lazylib.report.verdicts.all_of": "conditions is *args (not a keyword); each must be a bool (test_verdicts)",
-    "lazylib.search.kth_position": (
-        "a kernel of the search, called per block with n and k from the checked search (Metric.nearest_groups "
-        "checks k; the search module is being rewritten, issue #39)"
-    ),
-    "lazylib.search.kth_smallest": "a kernel of the search, called per block with k already checked (check_k)",
-    "lazylib.search.row_starts": "a kernel of the search, called per block with n the block's query count",
-    "lazylib.search.select": "a kernel of the search, called per block with k and tie_tolerance already checked",
-    "lazylib.search.tolerance": "a kernel of the search, called per block with tie_tolerance already checked",
-    "lazylib.search.within": "a kernel of the search, called per block with k and tie_tolerance already checked",
 }
 
 
