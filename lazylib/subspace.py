@@ -197,8 +197,10 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
 
         Parameters
         ----------
-        {{fit_numeric}}
-        {{fit_y_cacp}}
+        X : DataFrame or array of shape (n, J)
+            Numeric training attributes (no missing values).
+        y : array-like of shape (n,), optional
+            Class labels (required by CACP).
 
         Returns
         -------

@@ -223,9 +223,14 @@ class VFI5Classifier(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        {{fit_X}}
-        {{labels}}
-        {{fit_types}}
+        X : DataFrame or array of shape (n, m)
+            Training attributes (nominal as Categorical columns, or codes with ``types``; NaN unknown).
+        y : array-like of shape (n,)
+            Class labels.
+        types : sequence or dict, optional
+            Attribute types, one per column (a dict keyed by column name for a DataFrame): required for the nominal
+            codes of an array ``X``, whose columns are otherwise all continuous (:func:`lazylib.encoding.fit_input`); a
+            DataFrame's types default to its dtypes.
 
         Returns
         -------

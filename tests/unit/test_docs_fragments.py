@@ -93,20 +93,77 @@ def _copies(source: str, entry: list[str]) -> int:
     return sum(lines[i : i + len(entry)] == entry for i in range(len(lines)))
 
 
+def _shown_in_chapters(package) -> dict[str, set[str]]:
+    """The functions and methods whose source a chapter shows (``literalinclude`` with ``:pyobject:``), by file of
+    the package: ``{"vfi.py": {"VFI5Classifier.fit"}, ...}``."""
+    import re
+    from pathlib import Path
+
+    shown: dict[str, set[str]] = {}
+    book = Path(package).parent / "book"
+    pattern = re.compile(r"```\{literalinclude\} [./]*lazylib/(\S+)\n:pyobject: (\S+)")
+    for page in book.rglob("*.md"):
+        for file, name in pattern.findall(page.read_text(encoding="utf-8")):
+            shown.setdefault(file, set()).add(name)
+    return shown
+
+
+def _without_shown(source: str, names: set[str]) -> str:
+    """``source`` without the docstrings of the functions ``names`` (``Class.method`` or ``function``)."""
+    import ast
+
+    lines = source.splitlines()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        for child in node.body if isinstance(getattr(node, "body", None), list) else []:
+            if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            name = child.name if isinstance(node, ast.Module) else f"{getattr(node, 'name', '')}.{child.name}"
+            if name in names and ast.get_docstring(child) is not None:
+                doc = child.body[0]
+                lines[doc.lineno - 1 : doc.end_lineno] = [""] * (doc.end_lineno - doc.lineno + 1)
+    return "\n".join(lines)
+
+
 def test_no_fragment_is_copied_out_in_the_source():
-    """A docstring of lazylib uses the placeholder, never a copy of a fragment's entry, so copies cannot drift."""
+    """A docstring of lazylib uses the placeholder, never a copy of a fragment's entry, so copies cannot drift;
+    except the docstring of a function a chapter shows as source (a placeholder would show there as it is): it is
+    written out, and must read exactly as the placeholders would fill it."""
     from pathlib import Path
 
     package = Path(lazylib.__file__).parent
+    shown = _shown_in_chapters(package)
     copies = [
         f"{path.relative_to(package)}: {entry[0]!r} (use {{{{{name}}}}})"
         for path in sorted(package.rglob("*.py"))
         if path.name != "_docs.py"
         for name, fragment in FRAGMENTS.items()
         for entry in _entries(fragment)
-        if _copies(path.read_text(), entry)
+        if _copies(_without_shown(path.read_text(), shown.get(path.relative_to(package).as_posix(), set())), entry)
     ]
     assert not copies, f"copies of shared fragments: {copies}"
+
+
+@pytest.mark.parametrize("obj", ["lazylib.vfi.VFI5Classifier.fit", "lazylib.subspace.SubspaceMapping.fit"])
+def test_a_docstring_a_chapter_shows_reads_as_its_fragments_would(obj):
+    """The written-out docstrings of shown functions: putting the placeholders back and filling them gives the
+    same text, so they have not drifted from the fragments."""
+    module, cls, method = obj.rsplit(".", 2)
+    doc = getattr(getattr(importlib.import_module(module), cls), method).__doc__
+    assert "{{" not in doc
+    used = [name for name, fragment in FRAGMENTS.items() if all(_copies(doc, entry) for entry in _entries(fragment))]
+    assert used, f"{obj} writes out no fragment"
+    for name in used:
+        indent = next(line[: len(line) - len(line.lstrip())] for line in doc.splitlines() if line.strip())
+        filled = fill(f"Summary.\n\n{indent}{{{{{name}}}}}\n")
+        assert all(line.strip() in [d.strip() for d in doc.splitlines()] for line in filled.splitlines()[2:])
+
+
+def test_the_shown_functions_are_found():
+    from pathlib import Path
+
+    shown = _shown_in_chapters(Path(lazylib.__file__).parent)
+    assert "VFI5Classifier.fit" in shown["vfi.py"] and "SubspaceMapping.fit" in shown["subspace.py"]
 
 
 def test_the_copy_check_finds_a_copy_at_any_indentation():
