@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_metric_loops import loop_matrix, ref_overlap, ref_vdm
 
-from lazylib.metrics import _engine, make_metric
+from lazylib.metrics import _distinct, _engine, _refine, make_metric
 from lazylib.neighbors import KNeighborsClassifier
 
 
@@ -33,7 +33,8 @@ def data_for(name: str, seed: int, n: int = 300):
 
 
 def every_row():
-    """The engine without distinct rows (each row computed on its own)."""
+    """The engine without distinct rows (each row computed on its own; every caller of ``distinct_rows`` is in
+    ``_engine``)."""
     return mock.patch.object(_engine, "distinct_rows", return_value=None)
 
 
@@ -56,12 +57,12 @@ METRICS = [
 @pytest.mark.parametrize(("name", "params"), METRICS, ids=[f"{n}{p or ''}" for n, p in METRICS])
 def test_pairwise_over_distinct_rows_equals_every_row(name, params):
     X, y, types = data_for(name, 0)
-    assert _engine.distinct_rows(X) is not None  # the data exercise the distinct path
+    assert _distinct.distinct_rows(X) is not None  # the data exercise the distinct path
     metric = make_metric(name, **params).fit(X, y, types=types)
     got = metric.pairwise(X[:120])
     with every_row():
         want = metric.pairwise(X[:120])
-    np.testing.assert_allclose(got, want, rtol=_engine.ACCURACY, atol=0)
+    np.testing.assert_allclose(got, want, rtol=_refine.ACCURACY, atol=0)
     assert np.array_equal(got == 0, want == 0)
     np.testing.assert_allclose(metric.pairwise(X[:50], X[100:200], y_B=y[100:200]), want[:50, 100:200], rtol=1e-9)
 
@@ -85,7 +86,7 @@ def test_per_class_weights_tell_identical_rows_of_different_classes_apart():
     metric = make_metric("hvdm", weights=W).fit(X, y, types=types)
     got = metric.pairwise(X)
     with every_row():
-        np.testing.assert_allclose(got, metric.pairwise(X), rtol=_engine.ACCURACY, atol=0)
+        np.testing.assert_allclose(got, metric.pairwise(X), rtol=_refine.ACCURACY, atol=0)
 
 
 @pytest.mark.parametrize(("name", "params"), METRICS[:6] + METRICS[7:], ids=lambda v: str(v))
@@ -102,7 +103,7 @@ def test_votes_over_distinct_rows_equal_every_row(name, params, k, ties):
     np.testing.assert_array_equal(got[0].tied, want[0].tied)
     np.testing.assert_array_equal(got[1], want[1])
     np.testing.assert_array_equal(got[2][1], want[2][1])
-    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_engine.ACCURACY)
+    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_refine.ACCURACY)
     np.testing.assert_array_equal(got[3], want[3])
 
 
