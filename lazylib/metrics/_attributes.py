@@ -117,6 +117,12 @@ class AttributeTerm:
         """Weight ``u(x)`` multiplying the term of each query value (1 unless overridden)."""
         return np.ones(len(xq))
 
+    def operand(self, x: np.ndarray) -> np.ndarray:
+        """The column ``x`` as the term reads it: two values with equal operands (NaN equal to NaN) have equal
+        terms against every value, and equal query weights. ``x`` itself unless the term reads a coarser form
+        of it (DVDM's ranges): the engine finds distinct rows on the operands."""
+        return x
+
 
 def _squared_half(phi, unknown_one, side: str, shift=None) -> Half:
     """Half of ``||phi(x) - phi(y)||^2``: alpha = ||phi||^2 and psi = -2 phi (query) or chi = phi (stored), with
@@ -234,6 +240,11 @@ class ProbabilityAttribute(_Squared):
     def query_weights(self, xq) -> np.ndarray:
         """VDM value weight ``w(x)`` of each query value (Eq. 5 of Payne & Edwards)."""
         return value_weight(self.probabilities(xq))
+
+    def operand(self, x) -> np.ndarray:
+        """``x`` after ``transform`` (DVDM: the range of each value, NaN kept): all the term reads of a value
+        (its probability row, and whether it is unknown)."""
+        return x if self.transform is None else self.transform(x)
 
     separable = True
 

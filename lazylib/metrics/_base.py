@@ -339,6 +339,12 @@ class Metric(BaseEstimator):
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
 
+    def _operand_rows(self, Z: np.ndarray) -> np.ndarray:
+        """The encoded rows ``Z`` as the metric reads them: rows equal here (NaN equal to NaN) are at equal
+        distances from everything, so the engine computes on one of them
+        (:func:`lazylib.metrics._distinct.distinct_rows`). ``Z`` itself unless a metric reads a coarser form."""
+        return Z
+
     def _norm_order(self) -> float | None:
         """``r`` when the distance is the ``r``-norm of the attribute differences of :meth:`_differences`,
         computed pair by pair in the pair's own unit (:func:`lazylib.metrics._chunks.norm_block`; the reduced
@@ -494,6 +500,18 @@ class AttributeMetric(Metric):
     def _differences(self, Zq, Zs):
         for a in self._direct_attributes():
             yield a, self.attributes_[a].difference(Zq[:, a], Zs[:, a])
+
+    def _operand_rows(self, Z):
+        """``Z`` with each column replaced by its term's :meth:`~lazylib.metrics.extend.AttributeTerm.operand`
+        (a copy only where a term reads a coarser form, DVDM's ranges)."""
+        out = Z
+        for a, att in enumerate(self.attributes_):
+            column = Z[:, a]
+            read = att.operand(column)
+            if read is not column:
+                out = np.array(Z, dtype=np.float64) if out is Z else out
+                out[:, a] = read
+        return out
 
     def _query_weights(self, Zq):
         if not self.query_weighted:

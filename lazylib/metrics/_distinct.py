@@ -25,8 +25,9 @@ def distinct_rows(Z: np.ndarray, key: np.ndarray | None = None) -> Distinct | No
     """:class:`Distinct` rows of ``Z`` (with ``key``, an extra column that must agree too), or None when they
     are more than half the rows (then computing on them would not pay for the gathering).
 
-    Rows are compared bit for bit: the encoded values (codes, values, set indices, NaN for unknown) are all a
-    metric reads of a row, so equal rows have equal distances to everything.
+    Rows are compared bit for bit. The engine passes the rows as the metric reads them
+    (:meth:`lazylib.metrics.Metric._operand_rows`: the encoded codes, values, set indices and NaN for unknown,
+    or a coarser form such as DVDM's ranges), so equal rows have equal distances to everything.
 
     >>> distinct_rows(np.array([[1.0, 2.0], [1.0, 2.0], [0.0, np.nan], [1.0, 2.0]]))
     Distinct(first=array([0, 2]), of=array([0, 0, 1, 0]))

@@ -88,7 +88,8 @@ def pairwise(metric: Metric, ops: Operands) -> np.ndarray:
     """The distance matrix ``D`` (queries x stored instances): computed between the distinct queries and the
     distinct stored instances (:func:`distinct_rows`) when either side has at most half as many, and gathered;
     otherwise every chunk written in place."""
-    queries, stored = distinct_rows(ops.Zq), distinct_rows(ops.Zs, stored_key(metric, ops))
+    queries = distinct_rows(metric._operand_rows(ops.Zq))
+    stored = distinct_rows(metric._operand_rows(ops.Zs), stored_key(metric, ops))
     if queries is None and stored is None:
         out = np.empty((ops.Zq.shape[0], ops.Zs.shape[0]))
         for _ in chunks(metric, ops, out=out):
@@ -163,7 +164,7 @@ def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     for lo in range(0, nq, QUERY_SPAN):
         hi = min(lo + QUERY_SPAN, nq)
         part = ops._replace(Zq=ops.Zq[lo:hi])
-        queries = distinct_rows(part.Zq)
+        queries = distinct_rows(metric._operand_rows(part.Zq))
         if queries is None:
             for block in grouped_candidates(metric, part, k, tie_tolerance):
                 yield block._replace(start=block.start + lo, stop=block.stop + lo, rows=block.rows + lo)
@@ -191,7 +192,11 @@ def grouped_candidates(metric: Metric, ops: Operands, k: int, tie_tolerance: flo
     (:func:`distinct_rows`, with the class where weights are per class); each group counts once per member."""
     from lazylib import search
 
-    stored = None if metric._separable() and searchable(metric) else distinct_rows(ops.Zs, stored_key(metric, ops))
+    stored = (
+        None
+        if metric._separable() and searchable(metric)
+        else distinct_rows(metric._operand_rows(ops.Zs), stored_key(metric, ops))
+    )
     groups = (
         search.Groups.identity(len(ops.Zs)) if stored is None else search.Groups.of_labels(stored.of, len(stored.first))
     )
