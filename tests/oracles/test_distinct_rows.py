@@ -89,6 +89,17 @@ def test_per_class_weights_tell_identical_rows_of_different_classes_apart():
         np.testing.assert_allclose(got, metric.pairwise(X), rtol=_refine.ACCURACY, atol=0)
 
 
+def assert_same_votes(got, want):
+    """``(neighbourhood, predict, kneighbors, predict_loo)`` alike: the same neighbours, ties and votes, the
+    distances within ``ACCURACY``."""
+    np.testing.assert_array_equal(got[0].strict, want[0].strict)
+    np.testing.assert_array_equal(got[0].tied, want[0].tied)
+    np.testing.assert_array_equal(got[1], want[1])
+    np.testing.assert_array_equal(got[2][1], want[2][1])
+    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_refine.ACCURACY)
+    np.testing.assert_array_equal(got[3], want[3])
+
+
 @pytest.mark.parametrize(("name", "params"), METRICS[:6] + METRICS[7:], ids=lambda v: str(v))
 @pytest.mark.parametrize(("k", "ties"), [(1, "all"), (25, "all"), (25, "first"), (75, "random")])
 def test_votes_over_distinct_rows_equal_every_row(name, params, k, ties):
@@ -99,12 +110,7 @@ def test_votes_over_distinct_rows_equal_every_row(name, params, k, ties):
     got = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
     with every_row():
         want = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
-    np.testing.assert_array_equal(got[0].strict, want[0].strict)
-    np.testing.assert_array_equal(got[0].tied, want[0].tied)
-    np.testing.assert_array_equal(got[1], want[1])
-    np.testing.assert_array_equal(got[2][1], want[2][1])
-    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_refine.ACCURACY)
-    np.testing.assert_array_equal(got[3], want[3])
+    assert_same_votes(got, want)
 
 
 def test_queries_beyond_one_span_are_handed_their_candidates():
@@ -167,12 +173,7 @@ def test_dvdm_votes_over_distinct_ranges_equal_every_row(params, k, ties):
     got = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
     with every_row():
         want = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
-    np.testing.assert_array_equal(got[0].strict, want[0].strict)
-    np.testing.assert_array_equal(got[0].tied, want[0].tied)
-    np.testing.assert_array_equal(got[1], want[1])
-    np.testing.assert_array_equal(got[2][1], want[2][1])
-    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_refine.ACCURACY)
-    np.testing.assert_array_equal(got[3], want[3])
+    assert_same_votes(got, want)
 
 
 @pytest.mark.parametrize("name", ["ivdm", "wvdm", "hvdm", "vdm", "overlap"])
