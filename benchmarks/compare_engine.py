@@ -15,7 +15,8 @@ Distances must be bit-equal where the arithmetic is the same, otherwise within t
 be the same error in both. ``WOM`` gets fixed seeded weights (it has no default).
 
     git archive 43869b4 lazylib | tar -x -C /tmp/base
-    PYTHONPATH=$PWD python benchmarks/compare_engine.py --old /tmp/base [--rows 2000] [--datasets iris zoo]
+    PYTHONPATH=$PWD python benchmarks/compare_engine.py --old /tmp/base [--rows 2000] [--datasets iris zoo] \
+        [--metrics dvdm]
 """
 
 from __future__ import annotations
@@ -65,14 +66,14 @@ def split(name: str, rows: int, queries: int):
     return X.iloc[:half], y[:half], X.iloc[half:].iloc[:queries], X.iloc[: min(half, queries)]
 
 
-def compute(name: str, rows: int, queries: int) -> dict:
+def compute(name: str, rows: int, queries: int, metrics: list[str] | None = None) -> dict:
     """Every result of one data set: ``{"metric.what": array}``, ``{"metric.error": message}`` on failure."""
     from lazylib.metrics import make_metric
     from lazylib.neighbors import KNeighborsClassifier
 
     Xtr, ytr, Xte, Xq = split(name, rows, queries)
     out = {}
-    for metric in metric_names():
+    for metric in metrics or metric_names():
         p = params(metric, Xtr.shape[1])
         try:
             m = make_metric(metric, **p).fit(Xtr, ytr)
@@ -120,10 +121,11 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", type=int, default=2000)
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--datasets", nargs="*")
+    parser.add_argument("--metrics", nargs="*", help="registered names (default: every metric)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)  # internal: write one data set's results here
     args = parser.parse_args(argv)
     if args.worker:
-        np.savez(args.worker, **compute(args.datasets[0], args.rows, args.queries))
+        np.savez(args.worker, **compute(args.datasets[0], args.rows, args.queries, args.metrics))
         return 0
     from lazylib import datasets
 
@@ -137,9 +139,10 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             cmd = [sys.executable, __file__, "--worker", path, "--datasets", name]
             cmd += ["--rows", str(args.rows), "--queries", str(args.queries)]
+            cmd += ["--metrics", *args.metrics] if args.metrics else []
             subprocess.run(cmd, env=env, check=True, cwd=tmp)
             t1 = time.perf_counter()
-            new = compute(name, args.rows, args.queries)
+            new = compute(name, args.rows, args.queries, args.metrics)
             t2 = time.perf_counter()
             with np.load(path) as f:
                 old = dict(f)

@@ -126,7 +126,7 @@ def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.n
     """Sums within this of the k-th smallest count as tied with it: relative to the k-th smallest itself, so
     the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
     have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
-    exactly 0, see :data:`lazylib.metrics._engine.SNAP`), so a relative tolerance is also right at 0."""
+    exactly 0, see :data:`lazylib.metrics._refine.SNAP`), so a relative tolerance is also right at 0."""
     tie_tolerance = _checked_tie_tolerance(tie_tolerance)
     if not (type(floor) is float and 0.0 <= floor < np.inf):
         floor = check("floor", floor, _FLOOR)
@@ -278,7 +278,7 @@ class Groups:
 class Grouped(NamedTuple):
     """Groups of identical stored sides: one stored instance per group (``representatives``), the
     :class:`Groups`, and the stored side of the representatives (``stored``, a
-    :class:`lazylib.metrics._engine.StoredSide`)."""
+    :class:`lazylib.metrics._plan.StoredSide`)."""
 
     representatives: np.ndarray
     groups: Groups
@@ -287,7 +287,7 @@ class Grouped(NamedTuple):
 
 def find_groups(stored):
     """:class:`Grouped` ``(representatives, groups, stored)`` for the training data's stored side
-    ``stored`` (:class:`lazylib.metrics._engine.StoredSide`), or None when grouping identical stored sides would
+    ``stored`` (:class:`lazylib.metrics._plan.StoredSide`), or None when grouping identical stored sides would
     not halve the stored instances."""
     s, ns = stored.terms, stored.right.shape[0]
     key = [stored.right, s.alpha, s.psi]

@@ -86,7 +86,7 @@ class AttributeTerm:
     separable: bool = False
     #: Whether a non-bilinear term is the square of a non-negative bilinear one, ``t(x, y) = r(x, y)^2`` with
     #: ``r`` given by :meth:`root_half`: the engine then searches it through a lower bound from ``r``
-    #: (:func:`lazylib.metrics._engine.bounded_groups`) and computes candidates with :meth:`direct_pairs`.
+    #: (:func:`lazylib.metrics._bounded.bounded_groups`) and computes candidates with :meth:`direct_pairs`.
     squares_bilinear: bool = False
 
     def pair(self, xq: np.ndarray, xs: np.ndarray) -> tuple[Half, Half]:
@@ -116,6 +116,12 @@ class AttributeTerm:
     def query_weights(self, xq: np.ndarray) -> np.ndarray:
         """Weight ``u(x)`` multiplying the term of each query value (1 unless overridden)."""
         return np.ones(len(xq))
+
+    def operand(self, x: np.ndarray) -> np.ndarray:
+        """The column ``x`` as the term reads it: two values with equal operands (NaN equal to NaN) have equal
+        terms against every value, and equal query weights. ``x`` itself unless the term reads a coarser form
+        of it (DVDM's ranges): the engine finds distinct rows on the operands."""
+        return x
 
 
 def _squared_half(phi, unknown_one, side: str, shift=None) -> Half:
@@ -234,6 +240,11 @@ class ProbabilityAttribute(_Squared):
     def query_weights(self, xq) -> np.ndarray:
         """VDM value weight ``w(x)`` of each query value (Eq. 5 of Payne & Edwards)."""
         return value_weight(self.probabilities(xq))
+
+    def operand(self, x) -> np.ndarray:
+        """``x`` after ``transform`` (DVDM: the range of each value, NaN kept): all the term reads of a value
+        (its probability row, and whether it is unknown)."""
+        return x if self.transform is None else self.transform(x)
 
     separable = True
 
@@ -355,7 +366,7 @@ class PowerAttribute(AttributeTerm):
     def difference(self, xq, xs) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of ``|xq - xs| / scale`` (0 for a zero scale, 1 if unknown): the term's
         base, for a metric that is the ``r``-norm of its attributes' differences computed pair by pair
-        (``Metric._norm_order``, :func:`lazylib.metrics._engine.norm_block`)."""
+        (``Metric._norm_order``, :func:`lazylib.metrics._chunks.norm_block`)."""
         if self.scale == 0:
             d = np.zeros((len(xq), len(xs)))
         else:

@@ -1,7 +1,7 @@
 """What a metric *is*: :class:`Metric` (its parameters, ``fit``, the terms, weights and root a subclass
 declares, and the public methods, each a short call into the engine) and :class:`AttributeMetric` (one fitted
 attribute term per column, declared as the two sides of the engine's product). The computation itself, from
-the plan to the chunks and the exactness near zero, is :mod:`lazylib.metrics._engine`, read top to bottom; the
+the plan to the chunks and the exactness near zero, is :mod:`lazylib.metrics._engine` and the modules it maps; the
 exact k-nearest search is :mod:`lazylib.search`; what a fitted metric accepts is checked in
 :mod:`lazylib.metrics._inputs`, which also encodes its operands.
 
@@ -20,15 +20,8 @@ from lazylib._validation import Real, validate_params
 from lazylib.encoding import encode_labels, fit_input
 from lazylib.metrics import _engine
 from lazylib.metrics._attributes import SetAttribute
-from lazylib.metrics._engine import (  # noqa: F401  (the names kept importable from here)
-    CANCELLATION,
-    SNAP,
-    Bilinear,
-    BilinearPair,
-    Plan,
-    SetSides,
-    StoredSide,
-)
+from lazylib.metrics._chunks import chunk_rows
+from lazylib.metrics._engine import SetSides
 from lazylib.metrics._inputs import (
     check_accepted,
     check_k,
@@ -37,6 +30,14 @@ from lazylib.metrics._inputs import (
     operands,
     training_operands,
 )
+from lazylib.metrics._plan import (  # noqa: F401  (the names kept importable from here)
+    Bilinear,
+    BilinearPair,
+    Plan,
+    StoredSide,
+    plan,
+)
+from lazylib.metrics._refine import CANCELLATION, SNAP  # noqa: F401  (kept importable from here)
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -330,9 +331,15 @@ class Metric(BaseEstimator):
         """Query-side weights ``u`` (nq, m), or None for all ones."""
         return None
 
+    def _operand_rows(self, Z: np.ndarray) -> np.ndarray:
+        """The encoded rows ``Z`` as the metric reads them: rows equal here (NaN equal to NaN) are at equal
+        distances from everything, so the engine computes on one of them
+        (:func:`lazylib.metrics._distinct.distinct_rows`). ``Z`` itself unless a metric reads a coarser form."""
+        return Z
+
     def _norm_order(self) -> float | None:
         """``r`` when the distance is the ``r``-norm of the attribute differences of :meth:`_differences`,
-        computed pair by pair in the pair's own unit (:func:`lazylib.metrics._engine.norm_block`; the reduced
+        computed pair by pair in the pair's own unit (:func:`lazylib.metrics._chunks.norm_block`; the reduced
         sums are then the distances, ``root_`` 1), else None (the sums of :meth:`_direct_terms`)."""
         return None
 
@@ -369,14 +376,14 @@ class Metric(BaseEstimator):
         return self.schema_.encode(X, what)
 
     def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:
-        """Query rows per chunk within ``working_memory`` (:func:`lazylib.metrics._engine.chunk_rows`; the
+        """Query rows per chunk within ``working_memory`` (:func:`lazylib.metrics._chunks.chunk_rows`; the
         search, outside this package, bounds its blocks by it)."""
-        return _engine.chunk_rows(self.working_memory, n_stored, width, sets)
+        return chunk_rows(self.working_memory, n_stored, width, sets)
 
     def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
-        """The engine's plan of a computation for this metric (:func:`lazylib.metrics._engine.plan`), for tests
+        """The engine's plan of a computation for this metric (:func:`lazylib.metrics._plan.plan`), for tests
         and benchmarks that inspect it; no method of the metric goes through it."""
-        return _engine.plan(self, Zq, Zs, cls, training=training)
+        return plan(self, Zq, Zs, cls, training=training)
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not None)
@@ -485,6 +492,18 @@ class AttributeMetric(Metric):
     def _differences(self, Zq, Zs):
         for a in self._direct_attributes():
             yield a, self.attributes_[a].difference(Zq[:, a], Zs[:, a])
+
+    def _operand_rows(self, Z):
+        """``Z`` with each column replaced by its term's :meth:`~lazylib.metrics.extend.AttributeTerm.operand`
+        (a copy only where a term reads a coarser form, DVDM's ranges)."""
+        out = Z
+        for a, att in enumerate(self.attributes_):
+            column = Z[:, a]
+            read = att.operand(column)
+            if read is not column:
+                out = np.array(Z, dtype=np.float64) if out is Z else out
+                out[:, a] = read
+        return out
 
     def _query_weights(self, Zq):
         if not self.query_weighted:

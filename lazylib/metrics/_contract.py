@@ -64,6 +64,11 @@ class TermContract(Protocol):
         """The weight ``u(x)`` of each query value (ones unless the term has a value weight)."""
         ...
 
+    def operand(self, x: np.ndarray) -> np.ndarray:
+        """The column as the term reads it (``x`` itself, or a coarser form: DVDM's ranges); values with equal
+        operands have equal terms against everything."""
+        ...
+
 
 @runtime_checkable
 class MetricContract(Protocol):
@@ -127,6 +132,11 @@ class MetricContract(Protocol):
 
     def _query_weights(self, Zq: np.ndarray) -> np.ndarray | None:
         """Query-side weights ``u`` of shape (nq, m), or None for all ones."""
+        ...
+
+    def _operand_rows(self, Z: np.ndarray) -> np.ndarray:
+        """The rows of ``Z`` as the metric reads them (``Z`` itself, or a coarser form): rows equal here are at
+        equal distances from everything, so the engine finds distinct rows on them."""
         ...
 
     def _norm_order(self) -> float | None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_metric_loops import loop_matrix, ref_overlap, ref_vdm
 
-from lazylib.metrics import _engine, make_metric
+from lazylib.metrics import _distinct, _engine, _refine, make_metric
 from lazylib.neighbors import KNeighborsClassifier
 
 
@@ -33,7 +33,8 @@ def data_for(name: str, seed: int, n: int = 300):
 
 
 def every_row():
-    """The engine without distinct rows (each row computed on its own)."""
+    """The engine without distinct rows (each row computed on its own; every caller of ``distinct_rows`` is in
+    ``_engine``)."""
     return mock.patch.object(_engine, "distinct_rows", return_value=None)
 
 
@@ -56,12 +57,12 @@ METRICS = [
 @pytest.mark.parametrize(("name", "params"), METRICS, ids=[f"{n}{p or ''}" for n, p in METRICS])
 def test_pairwise_over_distinct_rows_equals_every_row(name, params):
     X, y, types = data_for(name, 0)
-    assert _engine.distinct_rows(X) is not None  # the data exercise the distinct path
+    assert _distinct.distinct_rows(X) is not None  # the data exercise the distinct path
     metric = make_metric(name, **params).fit(X, y, types=types)
     got = metric.pairwise(X[:120])
     with every_row():
         want = metric.pairwise(X[:120])
-    np.testing.assert_allclose(got, want, rtol=_engine.ACCURACY, atol=0)
+    np.testing.assert_allclose(got, want, rtol=_refine.ACCURACY, atol=0)
     assert np.array_equal(got == 0, want == 0)
     np.testing.assert_allclose(metric.pairwise(X[:50], X[100:200], y_B=y[100:200]), want[:50, 100:200], rtol=1e-9)
 
@@ -85,7 +86,18 @@ def test_per_class_weights_tell_identical_rows_of_different_classes_apart():
     metric = make_metric("hvdm", weights=W).fit(X, y, types=types)
     got = metric.pairwise(X)
     with every_row():
-        np.testing.assert_allclose(got, metric.pairwise(X), rtol=_engine.ACCURACY, atol=0)
+        np.testing.assert_allclose(got, metric.pairwise(X), rtol=_refine.ACCURACY, atol=0)
+
+
+def assert_same_votes(got, want):
+    """``(neighbourhood, predict, kneighbors, predict_loo)`` alike: the same neighbours, ties and votes, the
+    distances within ``ACCURACY``."""
+    np.testing.assert_array_equal(got[0].strict, want[0].strict)
+    np.testing.assert_array_equal(got[0].tied, want[0].tied)
+    np.testing.assert_array_equal(got[1], want[1])
+    np.testing.assert_array_equal(got[2][1], want[2][1])
+    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_refine.ACCURACY)
+    np.testing.assert_array_equal(got[3], want[3])
 
 
 @pytest.mark.parametrize(("name", "params"), METRICS[:6] + METRICS[7:], ids=lambda v: str(v))
@@ -98,12 +110,7 @@ def test_votes_over_distinct_rows_equal_every_row(name, params, k, ties):
     got = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
     with every_row():
         want = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
-    np.testing.assert_array_equal(got[0].strict, want[0].strict)
-    np.testing.assert_array_equal(got[0].tied, want[0].tied)
-    np.testing.assert_array_equal(got[1], want[1])
-    np.testing.assert_array_equal(got[2][1], want[2][1])
-    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_engine.ACCURACY)
-    np.testing.assert_array_equal(got[3], want[3])
+    assert_same_votes(got, want)
 
 
 def test_queries_beyond_one_span_are_handed_their_candidates():
@@ -116,3 +123,64 @@ def test_queries_beyond_one_span_are_handed_their_candidates():
         want = clf.neighbourhood(Q)
     np.testing.assert_array_equal(got.strict, want.strict)
     np.testing.assert_array_equal(got.tied, want.tied)
+
+
+def binned_duplicates(seed: int, n: int = 400):
+    """Continuous values all distinct (DVDM's ranges: few) beside one nominal column, 3 % unknown: rows differ
+    in their raw values but many fall in the same ranges."""
+    rng = np.random.default_rng(seed)
+    X = np.hstack([rng.random((n, 2)), rng.integers(0, 3, (n, 1))]).astype(float)
+    X[rng.random(X.shape) < 0.03] = np.nan
+    return X, rng.integers(0, 3, n), ["continuous", "continuous", "nominal"]
+
+
+DVDM_FORMS = [{}, {"erratum": False}, {"s": 3, "integer": "continuous"}, {"weights": "per class"}]
+
+
+def dvdm_params(params: dict, m: int) -> dict:
+    """``params`` with per-class weights drawn (identical ranges of different classes told apart by them)."""
+    if params.get("weights") == "per class":
+        return {"weights": np.random.default_rng(0).uniform(0.1, 2.0, (3, m))}
+    return params
+
+
+@pytest.mark.parametrize("params", DVDM_FORMS, ids=str)
+def test_dvdm_finds_distinct_rows_on_its_ranges(params):
+    """DVDM reads a continuous value only through its range (issue 39, item 1: distinct rows on the operands
+    the metric uses): rows in the same ranges are computed once, with the results of every row."""
+    X, y, types = binned_duplicates(0)
+    metric = make_metric("dvdm", **dvdm_params(params, X.shape[1])).fit(X, y, types=types)
+    assert _distinct.distinct_rows(X) is None  # raw rows: all distinct
+    ranges = metric._operand_rows(X)
+    assert _distinct.distinct_rows(ranges) is not None  # their ranges: at most half as many patterns
+    np.testing.assert_array_equal(np.isnan(ranges), np.isnan(X))
+    got = (metric.pairwise(X), metric.pairwise(X[:150], X[150:], y_B=y[150:]))
+    with every_row():
+        want = (metric.pairwise(X), metric.pairwise(X[:150], X[150:], y_B=y[150:]))
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=_refine.ACCURACY, atol=0)
+        assert np.array_equal(g == 0, w == 0)
+
+
+@pytest.mark.parametrize("params", DVDM_FORMS, ids=str)
+@pytest.mark.parametrize(("k", "ties"), [(1, "all"), (9, "first")])
+def test_dvdm_votes_over_distinct_ranges_equal_every_row(params, k, ties):
+    X, y, types = binned_duplicates(1)
+    clf = KNeighborsClassifier(k, "dvdm", metric_params=dvdm_params(params, X.shape[1]), ties=ties)
+    clf.fit(X[:300], y[:300], types=types)
+    Q = X  # three quarters training rows, in 100-odd patterns of ranges
+    assert _distinct.distinct_rows(clf.metric_._operand_rows(Q)) is not None
+    got = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
+    with every_row():
+        want = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
+    assert_same_votes(got, want)
+
+
+@pytest.mark.parametrize("name", ["ivdm", "wvdm", "hvdm", "vdm", "overlap"])
+def test_metrics_reading_raw_values_find_distinct_rows_on_them(name):
+    """IVDM and WVDM interpolate a continuous value's probabilities between range midpoints (or training
+    values), so two values of one range are not alike to them: their rows are compared as encoded, as every
+    metric's that reads the values themselves."""
+    X, y, types = binned_duplicates(2)
+    metric = make_metric(name).fit(X, y, types=types)
+    assert metric._operand_rows(X) is X

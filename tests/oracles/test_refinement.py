@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_metric_loops import loop_matrix, random_mixed, ref_heom, ref_hvdm, ref_overlap
 
-from lazylib.metrics import _engine, make_metric
+from lazylib.metrics import _plan, _refine, make_metric
 
 
 def exact_sums(metric, Q, B=None, y_B=None, *, size: bool = False):
@@ -30,7 +30,7 @@ def exact_sums(metric, Q, B=None, y_B=None, *, size: bool = False):
     p = metric._plan(Zq, Zs, classes)
     q, s = p.query, p.stored
     m = q.alpha.shape[1]
-    squared = _engine.sq_attributes(q, m)
+    squared = _refine.sq_attributes(q, m)
     out = np.empty((len(Zq), len(Zs)))
     for i in range(len(Zq)):
         for j in range(len(Zs)):
@@ -66,8 +66,8 @@ def assert_within_accuracy(got, want, size):
     """Every sum within ``ACCURACY`` of the exact one, or snapped to 0 where the exact one is below ``SNAP``
     times the size of its terms (embeddings equal to about 12 digits: exactly 0 by design)."""
     assert np.all(got >= 0)
-    snapped = (got == 0) & (want <= _engine.SNAP * size)
-    bad = ~((np.abs(got - want) <= _engine.ACCURACY * want) | snapped)
+    snapped = (got == 0) & (want <= _refine.SNAP * size)
+    bad = ~((np.abs(got - want) <= _refine.ACCURACY * want) | snapped)
     assert not bad.any(), (got[bad], want[bad])
     assert np.all(got[want == 0] == 0)  # identical instances at exactly 0
 
@@ -115,8 +115,8 @@ def test_near_duplicates_equal_the_per_pair_loop(name, spread):
     # Euclidean on codes: the loop of test_metric_loops is normalised, so the exact sums stand in for it
     want = np.sqrt(sums) if reference is None else loop_matrix(reference(X, y, types), Q, X)
     # a sum snapped to 0 is a distance of at most sqrt(SNAP * size)
-    atol = np.sqrt(_engine.SNAP * size.max())
-    np.testing.assert_allclose(metric.pairwise(Q), want, rtol=_engine.ACCURACY, atol=atol)
+    atol = np.sqrt(_refine.SNAP * size.max())
+    np.testing.assert_allclose(metric.pairwise(Q), want, rtol=_refine.ACCURACY, atol=atol)
 
 
 @pytest.mark.parametrize("weights", [None, [0.5, 2.0, 0.25, 1.0, 4.0, 0.125]])
@@ -126,7 +126,7 @@ def test_overlap_sums_are_exact_and_never_recomputed(weights):
     y = np.concatenate([y, y[:20]])
     metric = make_metric("overlap", weights=weights).fit(X, y, types=types)
     assert metric._plan(metric.X_, metric.X_, metric.y_, training=True).exact
-    with mock.patch.object(_engine, "_exact_pairs", side_effect=AssertionError("recomputed")):
+    with mock.patch.object(_plan, "exact_pairs", side_effect=AssertionError("recomputed")):
         got = metric.pairwise(X)
         neighbours = list(metric.nearest_chunks(X, 3))
     want = loop_matrix(ref_overlap(X, y, types), X, X) if weights is None else exact_sums(metric, X)
@@ -138,7 +138,7 @@ def test_overlap_with_arbitrary_weights_is_not_exact():
     X, y, types = random_mixed(0, n=30, n_nom=4, n_lin=0)
     metric = make_metric("overlap", weights=[0.1, 0.2, 0.3, 0.7]).fit(X, y, types=types)
     assert not metric._plan(metric.X_, metric.X_, metric.y_, training=True).exact
-    np.testing.assert_allclose(metric.pairwise(X), exact_sums(metric, X), rtol=_engine.ACCURACY, atol=0)
+    np.testing.assert_allclose(metric.pairwise(X), exact_sums(metric, X), rtol=_refine.ACCURACY, atol=0)
 
 
 @settings(max_examples=50, deadline=None)
@@ -148,9 +148,9 @@ def test_overlap_with_arbitrary_weights_is_not_exact():
 )
 def test_quantum_is_the_largest_power_of_two_dividing_every_entry(ints, shift):
     a = np.ldexp(np.array(ints, dtype=np.float64), shift)
-    e = _engine.quantum(a)
+    e = _plan.quantum(a)
     if not np.any(a):
-        assert e == _engine._NO_BITS
+        assert e == _plan._NO_BITS
         return
     assert np.all(np.ldexp(a, -e) == np.round(np.ldexp(a, -e)))  # multiples of 2**e
     assert not np.all(np.ldexp(a, -e - 1) == np.round(np.ldexp(a, -e - 1)))  # not all of 2**(e + 1)
@@ -169,17 +169,17 @@ def test_the_first_entries_bound_the_quanta_from_above(ints, shift, head, odd):
     a = np.ldexp(np.array(ints, dtype=np.float64), shift).reshape(-1, 1)
     if odd:  # an entry past the head that is no multiple of any power of two the head shows
         a[-1] = 0.1
-    side = _engine.Bilinear(alpha=a, psi=a[::-1].copy(), block=np.zeros(1, dtype=int))
-    full, first = _engine._dyadic(side, None), _engine._dyadic(side, None, head=head)
+    side = _plan.Bilinear(alpha=a, psi=a[::-1].copy(), block=np.zeros(1, dtype=int))
+    full, first = _plan._dyadic(side, None), _plan._dyadic(side, None, head=head)
     assert first.alpha >= full.alpha and first.emb >= full.emb and first.weight == full.weight
     assert (first.alpha_max, tuple(first.emb_max)) == (full.alpha_max, tuple(full.emb_max))
     if odd and head < len(a):
         assert full.alpha < -50  # 0.1 is read, so the whole operand is not exact
-    assert _engine.exact_operands(full, full) <= _engine.exact_operands(first, first)
+    assert _plan.exact_operands(full, full) <= _plan.exact_operands(first, first)
 
 
 def test_an_inexact_entry_past_the_first_ones_makes_the_plan_inexact():
-    X, y, types = random_mixed(0, n=2 * _engine.HEAD, n_nom=2, n_lin=0)
+    X, y, types = random_mixed(0, n=2 * _plan.HEAD, n_nom=2, n_lin=0)
     weights = [0.5, 2.0]
     metric = make_metric("overlap", weights=weights).fit(X, y, types=types)
     assert metric._plan(metric.X_, metric.X_, metric.y_, training=True).exact
@@ -190,8 +190,8 @@ def test_an_inexact_entry_past_the_first_ones_makes_the_plan_inexact():
     U = np.full((len(Q), 2), 0.5)
     assert replace(plan, U=U).exact
     U[-1, -1] = 0.1
-    stored = _engine._dyadic(plan.stored, plan.V)
-    assert _engine.exact_operands(_engine._dyadic(plan.query, U, head=_engine.HEAD), stored)
+    stored = _plan._dyadic(plan.stored, plan.V)
+    assert _plan.exact_operands(_plan._dyadic(plan.query, U, head=_plan.HEAD), stored)
     assert not replace(plan, U=U).exact
 
 

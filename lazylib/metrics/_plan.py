@@ -1,0 +1,414 @@
+"""The plan of a computation: the bilinear terms of both sides (:class:`Bilinear`) assembled, with the weights,
+into one product ``S = left @ right.T`` (:func:`plan`, :class:`Plan`); the training data's stored side built
+once per fit (:class:`StoredSide`); and the exactness decision (:attr:`Plan.exact`, :func:`exact_operands`):
+whether every sum of the product comes out exact in any order, so that none is ever recomputed. The rounding
+bound of the other sums (:attr:`Plan.rounding`, :attr:`Plan.magnitude`) and their refinement
+(:meth:`Plan.refine`) are described in :mod:`lazylib.metrics._refine`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from lazylib.metrics._refine import ACCURACY, SNAP, UNIT_ROUNDOFF, exact_pairs
+
+if TYPE_CHECKING:
+    from lazylib.metrics._base import Metric
+
+
+# ---------------------------------------------------------------------------------------------- the records
+@dataclass(frozen=True)
+class Bilinear:
+    """Bilinear attribute terms of one side: ``alpha`` (n, m) per-attribute scalars, ``psi`` (n, K) blocks.
+
+    ``block[k]`` is the attribute of column ``k`` of ``psi``. On the stored side the same fields hold ``beta``
+    and ``chi``. ``unknown_one`` (n, m) marks values whose attribute
+    distance is 1 whatever the other value (HEOM/HVDM's rule for unknowns); their alpha and psi are 0.
+    """
+
+    alpha: np.ndarray
+    psi: np.ndarray
+    block: np.ndarray
+    unknown_one: np.ndarray | None = None
+    squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
+
+
+class BilinearPair(NamedTuple):
+    """The bilinear terms of both sides, as a metric's ``_bilinear`` declares them: ``query`` (alpha, psi) and
+    ``stored`` (beta, chi)."""
+
+    query: Bilinear
+    stored: Bilinear
+
+
+# ---------------------------------------------------------------------------------------------- the plan
+@dataclass(frozen=True)
+class StoredSide:
+    """The stored side of the training data, built once per fit (and per weights) and reused by every search
+    against it: its bilinear terms ``terms`` (beta, chi), the right-hand matrix ``right`` of the product, the
+    attributes with stored distance-one unknowns that get a column of their own (``tail_attributes``, the last
+    columns of ``right``) and the stored weights ``V``. What only some searches need (the fills of queries with
+    unknowns, the groups of identical stored sides, the single-precision copies) is computed when first asked
+    for."""
+
+    terms: Bilinear
+    right: np.ndarray
+    tail_attributes: np.ndarray
+    V: np.ndarray | None
+
+    @cached_property
+    def fill(self) -> np.ndarray:
+        """(ns, m) rows added for queries with distance-one unknowns (see :func:`_unknown_one_fill`), columns
+        contiguous: one per attribute."""
+        return np.asfortranarray(_unknown_one_fill(self.terms, self.V))
+
+    @cached_property
+    def right_max(self) -> np.ndarray:
+        """Column maxima of ``|right|`` (the size of the terms of a sum, see :attr:`Plan.magnitude`)."""
+        return _column_max(self.right)
+
+    @cached_property
+    def fill_max(self) -> np.ndarray:
+        """Column maxima of ``|fill|``."""
+        return _column_max(self.fill)
+
+    @cached_property
+    def dyadic(self):
+        """:class:`Dyadic` of the stored terms and weights, or None (see :attr:`Plan.exact`)."""
+        return _dyadic(self.terms, self.V)
+
+    @cached_property
+    def dyadic_head(self):
+        """:class:`Dyadic` of the first entries of the stored operands only (see :attr:`Plan.exact`)."""
+        return _dyadic(self.terms, self.V, head=HEAD)
+
+    @cached_property
+    def grouped(self):
+        """:class:`lazylib.search.Grouped` ``(representatives, groups, stored)``, or None when grouping identical
+        stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
+        from lazylib import search
+
+        return search.find_groups(self)
+
+    @cached_property
+    def single_precision(self):
+        """The stored side split and rounded for the single-precision filter
+        (:class:`lazylib.search.SingleParts`)."""
+        from lazylib import search
+
+        return search.SingleParts.of(self.right, len(self.tail_attributes))
+
+    @cached_property
+    def single_precision_wide(self) -> list:
+        """The single-precision parts widened by the fills, for queries with distance-one unknowns."""
+        return self.single_precision.wide(self.fill)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One computation's bilinear product ``S = left @ right.T``: the bilinear terms of the queries (``query``:
+    alpha, psi) and of the stored instances (``stored``: beta, chi), both None without bilinear terms; the
+    weights ``U`` (queries) and ``V`` (stored); for queries with distance-one unknowns (``unknown_one``,
+    (nq, m)) the row added per such attribute (``fill``, (ns, m)); ``training``, the training data's stored
+    side when it was used. The last ``tail`` columns of the product serve stored instances with distance-one
+    unknowns only."""
+
+    query: Bilinear | None
+    stored: Bilinear | None
+    U: np.ndarray | None
+    V: np.ndarray | None
+    training: StoredSide | None = None
+    left: np.ndarray | None = None
+    right: np.ndarray | None = None
+    tail: int = 0  # the last columns, one per attribute with stored distance-one unknowns
+    unknown_one: np.ndarray | None = None
+    fill: np.ndarray | None = None
+
+    @cached_property
+    def exact(self) -> bool:
+        """Whether every sum of the product (fills included) comes out exact, whatever the order BLAS adds in:
+        every operand an integer multiple of one power of two, and every sum of them below 2**53 of it
+        (:func:`exact_operands`). Such sums are never recomputed (overlap, counts, dyadic weights)."""
+        if self.left is None:
+            return False
+        # The operands' first entries first: a quantum over some entries bounds the whole array's from above,
+        # and exactness only gets harder as a quantum falls, so when these already rule it out (probabilities,
+        # most real data) the whole arrays need not be read.
+        stored = self.training.dyadic_head if self.training is not None else _dyadic(self.stored, self.V, head=HEAD)
+        if stored is None or not exact_operands(_dyadic(self.query, self.U, head=HEAD), stored):
+            return False
+        stored = self.training.dyadic if self.training is not None else _dyadic(self.stored, self.V)
+        return stored is not None and exact_operands(_dyadic(self.query, self.U), stored)
+
+    @cached_property
+    def rounding(self) -> float:
+        """``gamma``: the rounding of a sum of the product is at most ``gamma`` times the size of its terms,
+        ``sum_k |left_k| |right_k|`` (fills included; see :meth:`refine`)."""
+        m = self.query.alpha.shape[1]
+        width = self.left.shape[1] + (m if self.unknown_one is not None else 0)
+        return 1.01 * (width + m + 3) * UNIT_ROUNDOFF
+
+    @cached_property
+    def magnitude(self) -> np.ndarray:
+        """(nq,): per query, a bound on the size of the terms of its sums against every stored instance,
+        ``|left_i| . max_j |right_j|`` (plus the fills' ``|coefficients_i| . max_j |fill_j|``)."""
+        right_max = self.training.right_max if self.training is not None else _column_max(self.right)
+        out = np.abs(self.left) @ right_max
+        if self.unknown_one is not None:
+            rows = np.flatnonzero(self.unknown_one.any(axis=1))
+            fill_max = self.training.fill_max if self.training is not None else _column_max(self.fill)
+            out[rows] += np.abs(self.fill_coefficients(rows)) @ fill_max
+        return out
+
+    @cached_property
+    def threshold(self) -> np.ndarray:
+        """(nq,): sums at or below this may have lost the relative accuracy ``ACCURACY`` (see :meth:`refine`)."""
+        return (self.rounding / ACCURACY) * self.magnitude
+
+    def pair_magnitude(self, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """The size of the terms of the sums of the pairs ``(rows, cols)``: ``sum_k |left_k| |right_k|``, plus
+        the fills' ``sum_a |coefficient_a| |fill_a|``."""
+        out = np.empty(len(rows))
+        step = max(1, 2**20 // self.left.shape[1])
+        for lo in range(0, len(rows), step):
+            r, c = rows[lo : lo + step], cols[lo : lo + step]
+            part = np.einsum("ij,ij->i", np.abs(self.left[r]), np.abs(self.right[c]))
+            if self.unknown_one is not None:
+                part += np.einsum("ij,ij->i", np.abs(self.fill_coefficients(r)), np.abs(self.fill[c]))
+            out[lo : lo + step] = part
+        return out
+
+    def fill_coefficients(self, rows) -> np.ndarray:
+        """(len(rows), m): how much of each attribute's fill a query row adds (its weight where it is unknown)."""
+        M = self.unknown_one[rows].astype(np.float64)
+        return M if self.U is None else M * self.U[rows]
+
+    def add_fills(self, S: np.ndarray, lo: int, hi: int) -> None:
+        """Add, in place, the "distance one" terms of the queries ``lo:hi`` (the rows of ``S``) with unknown
+        values."""
+        if self.unknown_one is None:
+            return
+        rows = np.flatnonzero(self.unknown_one[lo:hi].any(axis=1))
+        if len(rows):
+            fills = self.fill_coefficients(rows + lo) @ self.fill.T
+            # runs of consecutive rows in place (S[rows] += fills would gather and scatter a copy of them)
+            breaks = np.flatnonzero(np.diff(rows) != 1) + 1
+            for first, last in zip(np.concatenate(([0], breaks)), np.concatenate((breaks, [len(rows)]))):
+                S[rows[first] : rows[last - 1] + 1] += fills[first:last]
+
+    def refine(self, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray) -> np.ndarray:
+        """``sums`` of the pairs ``(rows, cols)``, with those whose rounding could exceed ``ACCURACY`` of them
+        recomputed from direct differences (none when the plan's sums are exact).
+
+        A computed sum ``s`` of the product is off by at most ``gamma * M`` with ``M = sum_k |left_k|
+        |right_k|`` its terms' size and ``gamma`` (:attr:`rounding`) the rounding of a sum of that many
+        products (Higham, Accuracy and Stability, Eq. 3.5: any order of summation, fused or not; the fills
+        are one more such sum, added once; the operands built from the terms are rounded once more, counted in
+        ``gamma`` through the number of attributes). So when ``s > (gamma / ACCURACY) * M`` the exact sum
+        lies within ``ACCURACY * s`` of ``s`` (and is positive): only sums at or below that are recomputed.
+        ``M`` is bounded first per query (:attr:`magnitude`), then computed for the pairs below that bound.
+        """
+        if self.exact or not len(rows):
+            return sums
+        factor = self.rounding / ACCURACY
+        near = np.flatnonzero(sums <= factor * self.magnitude[rows])
+        if not len(near):
+            return sums
+        size = self.pair_magnitude(rows[near], cols[near])
+        keep = sums[near] <= factor * size
+        near, size = near[keep], size[keep]
+        if len(near):
+            sums = sums.copy()
+            exact = exact_pairs(self.query, self.stored, rows[near], cols[near], self.U, self.V)
+            sums[near] = np.where(exact <= SNAP * size, 0.0, exact)
+        return sums
+
+
+def plan(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: bool = False) -> Plan:
+    """The bilinear product of a computation, set up once from the metric's declared terms: the weights ``U``
+    (``_query_weights``) and ``V`` (the fitted ``weights_`` of each stored instance's class), both sides
+    (``_bilinear``), their assembly into ``left`` and ``right`` and the unknown-at-one ``fill``.
+    ``training``: the stored instances are the training data (``Zs`` is ``X_``), whose stored side is built
+    once per fit (:func:`training_stored_side`)."""
+    V = stored_weights(metric.weights_, len(Zs), classes)
+    U = metric._query_weights(Zq)
+    trained = training_stored_side(metric, V, U is None) if training and metric._separable() else None
+    terms = metric._bilinear(Zq, Zs, stored=None if trained is None else trained.terms)
+    if terms is None:
+        return Plan(None, None, U, V, trained)
+    if trained is not None:
+        right, tail_attributes = trained.right, trained.tail_attributes
+    else:
+        right, tail_attributes = _assemble_right(terms.stored, V, U is None)
+    left = _assemble_left(terms.query, U, V is None, tail_attributes)
+    unknown_one = fill = None
+    if terms.query.unknown_one is not None and terms.query.unknown_one.any():
+        unknown_one = terms.query.unknown_one
+        fill = trained.fill if trained is not None else np.asfortranarray(_unknown_one_fill(terms.stored, V))
+    return Plan(
+        terms.query,
+        terms.stored,
+        U,
+        V,
+        training=trained,
+        left=left,
+        right=right,
+        tail=len(tail_attributes),
+        unknown_one=unknown_one,
+        fill=fill,
+    )
+
+
+def stored_weights(W: np.ndarray | None, n: int, classes) -> np.ndarray | None:
+    """``V`` (n, m): the attribute weights of each stored instance (one global vector broadcast, or the vector
+    of its class), None for all ones."""
+    if W is None:
+        return None
+    if W.ndim == 1:
+        return np.broadcast_to(W, (n, W.shape[0]))
+    return W[classes]
+
+
+def training_stored_side(metric: Metric, V, no_query_weights: bool) -> StoredSide:
+    """The stored side of the training data, built once per fit and per weights (one per value of
+    ``no_query_weights``, on which the assembled right-hand matrix depends) and kept in the metric's
+    ``_training_sides`` (which setting ``weights_`` empties)."""
+    side = metric._training_sides.get(no_query_weights)
+    if side is None:
+        terms = metric._training_stored_terms()
+        right, tail_attributes = _assemble_right(terms, V, no_query_weights)
+        side = metric._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
+    return side
+
+
+def _assemble_right(s: Bilinear, V, no_query_weights: bool):
+    """Stored side of the product, and the attributes that get a column for stored unknowns.
+
+    With ``U`` (nq, m) and ``V`` (ns, m) the weights (None = ones), ``left @ right.T`` is the weighted sum
+    ``S = (U*alpha_q) @ V.T + U @ (V*beta_s).T + (psi_q * U[:, block]) @ (chi_s * V[:, block]).T``
+    plus, for stored instances with values unknown under the "distance one" rule, one column per such attribute
+    (the last ones) adding ``1 - alpha_i`` (queries with unknown values are corrected in
+    ``Plan.add_fills``). The stored side depends on the queries only through whether ``U`` is None, so it can
+    be built once.
+    """
+    ns = s.alpha.shape[0]
+    right = [s.psi if V is None else s.psi * V[:, s.block]]
+    # alpha and beta terms; collapse to one column when one side's weights are all ones
+    right.append(np.ones((ns, 1)) if V is None else V)
+    beta = s.alpha if V is None else V * s.alpha
+    right.append(beta.sum(axis=1, keepdims=True) if no_query_weights else beta)
+    # stored unknowns under the "distance one" rule: with j's embedding zeroed the product holds alpha_i where
+    # the rule wants 1, so add (1 - alpha_i) for known i (queries with unknowns: see Plan.add_fills)
+    stored = np.flatnonzero(s.unknown_one.any(axis=0)) if s.unknown_one is not None else np.empty(0, np.intp)
+    if len(stored):
+        Ms = s.unknown_one[:, stored].astype(np.float64)
+        right.append(Ms if V is None else Ms * V[:, stored])
+    return np.ascontiguousarray(np.hstack(right)), stored
+
+
+def _assemble_left(q: Bilinear, U, no_stored_weights: bool, stored: np.ndarray) -> np.ndarray:
+    """Query side of the product, matching the columns of :func:`_assemble_right`."""
+    nq, m = q.alpha.shape
+    Uq = np.ones((nq, m)) if U is None else U
+    left = [q.psi if U is None else q.psi * U[:, q.block]]
+    left.append((Uq * q.alpha).sum(axis=1, keepdims=True) if no_stored_weights else Uq * q.alpha)
+    left.append(np.ones((nq, 1)) if U is None else U)
+    if len(stored):
+        Mq = q.unknown_one[:, stored]
+        left.append(Uq[:, stored] * (~Mq) * (1.0 - q.alpha[:, stored]))
+    return np.ascontiguousarray(np.hstack(left))
+
+
+def _unknown_one_fill(s: Bilinear, V) -> np.ndarray:
+    """(ns, m): what a query whose value of attribute a is unknown adds to its row under the "distance one"
+    rule, with the query's embedding zeroed: ``1 - beta_j`` for known j, 1 for unknown j (times ``v_j``)."""
+    fill = np.where(s.unknown_one, 1.0, 1.0 - s.alpha)
+    return fill if V is None else fill * V
+
+
+class Dyadic(NamedTuple):
+    """One side's operands as multiples of powers of two: every weight a multiple of ``2**weight``, every
+    ``alpha`` of ``2**alpha``, every embedding entry of ``2**emb``; and their largest absolute values
+    (``emb_max`` per column), over ``m`` attributes."""
+
+    m: int
+    weight: int
+    alpha: int
+    emb: int
+    weight_max: float
+    alpha_max: float
+    emb_max: np.ndarray
+
+
+#: The exponent given to an array without a nonzero entry (a multiple of any power of two): above any finite
+#: float's (at most 2**971 divides one).
+_NO_BITS = 4096
+
+
+def quantum(a: np.ndarray) -> int | None:
+    """The largest ``e`` such that every entry of ``a`` is an integer multiple of ``2**e`` (None for an entry
+    that is not finite).
+
+    >>> quantum(np.array([3.0, 0.5, -1.25])), quantum(np.array([0.1])) < -50
+    (-2, True)
+    """
+    a = np.asarray(a, dtype=np.float64).ravel()
+    a = a[a != 0]
+    if not len(a):
+        return _NO_BITS
+    if not np.all(np.isfinite(a)):
+        return None
+    mantissa, exponent = np.frexp(a)  # a = mantissa * 2**exponent, 0.5 <= |mantissa| < 1
+    bits = np.ldexp(np.abs(mantissa), 53).astype(np.int64)  # an integer below 2**53
+    lowest = np.frexp((bits & -bits).astype(np.float64))[1] - 1  # its lowest set bit
+    return int((exponent - 53 + lowest).min())
+
+
+#: Entries of each operand that :attr:`Plan.exact` reads first (:func:`_dyadic`'s ``head``).
+HEAD = 1024
+
+
+def _dyadic(side: Bilinear, W, head: int | None = None) -> Dyadic | None:
+    """:class:`Dyadic` of one side's terms ``side`` and weights ``W`` (None for all ones), or None when an
+    operand is not finite. With ``head``, each quantum is taken over the first ``head`` entries of its operand
+    only (in memory order), which bounds the whole operand's quantum from above; the largest values are always
+    the whole operands'."""
+
+    def q(a):
+        return quantum(a if head is None else np.ravel(a, order="K")[:head])
+
+    parts = [0 if W is None else q(W), q(side.alpha), q(side.psi)]
+    if any(q is None for q in parts):
+        return None
+    w_max = 1.0 if W is None else float(np.abs(W).max(initial=0.0))
+    return Dyadic(side.alpha.shape[1], *parts, w_max, float(np.abs(side.alpha).max(initial=0.0)), _column_max(side.psi))
+
+
+def exact_operands(query: Dyadic | None, stored: Dyadic | None) -> bool:
+    """Whether every sum built from operands like these is exact, in any order.
+
+    Every term the engine forms (``u v alpha``, ``u v beta``, ``u v psi_k chi_k``, the fills' ``u v (1 -
+    beta)`` and their partial sums: the assembled ``left`` and ``right``, their product and the fills) is an
+    integer multiple of ``2**e`` with ``e = e_u + e_v + min(0, e_alpha, e_beta, e_psi + e_chi)``. Every sum of
+    such terms is exact as long as it stays below ``2**(53 + e)`` in magnitude, which holds for every sum when
+    the sum of the magnitudes of all terms does: ``2 u_max v_max (m (1 + alpha_max + beta_max) + sum_k
+    psi_max_k chi_max_k)`` bounds it over ``m`` attributes (the factor 2 covers ``|1 - beta| <= 1 + beta`` and
+    the alpha and beta columns counted on both sides).
+    """
+    if query is None or stored is None:
+        return False
+    if _NO_BITS in (query.weight, stored.weight):  # every weight of a side is 0: so is every term
+        return True
+    # (no shortcut on a large e: weights of 1e300 have quanta near 2**940, and their products overflow, which the
+    # size test below catches as an infinite total)
+    e = query.weight + stored.weight + min(0, query.alpha, stored.alpha, query.emb + stored.emb)
+    size = query.m * (1.0 + query.alpha_max + stored.alpha_max) + float(query.emb_max @ stored.emb_max)
+    total = 2.0 * query.weight_max * stored.weight_max * size
+    return bool(total < np.ldexp(1.0, min(53 + e, 1000)))
+
+
+def _column_max(a: np.ndarray) -> np.ndarray:
+    return np.abs(a).max(axis=0, initial=0.0)
