@@ -523,6 +523,43 @@ def table1_readings(
     return readings
 
 
+def cell_readings(task: str, method: str, *, by_size: pd.DataFrame | None = None, alternatives=None) -> dict:
+    """The runs of one cell under the chapter's other readings: each size of the generated tasks (``by_size``, its
+    column ``reading`` naming the size, from :func:`run_readings`) and each alternative reading that was run on the
+    cell's task and method (``alternatives``: reading name -> :func:`run`'s results under it).
+
+    Parameters
+    ----------
+    task, method : str
+        The cell.
+    by_size : DataFrame, optional
+        :func:`run_readings`'s results.
+    alternatives : dict, optional
+        Reading name -> results of :func:`run`; a reading whose results do not hold the cell is left out.
+
+    Returns
+    -------
+    dict
+        Reading name (``"sizes <reading>"`` first, then the alternatives in order) -> one accuracy per repetition
+        (:func:`runs_of`), as :func:`lazylib.report.verdicts.reading_note` takes them.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"task": ["Soybean"] * 2, "method": ["VDM"] * 2, "rep": [0, 0], "accuracy": [90.0, 92.0]})
+    >>> {k: v.tolist() for k, v in cell_readings("Soybean", "VDM", alternatives={"5 bins": r, "x": r[:0]}).items()}
+    {'5 bins': [91.0]}
+    """
+    readings = {}
+    if by_size is not None:
+        for size, g in by_size.groupby("reading", sort=False):
+            if task in set(g.task):
+                readings[f"sizes {size}"] = runs_of(g, task, method)
+    for name, results in (alternatives or {}).items():
+        if ((results.task == task) & (results.method == method)).any():
+            readings[name] = runs_of(results, task, method)
+    return readings
+
+
 def table1_note(
     task: str,
     method: str,
@@ -568,6 +605,7 @@ def table1_note(
 
 __all__ = [
     "IG_READINGS",
+    "cell_readings",
     "led_run_above",
     "runs_of",
     "table1_note",
