@@ -236,7 +236,7 @@ def _recipes():
         "lazylib.synthetic.waveform": (synthetic.waveform, dict(n=10, n_noise=1, random_state=0)),
         "lazylib.synthetic.r_n": (synthetic.r_n, dict(n_relevant=2, n_per_region=3, random_state=0)),
         "lazylib.synthetic.payne_separable": (synthetic.payne_separable, dict(n=10, margin=0.0, random_state=0)),
-        "lazylib.synthetic.payne_inseparable": (synthetic.payne_inseparable, dict(n=10, random_state=0)),
+        "lazylib.synthetic.payne_inseparable": (synthetic.payne_inseparable, dict(n=10, margin=0.0, random_state=0)),
         "lazylib.synthetic.add_irrelevant": (
             synthetic.add_irrelevant,
             dict(X=X, n=1, n_values=2, random_state=0),
