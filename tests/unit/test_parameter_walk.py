@@ -350,6 +350,12 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.howe_cardie.led_run_above": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.howe_cardie.table1_note": "a Part's cell note (its published value comes from the book)",
     "lazylib.protocols.payne2000.sample_accuracies": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.dimensions_note": "a Part's cell note (its published value comes from the book; "
+    "the numbers go through bands.reading_note, walked above)",
+    "lazylib.protocols.payne2000.table2_note": "a Part's cell note (its published value comes from the book; "
+    "the numbers go through bands.reading_note, walked above)",
+    "lazylib.protocols.payne2000.table2_readings": "a Part's protocol step (dimensions is a flag choosing the "
+    "quantity read from the book's runs)",
     "lazylib.protocols.howe_cardie.fit_predict": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.howe_cardie.marks": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.howe_cardie.run": "a Part's protocol (parameters from the book)",
