@@ -472,7 +472,8 @@ def table2_note(
     if other:
         if published is None:
             raise ValueError("table2_note: give the published value with the other readings")
-        return reading_note(published, other, digits=2, words="unexplained", bounds=PERCENT)
+        note, kind = reading_note(published, other, digits=2, bounds=PERCENT)
+        return (note if kind == "explained" else f"unexplained; {note}"), kind
     return UNTESTED_NOTE
 
 
