@@ -404,13 +404,18 @@ def payne_separable(*, n: int = 100, margin: float = 0.0, boundary: str = "x1", 
     return X, _labels(np.repeat([0, 1], [half, n - half]), ["0", "1"])
 
 
-def payne_inseparable(*, n: int = 100, random_state=None):
+def payne_inseparable(*, n: int = 100, margin: float = 0.0, random_state=None):
     """Payne & Edwards (2000, section 5), second problem: two attributes in [0, 1] split into four quadrants,
     two per class on the diagonals (an XOR), ``n / 4`` uniform instances in each (when ``n`` is not a multiple
     of 4, the first ``n % 4`` quadrants in the order (0, 0), (0.5, 0.5), (0, 0.5), (0.5, 0) get one more).
 
     Parameters
     ----------
+    n : int
+        Number of instances.
+    margin : float
+        Width of the empty strips between the quadrants, centred on ``x1 = 0.5`` and ``x2 = 0.5`` (0: the
+        quadrants touch; the same draws as without the parameter).
     random_state : int, Generator or None
         Seed or generator of the instances: an int seeds a fresh generator (the same draws at every call), a Generator
         is used as it is (its stream continues), None draws fresh entropy.
@@ -418,16 +423,27 @@ def payne_inseparable(*, n: int = 100, random_state=None):
     Notes
     -----
     The paper gives no generator; quadrants with diagonal classes are our reading of "four linearly
-    inseparable partitions, two per class".
+    inseparable partitions, two per class", touching (``margin`` is the alternative it leaves open).
+
+    Examples
+    --------
+    >>> X, y = payne_inseparable(n=8, margin=0.2, random_state=0)
+    >>> bool(((X - 0.5).abs() > 0.1).all().all())
+    True
     """
     n = check("n", n, Integer(low=4))
+    margin = check("margin", margin, Real(low=0, high=0.5))
     check_size("the data", 3 * n, 8)
     rng = check_random_state(random_state)
     sizes = [n // 4 + (i < n % 4) for i in range(4)]  # n not a multiple of 4: the first quadrants get one more
     parts, labels = [], []
     quadrants = (((0, 0), 0), ((0.5, 0.5), 0), ((0, 0.5), 1), ((0.5, 0), 1))
+
+    def side(low, q):  # the half [0, 0.5) or [0.5, 1] less half the strip (margin 0: exactly the half)
+        return rng.uniform(low + (margin / 2 if low else 0), low + 0.5 - (0 if low else margin / 2), q)
+
     for ((lx, ly), cls), q in zip(quadrants, sizes):
-        parts.append(np.column_stack([rng.uniform(lx, lx + 0.5, q), rng.uniform(ly, ly + 0.5, q)]))
+        parts.append(np.column_stack([side(lx, q), side(ly, q)]))
         labels += [cls] * q
     X = pd.DataFrame(np.vstack(parts), columns=["x1", "x2"])
     return X, _labels(np.array(labels), ["0", "1"])

@@ -228,6 +228,34 @@ def _rows(X, idx):
     return X.iloc[idx].reset_index(drop=True)
 
 
+def fold_rows(X, y, train, test) -> tuple:
+    """The training and test rows of one fold, as :func:`fit_predict` takes them.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The task's features.
+    y : Series
+        Its classes.
+    train, test : array-like of int
+        Positions of the fold's training and test instances (one ``(train, test)`` pair of a task's
+        repetitions, :func:`tasks`).
+
+    Returns
+    -------
+    (DataFrame, Series, DataFrame, Series)
+        ``X_train, y_train, X_test, y_test``, each renumbered from 0 (positions, not the task's labels).
+
+    Examples
+    --------
+    >>> X, y = pd.DataFrame({"a": [1.0, 2.0, 3.0]}, index=[7, 8, 9]), pd.Series(["p", "q", "p"], index=[7, 8, 9])
+    >>> X_train, y_train, X_test, y_test = fold_rows(X, y, [2, 0], [1])
+    >>> X_train["a"].tolist(), y_train.tolist(), X_test.index.tolist(), y_test.tolist()
+    ([3.0, 1.0], ['p', 'p'], [0], ['q'])
+    """
+    return _rows(X, train), _rows(y, train), _rows(X, test), _rows(y, test)
+
+
 def unknown_as_value(X: pd.DataFrame, label: str = "?") -> pd.DataFrame:
     """``X`` with every unknown value of a Categorical column made a value of its own (``label``), so that
     overlap compares it like any other value and MDW's mean differences count it: the reading of unknown values
@@ -357,15 +385,7 @@ def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins=None, n_jobs: int | No
         task, r, f, method = job
         X, y, reps = tasks[task]
         train, test = reps[r][f]
-        out = fit_predict(
-            methods[method],
-            _rows(X, train),
-            _rows(y, train),
-            _rows(X, test),
-            _rows(y, test),
-            ks,
-            n_bins=_bins_of(n_bins, method),
-        )
+        out = fit_predict(methods[method], *fold_rows(X, y, train, test), ks, n_bins=_bins_of(n_bins, method))
         return {
             "task": task,
             "rep": r,
@@ -503,6 +523,43 @@ def table1_readings(
     return readings
 
 
+def cell_readings(task: str, method: str, *, by_size: pd.DataFrame | None = None, alternatives=None) -> dict:
+    """The runs of one cell under the chapter's other readings: each size of the generated tasks (``by_size``, its
+    column ``reading`` naming the size, from :func:`run_readings`) and each alternative reading that was run on the
+    cell's task and method (``alternatives``: reading name -> :func:`run`'s results under it).
+
+    Parameters
+    ----------
+    task, method : str
+        The cell.
+    by_size : DataFrame, optional
+        :func:`run_readings`'s results.
+    alternatives : dict, optional
+        Reading name -> results of :func:`run`; a reading whose results do not hold the cell is left out.
+
+    Returns
+    -------
+    dict
+        Reading name (``"sizes <reading>"`` first, then the alternatives in order) -> one accuracy per repetition
+        (:func:`runs_of`), as :func:`lazylib.report.verdicts.reading_note` takes them.
+
+    Examples
+    --------
+    >>> r = pd.DataFrame({"task": ["Soybean"] * 2, "method": ["VDM"] * 2, "rep": [0, 0], "accuracy": [90.0, 92.0]})
+    >>> {k: v.tolist() for k, v in cell_readings("Soybean", "VDM", alternatives={"5 bins": r, "x": r[:0]}).items()}
+    {'5 bins': [91.0]}
+    """
+    readings = {}
+    if by_size is not None:
+        for size, g in by_size.groupby("reading", sort=False):
+            if task in set(g.task):
+                readings[f"sizes {size}"] = runs_of(g, task, method)
+    for name, results in (alternatives or {}).items():
+        if ((results.task == task) & (results.method == method)).any():
+            readings[name] = runs_of(results, task, method)
+    return readings
+
+
 def table1_note(
     task: str,
     method: str,
@@ -548,6 +605,7 @@ def table1_note(
 
 __all__ = [
     "IG_READINGS",
+    "cell_readings",
     "led_run_above",
     "runs_of",
     "table1_note",
@@ -560,6 +618,7 @@ __all__ = [
     "SIZE_READINGS",
     "led_one_run_max",
     "fit_predict",
+    "fold_rows",
     "marks",
     "mcnemar_p",
     "pairwise_tests",

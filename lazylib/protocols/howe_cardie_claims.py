@@ -1,9 +1,10 @@
 """Part V's claims as data: the claims of Howe & Cardie (1997) that the chapters judge, and the facts their rules
 read.
 
-- :func:`table1_claims`, :func:`table2_claims`: the verdicts of Tables 1 and 2 (C1-C6, T1-T3) from one
-  condition's results, judged over the conditions by :func:`judge_claims` (:func:`per_seed`,
-  :func:`verdicts_by_reading`);
+- :data:`TABLE1_CLAIMS`: Table 1's claims C1-C6 (chapter 02), on :func:`table1_facts`, and :data:`ABLATION_CLAIM`,
+  on :func:`ablation_facts` (:func:`claim_rows` shows a claim table's verdicts under one condition);
+- :func:`table2_claims`: the verdicts of Table 2 (T1-T3) from one condition's results, judged over the conditions
+  by :func:`judge_claims` (:func:`per_seed`, :func:`verdicts_by_reading`);
 - :data:`METHOD_CLAIMS`: section 2's claims on the method (chapter 01), on :func:`timing_facts`,
   :func:`duplicate_facts` and :func:`approximation_facts`;
 - :data:`IONOSPHERE_CLAIMS`: section 3's ionosphere observation (chapter 04), on :func:`zero_share_facts` and
@@ -28,65 +29,215 @@ from lazylib.report.verdicts import Claim, all_of, judge, not_testable, share_ru
 from lazylib.weighting.sets import loo_predictions
 
 
-def table1_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The verdicts of Table 1's claims C1-C6 (rules stated in the Table 1 chapter) from the results of the
-    methods ``k-NN``, ``IG`` and ``MDW`` on the eight tasks. Returns the claims (``claim``, ``verdict``,
-    ``evidence``, indexed C1-C6) and the significance table (+1/-1/0 per task for MDW vs IG, MDW vs k-NN,
-    IG vs k-NN)."""
+def table1_facts(results: pd.DataFrame) -> dict:
+    """What Table 1's claims C1-C6 (:data:`TABLE1_CLAIMS`) read from the results of the methods ``k-NN``, ``IG`` and
+    ``MDW`` on the eight tasks under one condition.
+
+    Parameters
+    ----------
+    results : DataFrame
+        :func:`lazylib.protocols.howe_cardie.run`'s rows for the three methods (every task, repetition and fold).
+
+    Returns
+    -------
+    dict
+        ``order`` (the tasks, in order), ``mean`` and ``k`` (per task and method: mean accuracy and median chosen
+        k), ``significance`` (per task: +1/-1/0 for ``MDW vs IG``, ``MDW vs k-NN``, ``IG vs k-NN``, ``k-NN vs IG``
+        and ``k-NN vs MDW``, :func:`~lazylib.protocols.howe_cardie.significant` over
+        :func:`~lazylib.protocols.howe_cardie.pairwise_tests`) and ``gain`` (per task: k-NN's leave-one-out gain
+        in points from k = 1 to its chosen k, the mean over training sets).
+    """
     tests = pairwise_tests(results)
     order = list(dict.fromkeys(results.task))
     s = summary(results, ["k-NN", "IG", "MDW"]).set_index(["task", "method"])
-    wide, k_wide = s["reproduced"].unstack().loc[order], s["k"].unstack().loc[order]
-    mdw_ig = significant(tests, "MDW", "IG").reindex(order)
-    mdw_knn = significant(tests, "MDW", "k-NN").reindex(order)
-    ig_knn = significant(tests, "IG", "k-NN").reindex(order)
-    knn_vs = {m: significant(tests, "k-NN", m).reindex(order) for m in ("IG", "MDW")}
-    natural = ["Soybean", "Lymphography", "Promoters"]
-    waves = ["Waveform-21", "Waveform-40"]
-    n_as_ig = int((mdw_ig >= 0).sum())
-    n_higher = int((wide["MDW"] > wide["k-NN"]).sum())
-    wins, losses = int((mdw_knn > 0).sum()), int((mdw_knn < 0).sum())
-    c1 = share_rule((mdw_ig >= 0).to_dict(), supported=7 / 8, partly=5 / 8, what="tasks")
-    knn_keeps_up = bool(all(knn_vs[m][w] >= 0 for m in knn_vs for w in waves))
+    pairs = [("MDW", "IG"), ("MDW", "k-NN"), ("IG", "k-NN"), ("k-NN", "IG"), ("k-NN", "MDW")]
     knn_rows = results[results.method == "k-NN"]
-    gain = (knn_rows["loo_best"] - knn_rows["loo_k1"]).groupby(knn_rows["task"]).mean()
-    c5_a, c5_b = bool((mdw_ig[natural] == 0).all()), int((mdw_knn[natural] > 0).sum()) >= 2
-    claims = pd.DataFrame(
-        {
-            "claim": [
-                "C1: MDW as good as IG on 7 of 8",
-                "C2: MDW outperforms k-NN",
-                "C3: weighting selects LED features",
-                "C4: k-NN compensates on Waveform with large k",
-                "C5: natural tasks: MDW ~ IG, > k-NN on a majority",
-                "C6: MDW poor on ionosphere",
-            ],
-            "verdict": [
-                c1,
-                all_of(n_higher >= 5, wins > losses),
-                all_of(bool(ig_knn["LED-24"] > 0), bool(mdw_knn["LED-24"] > 0)),
-                all_of(knn_keeps_up, bool(gain["Waveform-40"] > gain["Waveform-21"])),
-                all_of(c5_a, c5_b),
-                all_of(bool(mdw_knn["Ionosphere"] < 0), bool(mdw_ig["Ionosphere"] < 0)),
-            ],
-            "evidence": [
-                f"MDW not significantly below IG on {n_as_ig} of 8 tasks",
-                f"MDW mean above k-NN on {n_higher} of 8; {wins} significant wins, {losses} losses",
-                f"LED-24: IG vs k-NN {int(ig_knn['LED-24']):+d}, MDW vs k-NN {int(mdw_knn['LED-24']):+d} "
-                "(+1 = significantly better)",
-                f"k-NN not significantly below IG or MDW on either Waveform task: {knn_keeps_up}; its "
-                f"leave-one-out gain from k = 1 to its chosen k: {gain['Waveform-40']:.1f} points on Waveform-40 "
-                f"(median k {int(k_wide.loc['Waveform-40', 'k-NN'])}), {gain['Waveform-21']:.1f} on Waveform-21 "
-                f"(median k {int(k_wide.loc['Waveform-21', 'k-NN'])})",
-                f"MDW ~ IG on all three: {c5_a}; "
-                f"MDW significantly above k-NN on {int((mdw_knn[natural] > 0).sum())} of 3",
-                f"MDW vs k-NN {int(mdw_knn['Ionosphere']):+d}, vs IG {int(mdw_ig['Ionosphere']):+d} "
-                "(-1 = significantly worse)",
-            ],
-        },
-        index=["C1", "C2", "C3", "C4", "C5", "C6"],
+    return {
+        "order": order,
+        "mean": s["reproduced"].unstack().loc[order],
+        "k": s["k"].unstack().loc[order],
+        "significance": pd.DataFrame({f"{a} vs {b}": significant(tests, a, b).reindex(order) for a, b in pairs}),
+        "gain": (knn_rows["loo_best"] - knn_rows["loo_k1"]).groupby(knn_rows["task"]).mean(),
+    }
+
+
+#: The three natural tasks of claim C5, and the two Waveform tasks of C4.
+NATURAL_TASKS, WAVEFORM_TASKS = ["Soybean", "Lymphography", "Promoters"], ["Waveform-21", "Waveform-40"]
+
+
+def _c2(f):
+    mean, mdw_knn = f["mean"], f["significance"]["MDW vs k-NN"]
+    return int((mean["MDW"] > mean["k-NN"]).sum()), int((mdw_knn > 0).sum()), int((mdw_knn < 0).sum())
+
+
+def _c4(f):
+    sig = f["significance"]
+    keeps_up = bool(all(sig[f"k-NN vs {m}"][w] >= 0 for m in ("IG", "MDW") for w in WAVEFORM_TASKS))
+    return keeps_up, bool(f["gain"]["Waveform-40"] > f["gain"]["Waveform-21"])
+
+
+def _c4_evidence(f):
+    gain, k = f["gain"], f["k"]
+    return (
+        f"k-NN not significantly below IG or MDW on either Waveform task: {_c4(f)[0]}; its leave-one-out gain "
+        f"from k = 1 to its chosen k: {gain['Waveform-40']:.1f} points on Waveform-40 (median k "
+        f"{int(k.loc['Waveform-40', 'k-NN'])}), {gain['Waveform-21']:.1f} on Waveform-21 (median k "
+        f"{int(k.loc['Waveform-21', 'k-NN'])})"
     )
-    return claims, pd.DataFrame({"MDW vs IG": mdw_ig, "MDW vs k-NN": mdw_knn, "IG vs k-NN": ig_knn})
+
+
+def _c5(f):
+    sig = f["significance"].loc[NATURAL_TASKS]
+    return bool((sig["MDW vs IG"] == 0).all()), int((sig["MDW vs k-NN"] > 0).sum())
+
+
+#: Table 1's claims C1-C6 (section 3), judged on :func:`table1_facts` under every reading of IG, size of the
+#: generated tasks and seed; "significantly" is at the 95 % level in a majority of repetitions.
+TABLE1_CLAIMS = (
+    Claim(
+        key="C1",
+        words="C1: MDW as good as IG on 7 of 8",
+        measure="tasks where MDW is not significantly below IG",
+        thresholds="supported on at least 7 of 8, partly on 5 or 6",
+        rule=lambda f: share_rule(
+            (f["significance"]["MDW vs IG"] >= 0).to_dict(), supported=7 / 8, partly=5 / 8, what="tasks"
+        ),
+        evidence=lambda f: (
+            f"MDW not significantly below IG on {int((f['significance']['MDW vs IG'] >= 0).sum())} of 8 tasks"
+        ),
+    ),
+    Claim(
+        key="C2",
+        words="C2: MDW outperforms k-NN",
+        measure="tasks where MDW's mean is above k-NN's; MDW's significant wins and losses against k-NN",
+        thresholds="supported if higher on at least 5 of 8 and more wins than losses, partly if one holds",
+        rule=lambda f: all_of(_c2(f)[0] >= 5, _c2(f)[1] > _c2(f)[2]),
+        evidence=lambda f: "MDW mean above k-NN on {} of 8; {} significant wins, {} losses".format(*_c2(f)),
+    ),
+    Claim(
+        key="C3",
+        words="C3: weighting selects LED features",
+        measure="IG and MDW against k-NN on LED-24",
+        thresholds="supported if both are significantly better, partly if one is",
+        rule=lambda f: all_of(
+            bool(f["significance"]["IG vs k-NN"]["LED-24"] > 0), bool(f["significance"]["MDW vs k-NN"]["LED-24"] > 0)
+        ),
+        evidence=lambda f: (
+            f"LED-24: IG vs k-NN {int(f['significance']['IG vs k-NN']['LED-24']):+d}, MDW vs k-NN "
+            f"{int(f['significance']['MDW vs k-NN']['LED-24']):+d} (+1 = significantly better)"
+        ),
+    ),
+    Claim(
+        key="C4",
+        words="C4: k-NN compensates on Waveform with large k",
+        measure="k-NN against IG and MDW on both Waveform tasks; its leave-one-out gain from k = 1 to its chosen k",
+        thresholds="supported if k-NN is never significantly below and gains more on Waveform-40 than on "
+        "Waveform-21, partly if one holds",
+        rule=lambda f: all_of(*_c4(f)),
+        evidence=_c4_evidence,
+    ),
+    Claim(
+        key="C5",
+        words="C5: natural tasks: MDW ~ IG, > k-NN on a majority",
+        measure="MDW against IG and k-NN on soybean, lymphography and promoters",
+        thresholds="supported if MDW is not significantly different from IG on all three and significantly above "
+        "k-NN on at least two, partly if one holds",
+        rule=lambda f: all_of(_c5(f)[0], _c5(f)[1] >= 2),
+        evidence=lambda f: "MDW ~ IG on all three: {}; MDW significantly above k-NN on {} of 3".format(*_c5(f)),
+    ),
+    Claim(
+        key="C6",
+        words="C6: MDW poor on ionosphere",
+        measure="MDW against k-NN and IG on ionosphere",
+        thresholds="supported if significantly worse than both, partly if than one",
+        rule=lambda f: all_of(
+            bool(f["significance"]["MDW vs k-NN"]["Ionosphere"] < 0),
+            bool(f["significance"]["MDW vs IG"]["Ionosphere"] < 0),
+        ),
+        evidence=lambda f: (
+            f"MDW vs k-NN {int(f['significance']['MDW vs k-NN']['Ionosphere']):+d}, vs IG "
+            f"{int(f['significance']['MDW vs IG']['Ionosphere']):+d} (-1 = significantly worse)"
+        ),
+    ),
+)
+# end of TABLE1_CLAIMS (the Table 1 chapter shows the table up to here)
+
+
+def ablation_facts(ablation: pd.DataFrame, ablations) -> dict:
+    """What the ablation claim (:data:`ABLATION_CLAIM`) reads: for each (task, ablated method), whether MDW's mean
+    accuracy is at least the ablated method's.
+
+    Parameters
+    ----------
+    ablation : DataFrame
+        Mean accuracy per task (rows, in order) and method (columns ``MDW`` and each ablated method).
+    ablations : iterable of str
+        The ablated methods' columns.
+
+    Returns
+    -------
+    dict
+        ``(task, ablated method) -> bool``, tasks in row order.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"MDW": [80.0, 70.0], "scaling only": [79.0, 71.0]}, index=["t1", "t2"])
+    >>> ablation_facts(a, ["scaling only"])
+    {('t1', 'scaling only'): True, ('t2', 'scaling only'): False}
+    """
+    return {(t, m): bool(ablation.loc[t, "MDW"] >= ablation.loc[t, m]) for t in ablation.index for m in ablations}
+
+
+def _ablation_evidence(agree: dict) -> str:
+    worse = [f"{t} ({m})" for (t, m), ok in agree.items() if not ok]
+    return (
+        f"MDW at least as accurate as the ablated method on {sum(agree.values())} of {len(agree)} "
+        f"(task, ablation) pairs; below it on {', '.join(worse) or 'none'}"
+    )
+
+
+#: Section 2's expectation that MDW does better than either of its stages alone (the Table 1 chapter's ablation),
+#: judged on :func:`ablation_facts`.
+ABLATION_CLAIM = Claim(
+    key="ablation",
+    words="MDW improves on omitting either stage (scaling only, significance only)",
+    measure="(task, ablation) pairs where MDW's mean accuracy is at least the ablated method's",
+    thresholds="supported on at least 75 % of the pairs, partly on at least half (stated before the run)",
+    rule=lambda agree: share_rule(agree, supported=0.75, partly=0.5, what="(task, ablation) pairs"),
+    evidence=_ablation_evidence,
+)
+
+
+def claim_rows(claims, facts) -> pd.DataFrame:
+    """Each claim of a claim table with its verdict and evidence on one condition's facts (the table a chapter
+    shows for its primary condition).
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        A claim table (:data:`TABLE1_CLAIMS`).
+    facts : dict
+        What the claims' rules read under one condition (:func:`table1_facts`).
+
+    Returns
+    -------
+    DataFrame
+        Indexed by the claims' keys: ``claim`` (the words), ``verdict`` and ``evidence``.
+
+    Examples
+    --------
+    >>> rows = claim_rows([ABLATION_CLAIM], {("t1", "scaling only"): True, ("t2", "scaling only"): False})
+    >>> rows.loc["ablation", "verdict"]
+    'partly supported'
+    """
+    return pd.DataFrame(
+        {
+            "claim": [c.words for c in claims],
+            "verdict": [str(c.rule(facts)) for c in claims],
+            "evidence": [c.evidence(facts) for c in claims],
+        },
+        index=[c.key for c in claims],
+    )
 
 
 def table2_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -136,7 +287,7 @@ def table2_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def verdicts_by_reading(by_reading: pd.DataFrame, natural: pd.DataFrame, claims) -> pd.DataFrame:
-    """The verdicts of ``claims`` (:func:`table1_claims` or :func:`table2_claims`) with the generated tasks
+    """The verdicts of ``claims`` (:func:`table2_claims`) with the generated tasks
     under each reading of :func:`~lazylib.protocols.howe_cardie.run_readings` and the repository tasks' results
     ``natural``: rows claims, columns readings."""
     cols = {}
@@ -159,7 +310,7 @@ def per_seed(results: pd.DataFrame) -> dict:
 
 
 def judge_claims(claims, conditions, *, primary) -> dict:
-    """Each claim of ``claims`` (:func:`table1_claims` or :func:`table2_claims`) judged under every condition.
+    """Each claim of ``claims`` (:func:`table2_claims`) judged under every condition.
 
     Parameters
     ----------
@@ -550,16 +701,22 @@ IONOSPHERE_CLAIMS = (
 
 
 __all__ = [
+    "ABLATION_CLAIM",
     "IMAGES_CLAIMS",
     "IONOSPHERE_CLAIMS",
     "METHOD_CLAIMS",
+    "ablation_facts",
     "approximation_facts",
+    "claim_rows",
     "duplicate_facts",
     "imbalance",
     "judge_claims",
     "loo_gain",
+    "NATURAL_TASKS",
+    "TABLE1_CLAIMS",
+    "WAVEFORM_TASKS",
     "per_seed",
-    "table1_claims",
+    "table1_facts",
     "table2_claims",
     "timing_facts",
     "verdicts_by_reading",

@@ -17,6 +17,7 @@ import pandas as pd
 from lazylib._validation import Choice, check, check_random_state
 from lazylib.encoding import encode_labels
 from lazylib.evaluation import check_folds, parallel_map
+from lazylib.report.verdicts import PERCENT, reading_note
 from lazylib.selection import MonteCarloSelector, c45_attributes
 from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy, numeric_matrix
 
@@ -419,7 +420,15 @@ UNTESTED_NOTE = (
 )
 
 
-def table2_note(dataset: str, method: str, *, tested: dict, readings: pd.DataFrame) -> tuple[str, str]:
+def table2_note(
+    dataset: str,
+    method: str,
+    *,
+    tested: dict,
+    readings: pd.DataFrame,
+    published: float | None = None,
+    other: dict | None = None,
+) -> tuple[str, str]:
     """The note of a Table 2 accuracy outside its band, and its type
     (:data:`lazylib.report.verdicts.NOTE_KINDS`).
 
@@ -431,12 +440,18 @@ def table2_note(dataset: str, method: str, *, tested: dict, readings: pd.DataFra
         (dataset, method) -> (note, type) for the cells whose hypotheses the chapter tested.
     readings : DataFrame
         The NN column's accuracies (%) under every reading: (scaling, ties) rows, one column per data set.
+    published : float, optional
+        The paper's accuracy (%): needed with ``other``.
+    other : dict, optional
+        The cell's other readings, reading name -> accuracy (%) per fold seed (:func:`table2_readings`), for a
+        learner other than NN without a tested hypothesis: typed by :func:`lazylib.report.verdicts.reading_note`.
 
     Returns
     -------
     tuple of str
         The hypotheses tested for this cell if any; for NN the readings of the NN column ("tested": none puts
-        it inside); otherwise :data:`UNTESTED_NOTE`.
+        it inside); else the cell's ``other`` readings ("explained" when one's band holds the published value,
+        otherwise "tested"); otherwise :data:`UNTESTED_NOTE`.
 
     Examples
     --------
@@ -448,10 +463,97 @@ def table2_note(dataset: str, method: str, *, tested: dict, readings: pd.DataFra
     ('petal only: 98.0', 'tested')
     >>> table2_note("iris", "CA", tested={}, readings=readings)[1]
     'untested'
+    >>> table2_note("iris", "CA", tested={}, readings=readings, published=96.0, other={"nested": [90.1, 90.3, 89.9]})
+    ('unexplained; readings computed, none holds it: nested 90.10', 'tested')
     """
     if (dataset, method) in tested:
         return tested[dataset, method]
     if method == "NN":
         listed = ", ".join(f"{sc}/{ti} {v:.2f}" for (sc, ti), v in readings[dataset].items())
         return f"unexplained; readings computed (NN, first fold seed; scaling/ties): {listed}", "tested"
+    if other:
+        if published is None:
+            raise ValueError("table2_note: give the published value with the other readings")
+        note, kind = reading_note(published, other, digits=2, bounds=PERCENT)
+        return (note if kind == "explained" else f"unexplained; {note}"), kind
     return UNTESTED_NOTE
+
+
+#: The words of the note of a Table 2 number of dimensions outside its band.
+DIMENSIONS_WORDS = (
+    "the number kept is the result of a search on noisy accuracies (MC: random subsets; CA, CACP: the best K on "
+    "the test folds)"
+)
+
+
+def dimensions_note(published: float, readings: dict, *, digits: int) -> tuple[str, str]:
+    """The note of a Table 2 number of dimensions kept outside its band, and its type: :data:`DIMENSIONS_WORDS`
+    and the dimensions kept under the cell's other readings (:func:`table2_readings`), typed by
+    :func:`lazylib.report.verdicts.reading_note`; "untested" when no other reading was computed.
+
+    Parameters
+    ----------
+    published : float
+        The paper's number of dimensions.
+    readings : dict
+        Reading name -> the dimensions kept per fold seed under it.
+    digits : int
+        The decimals the paper prints.
+
+    Returns
+    -------
+    tuple of str
+        The note and its type.
+
+    Examples
+    --------
+    >>> dimensions_note(3.0, {"nested K": [2.9, 3.1, 3.0, 2.8, 3.2]}, digits=0)[1]
+    'explained'
+    >>> dimensions_note(3.0, {}, digits=0)[1]
+    'untested'
+    """
+    if not readings:
+        return f"{DIMENSIONS_WORDS}; no other reading computed", "untested"
+    return reading_note(published, readings, digits=digits, words=DIMENSIONS_WORDS)
+
+
+def table2_readings(results: dict, seeds, dataset: str, method: str, *, dimensions: bool = False) -> dict:
+    """The other readings of a Table 2 cell that the chapter's runs already hold, one value per fold seed: for CA
+    and CACP, K chosen by leave-one-out inside each training part (the nested choice of :func:`cv_sweep`); for
+    CACP, K capped at C - 1 (no null-space completion).
+
+    Parameters
+    ----------
+    results : dict
+        (dataset, seed) -> the runs of one task: per learner :func:`cv_sweep`'s output (``"CA"``, ``"CACP"`` with
+        ``nested=True``, ``"CACP, K <= C-1"``).
+    seeds : iterable of int
+        The fold seeds.
+    dataset, method : str
+        The cell.
+    dimensions : bool, default False
+        The dimensions kept (K) instead of the accuracy (%).
+
+    Returns
+    -------
+    dict
+        Reading name -> one value per seed; empty for MC, FNN and NN.
+
+    Examples
+    --------
+    >>> r = {"CA": {"nested_accuracy": pd.Series([0.5, 0.75]), "nested_k": pd.Series([2, 3])}}
+    >>> table2_readings({("iris", 0): r}, [0], "iris", "CA")
+    {'K chosen inside each training part': [62.5]}
+    >>> table2_readings({("iris", 0): r}, [0], "iris", "CA", dimensions=True)
+    {'K chosen inside each training part': [2.5]}
+    """
+    out = {}
+    if method in ("CA", "CACP"):
+        nested = [results[dataset, s][method] for s in seeds]
+        out["K chosen inside each training part"] = [
+            float(r["nested_k"].mean()) if dimensions else 100 * float(r["nested_accuracy"].mean()) for r in nested
+        ]
+    if method == "CACP":
+        capped = [results[dataset, s]["CACP, K <= C-1"] for s in seeds]
+        out["K capped at C - 1"] = [float(r["k"]) if dimensions else 100 * float(r["accuracy"]) for r in capped]
+    return out

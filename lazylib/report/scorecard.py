@@ -49,7 +49,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -373,16 +373,54 @@ class Chapter:
         self._claims.append({"claim": str(claim), "kind": kind, **fields, "evidence": str(evidence), **extra})
 
     def judge(
-        self, claim: Claim, conditions, *, primary, factors: Iterable[str] | None = None, condition_note: str = ""
+        self,
+        claim: Claim,
+        conditions,
+        *,
+        primary,
+        factors: Iterable[str] | None = None,
+        condition_note: str | Callable[[Judgement], str] = "",
     ) -> Judgement:
         """Judge one :class:`~lazylib.report.verdicts.Claim` of a protocol's claim table under every condition and
-        register it (its words, kind, verdict and the evidence under the primary condition, followed by
-        ``condition_note``); returns the :class:`~lazylib.report.verdicts.Judgement`. The one call every Part's
-        claim table goes through."""
+        register it; the one call every Part's claim table goes through.
+
+        Parameters
+        ----------
+        claim : Claim
+            A row of a protocol's claim table.
+        conditions : mapping or iterable of pairs
+            Condition -> the facts the claim's rule reads, as for :func:`lazylib.report.verdicts.judge`.
+        primary : dict or tuple
+            The primary condition.
+        factors : sequence of str, optional
+            The names of the factors of plain tuple conditions.
+        condition_note : str or callable, default ""
+            Appended to the evidence under the primary condition: words, or ``condition_note(judgement) -> str``
+            for a note computed from this judgement (e.g. ``lambda j: f"; {j.stability}"``), so a claim whose
+            evidence names its own stability is judged once.
+
+        Returns
+        -------
+        Judgement
+            The claim's :class:`~lazylib.report.verdicts.Judgement`; the record keeps its words, kind, verdict and
+            the evidence followed by the note.
+
+        Examples
+        --------
+        >>> from lazylib.report.verdicts import share_rule
+        >>> c = Claim("k", "All agree", "agreement", "all", rule=lambda a: share_rule(a, supported=1.0, partly=0.5),
+        ...           evidence=lambda a: f"{sum(a)} of {len(a)} agree")
+        >>> card = Chapter(part="V", paper="howe_cardie", chapter="x")
+        >>> j = card.judge(c, {("a",): [True, True], ("b",): [True, False]}, primary=("a",), factors=("reading",),
+        ...                condition_note=lambda j: f"; {j.stability}")
+        >>> card.frames()[1].loc[0, "evidence"]
+        '2 of 2 agree; supported in 1 of 2 conditions; partly supported under reading=b'
+        """
         if not isinstance(claim, Claim):
             raise ValueError(f"judge needs a lazylib.report.verdicts.Claim, got {type(claim).__name__}")
         judgement, evidence = claim.judge(conditions, primary=primary, factors=factors)
-        self.claim(claim=claim.words, judgement=judgement, evidence=evidence + condition_note, kind=claim.kind)
+        note = condition_note(judgement) if callable(condition_note) else condition_note
+        self.claim(claim=claim.words, judgement=judgement, evidence=evidence + str(note), kind=claim.kind)
         return judgement
 
     def frames(self) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -115,3 +115,52 @@ def test_table2_note_names_the_tested_hypotheses_or_the_nn_readings():
     assert kind == "tested" and note.endswith("scaling/ties): none/all 95.00, sd/random 96.12")
     assert table2_note("iris", "CACP", tested=tested, readings=readings) == UNTESTED_NOTE
     assert UNTESTED_NOTE[1] == "untested"
+
+
+def test_table2_note_types_the_other_readings_of_a_cell_without_a_hypothesis():
+    from lazylib.protocols.payne2000 import table2_note
+
+    readings = pd.DataFrame({"iris": [95.0]}, index=pd.MultiIndex.from_tuples([("none", "all")]))
+    tested = {("wpbc", "CACP"): ("without time: 71.69", "tested")}
+    near = {"K chosen inside each training part": [96.0, 96.3, 96.1, 95.9, 96.2]}
+    note, kind = table2_note("iris", "CA", tested={}, readings=readings, published=96.16, other=near)
+    assert kind == "explained" and note.startswith("explained: inside the band under K chosen inside each training")
+    note, kind = table2_note("iris", "CA", tested={}, readings=readings, published=98.13, other=near)
+    assert kind == "tested" and note.startswith("unexplained; readings computed, none holds it")
+    # a tested hypothesis and the NN column keep their notes; other readings need the published value
+    assert (
+        table2_note("wpbc", "CACP", tested=tested, readings=readings, published=73.06, other=near)
+        == tested["wpbc", "CACP"]
+    )
+    with pytest.raises(ValueError, match="published"):
+        table2_note("iris", "CA", tested={}, readings=readings, other=near)
+
+
+def test_dimensions_note_keeps_the_former_words_without_readings_and_types_them_with_some():
+    from lazylib.protocols.payne2000 import dimensions_note
+
+    former = (
+        "the number kept is the result of a search on noisy accuracies (MC: random subsets; CA, CACP: the best K "
+        "on the test folds); no other reading computed"
+    )
+    assert dimensions_note(60.0, {}, digits=0) == (former, "untested")
+    note, kind = dimensions_note(60.0, {"K capped at C - 1": [1.0] * 5}, digits=0)
+    assert kind == "tested" and note.endswith("none holds it: K capped at C - 1 1.00")
+
+
+def test_table2_readings_read_the_nested_choice_and_the_capped_cacp_from_the_runs():
+    from lazylib.protocols.payne2000 import table2_readings
+
+    def task(seed):
+        nested = {"nested_accuracy": pd.Series([0.5, 0.75 + seed / 4]), "nested_k": pd.Series([2, 3 + seed])}
+        return {"CA": nested, "CACP": nested, "CACP, K <= C-1": {"accuracy": 0.25, "k": 1}}
+
+    results = {("sonar", s): task(s) for s in (0, 1)}
+    assert table2_readings(results, [0, 1], "sonar", "CACP") == {
+        "K chosen inside each training part": [62.5, 75.0],
+        "K capped at C - 1": [25.0, 25.0],
+    }
+    assert table2_readings(results, [0, 1], "sonar", "CA", dimensions=True) == {
+        "K chosen inside each training part": [2.5, 3.0]
+    }
+    assert table2_readings(results, [0, 1], "sonar", "FNN") == {}

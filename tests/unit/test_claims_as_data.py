@@ -57,6 +57,28 @@ def test_chapter_judge_records_the_claim_with_its_evidence_and_unstable_verdicts
         card.judge("H2", conditions, primary=(1, "random"), factors=("seed", "ties"))
 
 
+def test_chapter_judge_takes_a_note_computed_from_the_judgement():
+    """A note that depends on the judgement (its stability) needs one judgement, not a second one to read it."""
+    good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": -5.0})
+    conditions = {(1, "random"): P1.table2_facts(good, paper())}
+    conditions.update({(s, "all"): P1.table2_facts(bad, paper()) for s in (1, 2)})
+    h2 = next(c for c in P1.TABLE2_CLAIMS if c.key == "H2")
+    seen = []
+
+    def note(judgement):
+        seen.append(judgement)
+        return f"; {judgement.stability}"
+
+    card = scorecard.Chapter(part="I", paper="payne1998", chapter="c")
+    j = card.judge(h2, conditions, primary=(1, "random"), factors=("seed", "ties"), condition_note=note)
+    assert seen == [j]  # called once, with the judgement judge returns
+    twice = scorecard.Chapter(part="I", paper="payne1998", chapter="c")
+    stability = h2.judge(conditions, primary=(1, "random"), factors=("seed", "ties"))[0].stability
+    twice.judge(h2, conditions, primary=(1, "random"), factors=("seed", "ties"), condition_note=f"; {stability}")
+    assert card.frames()[1].equals(twice.frames()[1])  # the same record as judging twice did
+    assert card.frames()[1].loc[0, "evidence"].endswith(f"; {j.stability}")
+
+
 def test_a_claim_checks_its_kind():
     with pytest.raises(ValueError, match="kind"):
         Claim("k", "w", "m", "t", rule=lambda f: threshold_rule(f, supported=1, partly=0), evidence=str, kind="x")

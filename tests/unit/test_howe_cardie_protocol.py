@@ -166,3 +166,32 @@ def test_loo_gain_and_the_images_claims():
         f"MDW (k = 1; a gain, McNemar p = {facts['p']:.2g})"
     )
     assert "a loss" in standin.evidence(PC.loo_gain(wrong, D, y, 1, 1))
+
+
+def test_cell_readings_are_the_table2_chapters_former_size_readings_then_the_alternatives():
+    rng = np.random.default_rng(0)
+    rows = [
+        {"reading": size, "task": t, "method": m, "rep": r, "fold": f, "accuracy": float(rng.uniform(60, 90))}
+        for size in ("train 100", "train 500")
+        for t in ("LED-7", "Waveform-21")
+        for m in ("MVDM", "VDM")
+        for r in range(3)
+        for f in range(2)
+    ]
+    by_size = pd.DataFrame(rows)
+    for d, m in [("LED-7", "VDM"), ("Waveform-21", "MVDM"), ("Soybean", "VDM")]:
+        former = {  # the chapter's former expression, verbatim
+            f"sizes {size}": g[(g.task == d) & (g.method == m)].groupby("rep")["accuracy"].mean().to_numpy()
+            for size, g in by_size.groupby("reading", sort=False)
+            if d in set(g.task)
+        }
+        new = P.cell_readings(d, m, by_size=by_size)
+        assert list(new) == list(former) and all(np.array_equal(new[k], former[k]) for k in former)
+    soy = pd.DataFrame({"task": "Soybean", "method": "VDM", "rep": [0], "fold": [0], "accuracy": [92.5]})
+    alternatives = {"unseen values uniform": soy, "5 bins": soy.assign(task="Ionosphere")}
+    readings = P.cell_readings("Soybean", "VDM", by_size=by_size, alternatives=alternatives)
+    assert {k: v.tolist() for k, v in readings.items()} == {"unseen values uniform": [92.5]}
+    assert list(P.cell_readings("LED-7", "VDM", by_size=by_size, alternatives=alternatives)) == [
+        "sizes train 100",
+        "sizes train 500",
+    ]

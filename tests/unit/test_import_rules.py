@@ -5,7 +5,8 @@
    and ``lazylib.search``;
 2. the reusable library (estimators, metrics, weighting, encoding, search, evaluation) and the reader tools
    (``lazylib.report``) never import ``lazylib.protocols`` (what one Part runs builds on them, not the reverse);
-3. chapters import only public names (no ``_private`` module or name of lazylib);
+3. chapters import only public names (no ``_private`` module or name of lazylib) and read no private attribute
+   (``X._name``) of a module or object they import from lazylib;
 4. no module of lazylib uses a private name (``_name``) of another module, by import or as an attribute of an
    imported module: a helper two modules share is public where it belongs. A package's private submodules
    (``lazylib.metrics._engine``) are names of that package, for its own modules to import.
@@ -73,6 +74,47 @@ def test_chapters_import_only_public_names(path):
     assert not hits, f"{path.relative_to(ROOT)} uses private names of lazylib: {hits}"
 
 
+def _private_attributes_read(cells) -> list[str]:
+    """``X._name`` for every private attribute that the code cells ``cells`` read of a name ``X`` they import from
+    lazylib (a module, a class, a function or any other object: ``from lazylib.protocols import howe_cardie as P``
+    then ``P._rows``; ``import lazylib.x as y`` then ``y._z``)."""
+    from lazylib._book.api_links import python_source
+
+    trees = [ast.parse(python_source(cell)) for cell in cells]
+    imported = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "lazylib":
+                imported |= {alias.asname or alias.name for alias in node.names}
+            elif isinstance(node, ast.Import):
+                imported |= {
+                    alias.asname or alias.name.split(".")[0]
+                    for alias in node.names
+                    if alias.name.split(".")[0] == "lazylib"
+                }
+    return [
+        f"{node.value.id}.{node.attr}"
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in imported
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+    ]
+
+
+NOTEBOOKS = [p for p in CHAPTERS if p.read_text(encoding="utf-8").startswith("---\nfile_format: mystnb")]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_chapters_read_no_private_attribute_of_lazylib(path):
+    from lazylib._book.api_links import code_cells
+
+    read = _private_attributes_read(code_cells(path))
+    assert not read, f"{path.relative_to(ROOT)} reads private attributes of lazylib: {read}"
+
+
 def _private_names_used(path: Path, module: str | None = None) -> list[str]:
     """``module._name`` for every private name of another lazylib module that the file at ``path`` imports
     (``from module import _name``) or reads (``module._name`` after ``import module`` / ``from package import
@@ -135,3 +177,9 @@ def test_the_rules_catch_a_violation(tmp_path):
     other.write_text("from lazylib.weighting.mdw import _numeric_sum\nfrom lazylib import neighbors\nneighbors._x\n")
     used = _private_names_used(other, "lazylib.weighting.other")
     assert used == ["lazylib.weighting.mdw._numeric_sum", "lazylib.neighbors._x"]
+    cells = [
+        "from lazylib.protocols import howe_cardie as P\nfrom lazylib.report.scorecard import Chapter",
+        "import lazylib.weighting as W\nP._rows(1, 2)\nChapter._cells\nW._x\nP.__doc__\nP.fold_rows",
+        "other = object()\nother._private",
+    ]
+    assert sorted(_private_attributes_read(cells)) == ["Chapter._cells", "P._rows", "W._x"]

@@ -92,6 +92,22 @@ def test_payne_problems():
     assert len(X) == 100 and (xor == (y == "1")).all() and y.value_counts().tolist() == [50, 50]
 
 
+def test_payne_inseparable_margin_reading():
+    """margin=0 draws what the generator drew before it had the parameter; a margin empties strips around 0.5."""
+    rng = np.random.default_rng(3)
+    parts = [
+        np.column_stack([rng.uniform(lx, lx + 0.5, 25), rng.uniform(ly, ly + 0.5, 25)])
+        for lx, ly in ((0, 0), (0.5, 0.5), (0, 0.5), (0.5, 0))
+    ]  # the former draws, verbatim
+    X, y = synthetic.payne_inseparable(random_state=3)
+    assert np.array_equal(X.to_numpy(), np.vstack(parts))
+    X, y = synthetic.payne_inseparable(margin=0.1, random_state=0)
+    assert ((X - 0.5).abs() > 0.05).all().all() and X.to_numpy().min() >= 0 and X.to_numpy().max() <= 1
+    assert (((X["x1"] >= 0.5) ^ (X["x2"] >= 0.5)) == (y == "1")).all()
+    with pytest.raises(ValueError, match="margin"):
+        synthetic.payne_inseparable(margin=0.7)
+
+
 def test_payne_separable_readings():
     """The alternatives of the separable problem's reading: a margin between the classes, a diagonal boundary."""
     X, y = synthetic.payne_separable(margin=0.2, random_state=0)
