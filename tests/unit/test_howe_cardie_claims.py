@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib.protocols import howe_cardie_claims as PC
+from lazylib.protocols import howe_cardie_method_claims as PM
 from lazylib.protocols.howe_cardie import pairwise_tests, significant, summary
 from lazylib.report.verdicts import Claim, all_of, judge, share_rule, tiers
 
@@ -65,7 +66,7 @@ def test_timing_facts_match_the_chapters_computation_and_the_complexity_claim_it
     tables = [timing_table(1.1, 2.0, 4e-16), timing_table(1.1, 1.5, 4e-16, 1), timing_table(1.1, 2.0, 1e-6, 2)]
     pairs = []
     for t in tables:
-        f = PC.timing_facts(t, fast=(1000, 256000), naive=(1000, 4000))
+        f = PM.timing_facts(t, fast=(1000, 256000), naive=(1000, 4000))
         max_err, fast_slope, naive_slope, speedup = old_timing(t)
         assert (f["max_err"], f["fast_slope"], f["naive_slope"], f["speedup"]) == (
             max_err,
@@ -74,7 +75,7 @@ def test_timing_facts_match_the_chapters_computation_and_the_complexity_claim_it
             speedup,
         )
         pairs.append((f, (max_err, fast_slope, naive_slope)))
-    claim = PC.METHOD_CLAIMS[0]
+    claim = PM.METHOD_CLAIMS[0]
     verdicts = assert_same(
         claim,
         old_complexity_rule,
@@ -101,16 +102,16 @@ def test_duplicate_claim_matches_the_chapters_rule():
     pairs = []
     for factor in (2.0, 1.5, 0.8):
         twice = once * factor
-        f = PC.duplicate_facts(once, twice, "length", "colour")
+        f = PM.duplicate_facts(once, twice, "length", "colour")
         pairs.append((f, (twice / once).to_numpy()))
-    verdicts = assert_same(PC.METHOD_CLAIMS[1], old_duplicate_rule, pairs, None, kind="property")
+    verdicts = assert_same(PM.METHOD_CLAIMS[1], old_duplicate_rule, pairs, None, kind="property")
     assert verdicts == {"supported", "partly supported", "not supported"}
     for f, _ in pairs:
         old = (
             f"length/colour weight ratio {float(once.iloc[0]):.2f} alone, "
             f"{float((once * f['ratio'][0]).iloc[0]):.2f} with length duplicated (class a)"
         )
-        assert PC.METHOD_CLAIMS[1].evidence(f) == old
+        assert PM.METHOD_CLAIMS[1].evidence(f) == old
 
 
 def approximation_table(shares):
@@ -130,9 +131,9 @@ def test_approximation_claim_matches_the_chapters_rule():
     for shares in ([0.0] * 6, [0.0, 0.0, 0.0, 0.2, 0.2, 0.2], [0.5] * 6):
         a = approximation_table(shares)
         holds = a["share missing by more than epsilon"] <= a["delta"]
-        pairs.append((PC.approximation_facts(a), (holds, a)))
+        pairs.append((PM.approximation_facts(a), (holds, a)))
     verdicts = assert_same(
-        PC.METHOD_CLAIMS[2],
+        PM.METHOD_CLAIMS[2],
         lambda old: share_rule(old[0].to_list(), supported=1.0, partly=0.5, what="(epsilon, delta, feature) settings"),
         pairs,
         lambda old: (
@@ -163,8 +164,8 @@ def test_ionosphere_claim_matches_the_chapters_rule():
     for zeros in ({"b": 28, "g": 0}, {"b": 20, "g": 3}, {"b": 10, "g": 12}):
         z = pd.Series(zeros)
         ratios = tuple(sorted([z[c] / 33 for c in z.index], reverse=True))
-        pairs.append((PC.zero_share_facts(z, 33, predicted, truth), (ratios, z)))
-    claim = PC.IONOSPHERE_CLAIMS[0]
+        pairs.append((PM.zero_share_facts(z, 33, predicted, truth), (ratios, z)))
+    claim = PM.IONOSPHERE_CLAIMS[0]
     verdicts = assert_same(claim, lambda old: old_zero_rule(old[0]), pairs, None, kind="published")
     assert verdicts == {"supported", "partly supported", "not supported"}
     # the chapter's evidence, verbatim, with its variables
@@ -177,7 +178,7 @@ def test_ionosphere_claim_matches_the_chapters_rule():
         f"{zeros[other]}; MDW predicts '{sparse_class}' for {share_sparse:.1f} % of the test set (true share "
         f"{true_sparse:.1f} %)"
     )
-    assert claim.evidence(PC.zero_share_facts(zeros, 33, predicted, truth)) == evidence
+    assert claim.evidence(PM.zero_share_facts(zeros, 33, predicted, truth)) == evidence
 
 
 def old_imbalance(shares):
@@ -202,13 +203,13 @@ def shares_table(imbalanced: int):
 
 
 def test_imbalance_and_the_others_claim_match_the_chapters_rule():
-    claim = PC.IONOSPHERE_CLAIMS[1]
+    claim = PM.IONOSPHERE_CLAIMS[1]
     pairs = []
     for imbalanced in (0, 1, 3):
         shares = shares_table(imbalanced)
         table = old_imbalance(shares)
-        pd.testing.assert_frame_equal(PC.imbalance(shares), table)
-        pairs.append(({"table": PC.imbalance(shares), "reading": "unknown values left out"}, table))
+        pd.testing.assert_frame_equal(PM.imbalance(shares), table)
+        pairs.append(({"table": PM.imbalance(shares), "reading": "unknown values left out"}, table))
     others = [f"task {i}" for i in range(7)]
 
     def old_rule(table):

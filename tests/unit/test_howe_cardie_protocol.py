@@ -7,6 +7,7 @@ import pytest
 from lazylib.neighbors import loo_accuracy_by_k
 from lazylib.protocols import howe_cardie as P
 from lazylib.protocols import howe_cardie_claims as PC
+from lazylib.protocols import howe_cardie_readings as PR
 from lazylib.synthetic import waveform
 from lazylib.weighting import MDW, FeatureDifference
 
@@ -113,39 +114,39 @@ def test_led_run_above_is_the_binomial_tail_at_the_bayes_bound():
 
     from lazylib.synthetic import led_bayes_accuracy
 
-    assert P.led_run_above(78.4) == pytest.approx(stats.binom.sf(195, 250, led_bayes_accuracy(0.10)))
-    assert P.led_run_above(60.0) > 0.999 and P.led_run_above(90.0) < 1e-9
-    assert P.led_run_above(78.4, noise=0.08) > P.led_run_above(78.4)
+    assert PR.led_run_above(78.4) == pytest.approx(stats.binom.sf(195, 250, led_bayes_accuracy(0.10)))
+    assert PR.led_run_above(60.0) > 0.999 and PR.led_run_above(90.0) < 1e-9
+    assert PR.led_run_above(78.4, noise=0.08) > PR.led_run_above(78.4)
 
 
 def test_table1_readings_and_notes():
     by_size = _results().assign(reading="small")
     alternative = _results()
-    readings = P.table1_readings(
+    readings = PR.table1_readings(
         "Waveform-21", "IG", alternative=alternative, by_size=by_size, numeric_tasks=["Waveform-21"]
     )
     assert list(readings) == ["IG weights only", "sizes small"]
     assert readings["IG weights only"].tolist() == [74.0, 75.0]
     assert list(
-        P.table1_readings("LED-7", "MDW", alternative=alternative, by_size=by_size, numeric_tasks=["Waveform-21"])
+        PR.table1_readings("LED-7", "MDW", alternative=alternative, by_size=by_size, numeric_tasks=["Waveform-21"])
     ) == ["sizes small"]
     as_value = _results().assign(accuracy=lambda r: r.accuracy + 1.0)
-    with_values = P.table1_readings(
+    with_values = PR.table1_readings(
         "Waveform-21", "IG", alternative=alternative, by_size=by_size, numeric_tasks=[], as_value=as_value
     )
     assert list(with_values) == ["sizes small", "unknowns as a value"]
     assert with_values["unknowns as a value"].tolist() == [75.0, 76.0]
     # a reading that puts the published value inside its band explains the cell; none does: tested
-    note, kind = P.table1_note("Waveform-21", "IG", 74.5, readings, diagnosis=None, deviations={}, deterministic=False)
+    note, kind = PR.table1_note("Waveform-21", "IG", 74.5, readings, diagnosis=None, deviations={}, deterministic=False)
     assert kind == "explained" and "IG weights only" in note
-    note, kind = P.table1_note("Waveform-21", "IG", 95.0, readings, diagnosis=None, deviations={}, deterministic=False)
+    note, kind = PR.table1_note("Waveform-21", "IG", 95.0, readings, diagnosis=None, deviations={}, deterministic=False)
     assert kind == "tested" and "unexplained" in note
     diagnosis = pd.DataFrame(
         {"mean": [80.0, 60.0]}, index=pd.MultiIndex.from_tuples([(8, "LED-7", "MDW"), (12, "LED-7", "MDW")])
     )
-    note, kind = P.table1_note("LED-7", "MDW", 95.0, {}, diagnosis=diagnosis, deviations={}, deterministic=False)
+    note, kind = PR.table1_note("LED-7", "MDW", 95.0, {}, diagnosis=diagnosis, deviations={}, deterministic=False)
     assert "no noise level fits the six LED cells (means at 8 % noise 80.0, 12 % noise 60.0)" in note
-    note, kind = P.table1_note(
+    note, kind = PR.table1_note(
         "Soybean", "MDW", 90.4, {}, diagnosis=None, deviations={"Soybean": "unknown values"}, deterministic=True
     )
     assert (note, kind) == ("explained: unknown values", "explained")
@@ -185,13 +186,13 @@ def test_cell_readings_are_the_table2_chapters_former_size_readings_then_the_alt
             for size, g in by_size.groupby("reading", sort=False)
             if d in set(g.task)
         }
-        new = P.cell_readings(d, m, by_size=by_size)
+        new = PR.cell_readings(d, m, by_size=by_size)
         assert list(new) == list(former) and all(np.array_equal(new[k], former[k]) for k in former)
     soy = pd.DataFrame({"task": "Soybean", "method": "VDM", "rep": [0], "fold": [0], "accuracy": [92.5]})
     alternatives = {"unseen values uniform": soy, "5 bins": soy.assign(task="Ionosphere")}
-    readings = P.cell_readings("Soybean", "VDM", by_size=by_size, alternatives=alternatives)
+    readings = PR.cell_readings("Soybean", "VDM", by_size=by_size, alternatives=alternatives)
     assert {k: v.tolist() for k, v in readings.items()} == {"unseen values uniform": [92.5]}
-    assert list(P.cell_readings("LED-7", "VDM", by_size=by_size, alternatives=alternatives)) == [
+    assert list(PR.cell_readings("LED-7", "VDM", by_size=by_size, alternatives=alternatives)) == [
         "sizes train 100",
         "sizes train 500",
     ]
