@@ -119,8 +119,8 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
     precision (more than ``2^20`` errors, where ``n U - e`` cancels; ``|log(CF) / n|`` below ``2^-23``, where
     ``1 - CF^(1/n)`` does) or overflow, the same quantities are computed in a rescaled form (the Wilson limit
     without the cancellation, in units of ``n``; ``expm1``); every leaf of ordinary data gets the program's float
-    to the last bit, so pruning is unchanged. ``"exact"`` relies on scipy's beta quantile and loses accuracy
-    beyond about ``n = 1e15``.
+    to the last bit, so pruning is unchanged. ``"exact"`` relies on scipy's beta quantile, which loses accuracy
+    (and gives NaN) on larger leaves: it refuses ``n`` above :data:`EXACT_MAX_N` with a ValueError.
 
     References
     ----------
@@ -142,7 +142,17 @@ def extra_errors(n: float, e: float, confidence: float = 0.25, method: str = "c4
     e = max(e, 0.0)
     confidence = check("confidence", confidence, Real(low=0, high=1, open_low=True, open_high=True))
     method = check("method", method, Choice(UPPER_LIMITS))
+    if method == "exact" and n > EXACT_MAX_N:
+        raise ValueError(
+            f"method='exact' is accurate for leaves of at most {EXACT_MAX_N:g} cases (scipy's beta quantile), got "
+            f"n = {n:g}: use method='normal' or 'c45', finite and accurate at any scale"
+        )
     return _extra_errors(n, e, confidence, method)
+
+
+#: The largest leaf weight ``n`` for which ``extra_errors(..., method="exact")`` answers (scipy's beta quantile
+#: is accurate to it; beyond it gives NaN or wrong values at large ``e``).
+EXACT_MAX_N = 1e15
 
 
 def _extra_errors(n: float, e: float, confidence: float, method: str) -> float:

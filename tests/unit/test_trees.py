@@ -358,6 +358,15 @@ def test_extra_errors_are_finite_and_accurate_at_any_scale(method, confidence):
     assert extra_errors(1e308, 1e300) == pytest.approx(0.6925 * 1e150, rel=1e-4)
 
 
+def test_the_exact_limit_refuses_leaves_beyond_its_accurate_range():
+    """scipy's beta quantile gives NaN for e = 1e290 of n = 1e300: "exact" refuses such leaves with a message
+    naming the limit and the methods that answer, and still answers at the limit."""
+    assert np.isfinite(extra_errors(1e15, 1e3, method="exact"))
+    with pytest.raises(ValueError, match=r"method='exact'.*1e\+15.*n = 1e\+300.*'normal'"):
+        extra_errors(1e300, 1e290, method="exact")
+    assert np.isfinite(extra_errors(1e300, 1e290, method="normal"))
+
+
 def voting_example():
     """Quinlan's pruning example: 16 cases, 15 of class A; a test whose three branches hold 6 A, 9 A and 1 B."""
     X = pd.DataFrame({"education": pd.Categorical(["n"] * 6 + ["y"] * 9 + ["u"], categories=["n", "y", "u"])})
