@@ -42,9 +42,6 @@ CHAPTER = (
 from lazylib.report import scorecard
 from lazylib.report.verdicts import all_of, judge
 
-import time
-
-time.sleep(3)  # (so the scorecard page, on the other worker, would run before this record without the wait)
 card = scorecard.Chapter(part="I", paper="payne1998", chapter="p1/01_a")
 card.cell(source="Table 2", cell="zoo / OM", published=96.09, runs=[REPRODUCED], digits=2, deterministic=True,
           deviation="a test chapter", note_kind="untested")
@@ -56,9 +53,8 @@ print("chapter A executed")
 )
 
 
-#: The arguments ``make test`` gives pytest (Makefile): the pytest-xdist workers execute the chapters in two groups
-#: and the pages reading the records after both (conftest.py's scheduler), and the executed pages reach the cache
-#: through the controller.
+#: The arguments ``make test`` gives pytest (Makefile): one pytest-xdist worker executes the chapters
+#: (conftest.py's scheduler), and the executed pages still reach the cache from that worker.
 MAKE_TEST_ARGS = ("-n", "2", "--dist", "loadscope")
 
 
@@ -91,18 +87,6 @@ def test_chapters_run_after_the_tests_in_toc_order():
     toc = [str(p.relative_to(ROOT)) for p in execute_once.toc_notebooks(ROOT)]
     assert notebooks == toc
     assert files.index(notebooks[0]) > max(i for i, f in enumerate(files) if f.endswith(".py"))
-
-
-def test_the_second_group_names_parts_of_the_book_and_every_page_has_a_scope():
-    from conftest import READERS, SECOND_GROUP, scope_of_page
-
-    folders = {p.relative_to(ROOT / "book").parts[0] for p in execute_once.toc_notebooks(ROOT)}
-    assert set(SECOND_GROUP) <= folders
-    scopes = {p: scope_of_page(p.relative_to(ROOT).as_posix()) for p in execute_once.toc_notebooks(ROOT)}
-    assert {p.name for p, s in scopes.items() if s == READERS} >= {"intro.md", "scorecard.md", "index.md"}
-    second = {p.relative_to(ROOT / "book").parts[0] for p, s in scopes.items() if s == "chapters, second group"}
-    assert second == set(SECOND_GROUP)
-    assert all(s == READERS for p, s in scopes.items() if p.name == "index.md" or p.parent == ROOT / "book")
 
 
 @pytest.fixture
