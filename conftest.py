@@ -147,7 +147,7 @@ class _ExecutionRecorder:
 
     def __init__(self):
         self.message = None
-        self.inputs = execute_once.book_inputs(ROOT)
+        self.inputs = execute_once.book_input_parts(ROOT)
         self.passed, self.failed, self.seconds = set(), set(), defaultdict(float)
 
     def pytest_runtest_logreport(self, report):
@@ -194,8 +194,9 @@ class _ExecutionRecorder:
         ]
         if broken:
             return f"not filled: {broken[0].relative_to(ROOT)} did not run cleanly"
-        if execute_once.book_inputs(ROOT) != self.inputs:
-            return "not filled: sources changed while the tests ran"
+        changed = execute_once.changed_parts(self.inputs, execute_once.book_input_parts(ROOT))
+        if changed:
+            return f"not filled: changed while the tests ran: {', '.join(changed[:3])}"
         notebooks = []
         for path in pages:
             notebook = execute_once.read_notebook(path)

@@ -8,14 +8,14 @@ every chapter a second time, the book reuses what nbval produced, but only when 
    its record) and, after a session in which *every* page of the book executed without a failing cell,
    stores each executed notebook (nbval keeps each cell's outputs in ``IPyNbCell.test_outputs``) in the
    jupyter-cache that Jupyter Book reads (``_build/.jupyter_cache``), then writes :data:`STAMP` with
-   :func:`book_inputs` as they were when the session started (and still are).
+   :func:`book_input_parts` as they were when the session started (and still are).
 2. ``make book`` runs Sphinx with ``execute_notebooks: cache``. Before Sphinx reads a page, this extension checks
-   the cache (``config-inited``): if :data:`STAMP` matches the current :func:`book_inputs` and every page is in
+   the cache (``config-inited``): if :data:`STAMP` matches the current :func:`book_input_parts` and every page is in
    the cache, the build uses it as it is. Otherwise it empties the cache and executes every page itself, in
    ``_toc.yml`` order, into the cache, and only then lets Sphinx read. So ``make book`` alone on a clean clone
    executes everything once, and never shows outputs of other sources.
 
-:func:`book_inputs` hashes everything an output can depend on: lazylib's sources and data, the published CSVs,
+:func:`book_input_parts` hashes everything an output can depend on: lazylib's sources and data, the published CSVs,
 the versions of Python and the numerical libraries (:func:`lazylib.report.scorecard.inputs_fingerprint`), every page of
 the book, ``_toc.yml``, ``_config.yml``, ``conftest.py`` and the source revision printed on the front page
 (:func:`lazylib.build_info`). The book's extensions (this module among them) are lazylib sources.
@@ -56,17 +56,35 @@ def toc_notebooks(root: Path) -> list[Path]:
     return sorted(pages, key=reads_records)  # stable: each group keeps the _toc.yml order
 
 
-def book_inputs(root: Path) -> str:
-    """sha256 of everything the executed pages' outputs can depend on (see the module docstring)."""
+def book_input_parts(root: Path) -> dict[str, str]:
+    """What the executed pages' outputs can depend on (see the module docstring), part by part: the library with
+    its data, the published numbers and the versions (one sha256), each page and configuration file (its sha256),
+    and the source revision (as printed)."""
     import lazylib
     from lazylib.report.scorecard import inputs_fingerprint
 
-    digest = hashlib.sha256(inputs_fingerprint(root).encode())
+    parts = {"lazylib, published numbers, library versions": inputs_fingerprint(root)}
     files = [*sorted((root / "book").rglob("*.md")), root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
     for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-    digest.update(json.dumps(lazylib.build_info(), sort_keys=True).encode())
-    return digest.hexdigest()
+        parts[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    parts["source revision"] = json.dumps(lazylib.build_info(), sort_keys=True)
+    return parts
+
+
+def book_inputs(root: Path) -> str:
+    """sha256 of :func:`book_input_parts`."""
+    return hashlib.sha256(json.dumps(book_input_parts(root), sort_keys=True).encode()).hexdigest()
+
+
+def changed_parts(before: dict[str, str], now: dict[str, str]) -> list[str]:
+    """The parts of :func:`book_input_parts` that differ, were added or are gone, in sorted order.
+
+    Examples
+    --------
+    >>> changed_parts({"a": "1", "b": "2"}, {"a": "1", "b": "3", "c": "4"})
+    ['b', 'c']
+    """
+    return sorted(k for k in before.keys() | now.keys() if before.get(k) != now.get(k))
 
 
 def read_notebook(path: Path):
@@ -100,12 +118,20 @@ def store(notebook, path: Path, seconds: float, cache_dir: Path) -> None:
     )
 
 
-def write_stamp(inputs: str, notebooks: list[Path], how: str, stamp: Path) -> None:
-    """Declare the cache current for ``inputs`` (call only after every page is stored)."""
+def write_stamp(parts: dict[str, str], notebooks: list[Path], how: str, stamp: Path) -> None:
+    """Declare the cache current for the inputs ``parts`` (:func:`book_input_parts`; call only after every page is
+    stored). The parts are kept so that a stale cache can say what changed."""
     stamp.parent.mkdir(parents=True, exist_ok=True)
+    inputs = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
     stamp.write_text(
         json.dumps(
-            {"inputs": inputs, "executed by": how, "written": time.time(), "pages": [p.name for p in notebooks]},
+            {
+                "inputs": inputs,
+                "executed by": how,
+                "written": time.time(),
+                "pages": [p.name for p in notebooks],
+                "parts": parts,
+            },
             indent=1,
         )
     )
@@ -128,9 +154,11 @@ def current(root: Path, cache_dir: Path, stamp: Path) -> tuple[bool, str]:
     """Whether the cache holds current outputs of every page, and why not."""
     if not stamp.is_file():
         return False, "no test run has stored a clean execution of every page"
-    recorded = json.loads(stamp.read_text())
-    if recorded.get("inputs") != book_inputs(root):
-        return False, "sources, data or library versions changed since the pages were executed"
+    recorded, parts = json.loads(stamp.read_text()), book_input_parts(root)
+    if recorded.get("parts") != parts:
+        changed = changed_parts(recorded.get("parts", {}), parts)
+        shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+        return False, f"changed since the pages were executed: {shown}"
     missing = missing_from_cache(toc_notebooks(root), cache_dir)
     if missing:
         return False, f"{len(missing)} page(s) not in the cache, e.g. {missing[0].relative_to(root)}"
@@ -151,7 +179,7 @@ def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900, lo
     """Execute every page in ``_toc.yml`` order into an emptied cache; raise on the first failing cell."""
     from jupyter_cache.executors.utils import single_nb_execution
 
-    inputs, notebooks = book_inputs(root), toc_notebooks(root)
+    parts, notebooks = book_input_parts(root), toc_notebooks(root)
     os.environ["TQDM_DISABLE"] = "1"  # the kernels inherit it: no progress bar in the book's outputs
     reset(cache_dir, stamp)
     for path in notebooks:
@@ -163,7 +191,7 @@ def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900, lo
             raise RuntimeError(f"executing {path.relative_to(root)} failed:\n{result.exc_string}")
         log(f"  {result.time:.1f} s")
         store(notebook, path, result.time, cache_dir)
-    write_stamp(inputs, notebooks, "the book build", stamp)
+    write_stamp(parts, notebooks, "the book build", stamp)
 
 
 def _ensure_cache(app, config) -> None:

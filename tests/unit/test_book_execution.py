@@ -159,7 +159,10 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     assert "01_a" in table and f"{round(seconds, 2)}" in table  # myst-nb's table, from the same cache
 
     (small_book / "book" / "p1" / "01_a.md").write_text(CHAPTER.replace("REPRODUCED", "95.5"))
-    assert not execute_once.current(small_book, cache, stamp)[0]
+    assert execute_once.current(small_book, cache, stamp) == (
+        False,
+        "changed since the pages were executed: book/p1/01_a.md",
+    )
     # An incremental build (the environment of the first build kept) must still show the new outputs.
     rebuilt = run(build, small_book)
     assert rebuilt.returncode == 0, rebuilt.stdout[-3000:] + rebuilt.stderr[-3000:]
