@@ -3,8 +3,8 @@ read.
 
 - :data:`TABLE1_CLAIMS`: Table 1's claims C1-C6 (chapter 02), on :func:`table1_facts`, and :data:`ABLATION_CLAIM`,
   on :func:`ablation_facts` (:func:`claim_rows` shows a claim table's verdicts under one condition);
-- :func:`table2_claims`: the verdicts of Table 2 (T1-T3) from one condition's results, judged over the conditions
-  by :func:`judge_claims` (:func:`per_seed`, :func:`verdicts_by_reading`);
+- :data:`TABLE2_CLAIMS`: Table 2's claims T1-T3 (chapter 03), on :func:`table2_facts`; :func:`per_seed` gives
+  the conditions of one repetition each under which Tables 1 and 2's claims are judged too;
 - :data:`IMAGES_CLAIMS`: the images task and its stand-in (chapter 05), on :func:`loo_gain`.
 
 Each claim table is a sequence of :class:`lazylib.report.verdicts.Claim`, judged and recorded with
@@ -24,7 +24,7 @@ import pandas as pd
 
 from lazylib.encoding import encode_labels
 from lazylib.protocols.howe_cardie import marks, mcnemar_p, pairwise_tests, significant, summary
-from lazylib.report.verdicts import Claim, all_of, judge, not_testable, share_rule, threshold_rule, tiers
+from lazylib.report.verdicts import Claim, all_of, not_testable, share_rule, threshold_rule, tiers
 from lazylib.weighting.sets import loo_predictions
 
 
@@ -239,60 +239,91 @@ def claim_rows(claims, facts) -> pd.DataFrame:
     )
 
 
-def table2_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The verdicts of Table 2's claims T1-T3 (rules stated in the Table 2 chapter) from the results of
-    ``MVDM``, ``VDM`` and ``MDW+MVDM`` on the eight tasks. Returns the claims (indexed T1-T3) and the
-    significance table of the three pairs per task."""
+def table2_facts(results: pd.DataFrame) -> dict:
+    """What Table 2's claims T1-T3 (:data:`TABLE2_CLAIMS`) read from the results of ``MVDM``, ``VDM`` and
+    ``MDW+MVDM`` on the eight tasks under one condition.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The rows :func:`~lazylib.protocols.howe_cardie.run` returns for MVDM, VDM and MDW+MVDM, on every task,
+        repetition and fold.
+
+    Returns
+    -------
+    dict
+        ``order`` (the tasks, in order), ``significance`` (per task: +1/-1/0 for ``MVDM vs VDM``,
+        ``MVDM vs MDW+MVDM`` and ``VDM vs MDW+MVDM``, :func:`~lazylib.protocols.howe_cardie.significant` over
+        :func:`~lazylib.protocols.howe_cardie.pairwise_tests`), ``indistinguishable`` (task -> no pair differs
+        significantly), ``mdw_loses`` (for each task where some pair differs: whether MDW+MVDM is significantly
+        below the best, i.e. not marked by :func:`~lazylib.protocols.howe_cardie.marks`), ``lost_on`` (the tasks
+        it loses on, in words, or "no task") and ``vdm_wins`` (the number of tasks where VDM is significantly
+        above MVDM).
+    """
     tests = pairwise_tests(results)
     bold = marks(results, tests)
     order = list(dict.fromkeys(results.task))
     pairs = [("MVDM", "VDM"), ("MVDM", "MDW+MVDM"), ("VDM", "MDW+MVDM")]
     sig = pd.DataFrame({f"{a} vs {b}": significant(tests, a, b) for a, b in pairs}).reindex(order)
     distinguishable = sig.ne(0).any(axis=1)
-    n_indist = int((~distinguishable).sum())
     mdw_loses = {t: not bool(bold.loc[t, "MDW+MVDM"]) for t in order if distinguishable[t]}
-    vdm_wins = int((significant(tests, "VDM", "MVDM").reindex(order) > 0).sum())
-    n_lost = sum(mdw_loses.values())
-    lost_on = ", ".join(t for t, lost in mdw_loses.items() if lost) or "no task"
-    claims = pd.DataFrame(
-        {
-            "claim": [
-                "T1: indistinguishable on 6 of 8",
-                "T2: MDW+MVDM loses where they differ",
-                "T3: VDM's weights do not help over MVDM",
-            ],
-            "verdict": [
-                share_rule((~distinguishable).to_dict(), supported=6 / 8, partly=4 / 8, what="tasks"),
-                tiers(
-                    supported=n_lost == len(mdw_loses),
-                    partly=n_lost > 0,
-                    note=f"MDW+MVDM below the best on {n_lost} of {len(mdw_loses)} distinguishable tasks",
-                )
-                if mdw_loses
-                else not_testable("no task where the three methods differ significantly: nothing to judge"),
-                threshold_rule(vdm_wins, supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"),
-            ],
-            "evidence": [
-                f"no significant pair on {n_indist} of 8 tasks",
-                f"MDW+MVDM significantly below the best on {n_lost} of {len(mdw_loses)} distinguishable "
-                f"tasks ({lost_on})",
-                f"VDM significantly above MVDM on {vdm_wins} of 8 tasks",
-            ],
-            "lost_on": [lost_on] * 3,
-        },
-        index=["T1", "T2", "T3"],
+    return {
+        "order": order,
+        "significance": sig,
+        "indistinguishable": (~distinguishable).to_dict(),
+        "mdw_loses": mdw_loses,
+        "lost_on": ", ".join(t for t, lost in mdw_loses.items() if lost) or "no task",
+        "vdm_wins": int((significant(tests, "VDM", "MVDM").reindex(order) > 0).sum()),
+    }
+
+
+def _t2_rule(f):
+    loses = f["mdw_loses"]
+    if not loses:
+        return not_testable("no task where the three methods differ significantly: nothing to judge")
+    n_lost = sum(loses.values())
+    return tiers(
+        supported=n_lost == len(loses),
+        partly=n_lost > 0,
+        note=f"MDW+MVDM below the best on {n_lost} of {len(loses)} distinguishable tasks",
     )
-    return claims, sig
 
 
-def verdicts_by_reading(by_reading: pd.DataFrame, natural: pd.DataFrame, claims) -> pd.DataFrame:
-    """The verdicts of ``claims`` (:func:`table2_claims`) with the generated tasks
-    under each reading of :func:`~lazylib.protocols.howe_cardie.run_readings` and the repository tasks' results
-    ``natural``: rows claims, columns readings."""
-    cols = {}
-    for name, group in by_reading.groupby("reading", sort=False):
-        cols[name] = claims(pd.concat([group.drop(columns="reading"), natural], ignore_index=True))[0]["verdict"]
-    return pd.DataFrame(cols)
+#: Table 2's claims T1-T3 (section 3), judged on :func:`table2_facts` under every size of the generated tasks and
+#: seed; "significantly" is at the 95 % level in a majority of repetitions.
+TABLE2_CLAIMS = (
+    Claim(
+        key="T1",
+        words="T1: indistinguishable on 6 of 8",
+        measure="tasks where no pair of MVDM, VDM and MDW+MVDM differs significantly",
+        thresholds="supported on at least 6 of 8, partly on 4 or 5",
+        rule=lambda f: share_rule(f["indistinguishable"], supported=6 / 8, partly=4 / 8, what="tasks"),
+        evidence=lambda f: f"no significant pair on {sum(f['indistinguishable'].values())} of 8 tasks",
+    ),
+    Claim(
+        key="T2",
+        words="T2: MDW+MVDM loses where they differ",
+        measure="of the tasks where some pair differs significantly, those where MDW+MVDM is significantly below "
+        "the best",
+        thresholds="supported if all of them (and there is one), partly if some; not testable if no task differs",
+        rule=_t2_rule,
+        evidence=lambda f: (
+            f"MDW+MVDM significantly below the best on {sum(f['mdw_loses'].values())} of {len(f['mdw_loses'])} "
+            f"distinguishable tasks ({f['lost_on']})"
+        ),
+    ),
+    Claim(
+        key="T3",
+        words="T3: VDM's weights do not help over MVDM",
+        measure="tasks where VDM is significantly above MVDM",
+        thresholds="supported on none, partly on one or two",
+        rule=lambda f: threshold_rule(
+            f["vdm_wins"], supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"
+        ),
+        evidence=lambda f: f"VDM significantly above MVDM on {f['vdm_wins']} of 8 tasks",
+    ),
+)
+# end of TABLE2_CLAIMS (the Table 2 chapter shows the table up to here)
 
 
 def per_seed(results: pd.DataFrame) -> dict:
@@ -306,29 +337,6 @@ def per_seed(results: pd.DataFrame) -> dict:
         r: pd.concat([results[results.task.isin(n_reps.index[n_reps > 1]) & (results.rep == r)], single])
         for r in range(shared)
     }
-
-
-def judge_claims(claims, conditions, *, primary) -> dict:
-    """Each claim of ``claims`` (:func:`table2_claims`) judged under every condition.
-
-    Parameters
-    ----------
-    claims : callable
-        ``claims(results) -> (claims DataFrame, ...)`` with a ``verdict`` column of verdict rules' outputs.
-    conditions : iterable of (dict, DataFrame)
-        A condition's label (e.g. ``{"IG": "IB1-IG", "sizes": "CART", "seed": "all"}``) and the results the
-        claims read under it.
-    primary : dict
-        The label of the primary condition.
-
-    Returns
-    -------
-    dict
-        Claim key (``"C1"``...) -> :class:`lazylib.report.verdicts.Judgement`.
-    """
-    evaluated = [(dict(label), claims(res)[0]) for label, res in conditions]
-    keys = list(evaluated[0][1].index)
-    return {key: judge(lambda c, key=key: c.loc[key, "verdict"], evaluated, primary=primary) for key in keys}
 
 
 def loo_gain(D_mdw: np.ndarray, D_plain: np.ndarray, y, k_mdw, k_plain) -> dict:
@@ -404,13 +412,12 @@ __all__ = [
     "IMAGES_CLAIMS",
     "ablation_facts",
     "claim_rows",
-    "judge_claims",
     "loo_gain",
     "NATURAL_TASKS",
     "TABLE1_CLAIMS",
     "WAVEFORM_TASKS",
     "per_seed",
     "table1_facts",
-    "table2_claims",
-    "verdicts_by_reading",
+    "table2_facts",
+    "TABLE2_CLAIMS",
 ]

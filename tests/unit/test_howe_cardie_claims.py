@@ -1,4 +1,4 @@
-"""lazylib.protocols.howe_cardie_claims: the claims of Part V's chapters 01, 02 and 04 as data.
+"""lazylib.protocols.howe_cardie_claims: the claims of Part V's chapters 01 to 04 as data.
 
 Each claim's rule, note and evidence are checked against the rules the chapters defined before the claims moved
 to the library (kept here verbatim as the reference), on facts that reach every verdict; the facts functions are
@@ -12,8 +12,9 @@ import pandas as pd
 
 from lazylib.protocols import howe_cardie_claims as PC
 from lazylib.protocols import howe_cardie_method_claims as PM
-from lazylib.protocols.howe_cardie import pairwise_tests, significant, summary
-from lazylib.report.verdicts import Claim, all_of, judge, share_rule, tiers
+from lazylib.protocols.howe_cardie import marks, pairwise_tests, significant, summary
+from lazylib.report.scorecard import Chapter
+from lazylib.report.verdicts import Claim, all_of, judge, not_testable, share_rule, threshold_rule, tiers
 
 
 def assert_same(claim: Claim, old_rule, facts: list, old_evidence, kind: str):
@@ -307,15 +308,16 @@ TABLE1_TASKS = {  # task -> (repetitions, folds, test instances per fold)
 }
 
 
-def table1_results(shift: dict, seed: int) -> pd.DataFrame:
-    """Results of k-NN, IG and MDW on the eight tasks shaped as ``howe_cardie.run`` returns them: each method's
-    test accuracy is about 70 % plus ``shift[(task, method)]`` points, and k-NN's leave-one-out gain varies."""
+def table1_results(shift: dict, seed: int, methods=("k-NN", "IG", "MDW")) -> pd.DataFrame:
+    """Results of ``methods`` (k-NN, IG and MDW) on the eight tasks shaped as ``howe_cardie.run`` returns them:
+    each method's test accuracy is about 70 % plus ``shift[(task, method)]`` points, and the leave-one-out gain
+    varies."""
     rng = np.random.default_rng(seed)
     rows = []
     for task, (n_reps, n_folds, n_test) in TABLE1_TASKS.items():
         for rep in range(n_reps):
             for fold in range(n_folds):
-                for method in ("k-NN", "IG", "MDW"):
+                for method in methods:
                     p = min(0.97, max(0.05, 0.70 + shift.get((task, method), 0.0) / 100))
                     correct = rng.random(n_test) < p
                     loo_k1 = 100 * rng.uniform(0.6, 0.8)
@@ -410,3 +412,146 @@ def test_ablation_claim_matches_the_chapters_former_rule():
             assert getattr(new_judgement, field) == getattr(old_judgement, field)
         verdicts.add(new_judgement.verdict)
     assert verdicts == {"supported", "partly supported", "not supported"}
+
+
+# --- chapter 03 -----------------------------------------------------------------------------------------------
+
+
+def old_table2_claims(results):
+    """The former ``howe_cardie_claims.table2_claims``, verbatim."""
+    tests = pairwise_tests(results)
+    bold = marks(results, tests)
+    order = list(dict.fromkeys(results.task))
+    pairs = [("MVDM", "VDM"), ("MVDM", "MDW+MVDM"), ("VDM", "MDW+MVDM")]
+    sig = pd.DataFrame({f"{a} vs {b}": significant(tests, a, b) for a, b in pairs}).reindex(order)
+    distinguishable = sig.ne(0).any(axis=1)
+    n_indist = int((~distinguishable).sum())
+    mdw_loses = {t: not bool(bold.loc[t, "MDW+MVDM"]) for t in order if distinguishable[t]}
+    vdm_wins = int((significant(tests, "VDM", "MVDM").reindex(order) > 0).sum())
+    n_lost = sum(mdw_loses.values())
+    lost_on = ", ".join(t for t, lost in mdw_loses.items() if lost) or "no task"
+    claims = pd.DataFrame(
+        {
+            "claim": [
+                "T1: indistinguishable on 6 of 8",
+                "T2: MDW+MVDM loses where they differ",
+                "T3: VDM's weights do not help over MVDM",
+            ],
+            "verdict": [
+                share_rule((~distinguishable).to_dict(), supported=6 / 8, partly=4 / 8, what="tasks"),
+                tiers(
+                    supported=n_lost == len(mdw_loses),
+                    partly=n_lost > 0,
+                    note=f"MDW+MVDM below the best on {n_lost} of {len(mdw_loses)} distinguishable tasks",
+                )
+                if mdw_loses
+                else not_testable("no task where the three methods differ significantly: nothing to judge"),
+                threshold_rule(vdm_wins, supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"),
+            ],
+            "evidence": [
+                f"no significant pair on {n_indist} of 8 tasks",
+                f"MDW+MVDM significantly below the best on {n_lost} of {len(mdw_loses)} distinguishable "
+                f"tasks ({lost_on})",
+                f"VDM significantly above MVDM on {vdm_wins} of 8 tasks",
+            ],
+            "lost_on": [lost_on] * 3,
+        },
+        index=["T1", "T2", "T3"],
+    )
+    return claims, sig
+
+
+def old_judge_claims(claims, conditions, *, primary):
+    """The former ``howe_cardie_claims.judge_claims``, verbatim."""
+    evaluated = [(dict(label), claims(res)[0]) for label, res in conditions]
+    keys = list(evaluated[0][1].index)
+    return {key: judge(lambda c, key=key: c.loc[key, "verdict"], evaluated, primary=primary) for key in keys}
+
+
+TABLE2_METHODS = ("MVDM", "VDM", "MDW+MVDM")
+
+
+def table2_scenarios():
+    """Results of MVDM, VDM and MDW+MVDM under which every claim T1-T3 takes each of its verdicts."""
+    tasks = list(TABLE1_TASKS)
+    big = tasks[:4] + ["Soybean", "Ionosphere"]  # the tasks with 250 or more test instances
+    yield table1_results({}, 0, TABLE2_METHODS)  # nothing differs
+    yield table1_results({(t, "MDW+MVDM"): -20.0 for t in tasks}, 1, TABLE2_METHODS)  # MDW+MVDM loses everywhere
+    yield table1_results({**{(t, "MDW+MVDM"): 20.0 for t in big[:2]}, (big[2], "MDW+MVDM"): -20.0}, 2, TABLE2_METHODS)
+    yield table1_results({(t, "MDW+MVDM"): 20.0 for t in big[:3]}, 3, TABLE2_METHODS)  # MDW+MVDM wins where differ
+    yield table1_results({(t, "VDM"): 20.0 for t in big[:2]}, 4, TABLE2_METHODS)  # VDM above MVDM on two
+    yield table1_results({(t, "VDM"): 20.0 for t in big}, 5, TABLE2_METHODS)  # and on six
+    for seed in range(6, 10):
+        yield table1_results(
+            {(t, m): float(np.random.default_rng(seed).normal(0, 10)) for t in tasks for m in TABLE2_METHODS},
+            seed,
+            TABLE2_METHODS,
+        )
+
+
+def test_table2_claims_match_the_former_table2_claims():
+    """Each row of TABLE2_CLAIMS gives the former table2_claims' words, verdict, note and evidence, and
+    table2_facts its significance table and the tasks MDW+MVDM lost on, on results that reach every verdict."""
+    assert [c.key for c in PC.TABLE2_CLAIMS] == ["T1", "T2", "T3"]
+    assert all(c.kind == "published" for c in PC.TABLE2_CLAIMS)
+    seen = {c.key: set() for c in PC.TABLE2_CLAIMS}
+    for results in table2_scenarios():
+        old, old_sig = old_table2_claims(results)
+        facts = PC.table2_facts(results)
+        pd.testing.assert_frame_equal(facts["significance"], old_sig)
+        assert facts["lost_on"] == old["lost_on"].iloc[0]
+        rows = PC.claim_rows(PC.TABLE2_CLAIMS, facts)
+        assert list(rows["claim"]) == list(old["claim"]) and list(rows.index) == list(old.index)
+        assert list(rows["evidence"]) == list(old["evidence"])
+        for claim in PC.TABLE2_CLAIMS:
+            new, former = claim.rule(facts), old.loc[claim.key, "verdict"]
+            assert str(new) == str(former) and new.note == former.note
+            seen[claim.key].add(str(former))
+    every = {"supported", "partly supported", "not supported"}
+    assert seen == {"T1": every, "T2": every | {"not testable"}, "T3": every}, seen
+
+
+def test_table2_rules_on_fixed_facts():
+    """Each rule's thresholds on hand-made facts: T2 is not testable where no task differs, not "not supported"."""
+    t1, t2, t3 = PC.TABLE2_CLAIMS
+    tasks = list(TABLE1_TASKS)
+    for n_indist, verdict in [(8, "supported"), (6, "supported"), (5, "partly supported"), (3, "not supported")]:
+        facts = {"indistinguishable": {t: i < n_indist for i, t in enumerate(tasks)}}
+        assert str(t1.rule(facts)) == verdict
+        assert t1.evidence(facts) == f"no significant pair on {n_indist} of 8 tasks"
+    for loses, verdict in [
+        ({}, "not testable"),
+        ({"LED-7": True, "Ionosphere": True}, "supported"),
+        ({"LED-7": True, "Ionosphere": False}, "partly supported"),
+        ({"LED-7": False}, "not supported"),
+    ]:
+        lost_on = ", ".join(t for t, lost in loses.items() if lost) or "no task"
+        facts = {"mdw_loses": loses, "lost_on": lost_on}
+        assert str(t2.rule(facts)) == verdict
+        assert t2.evidence(facts).endswith(f"{len(loses)} distinguishable tasks ({lost_on})")
+    assert "nothing to judge" in t2.rule({"mdw_loses": {}, "lost_on": "no task"}).note
+    for wins, verdict in [(0, "supported"), (2, "partly supported"), (3, "not supported")]:
+        assert str(t3.rule({"vdm_wins": wins})) == verdict
+        assert t3.evidence({"vdm_wins": wins}) == f"VDM significantly above MVDM on {wins} of 8 tasks"
+
+
+def test_table2_claims_judged_by_the_chapter_as_judge_claims_judged_them():
+    """Chapter.judge over the conditions gives the former judge_claims' judgements and records the evidence the
+    chapter recorded with them."""
+    scenarios = list(table2_scenarios())
+    primary = {"sizes": "CART", "seed": "all"}
+    conditions = [(primary, scenarios[0])] + [({**primary, "seed": r}, res) for r, res in enumerate(scenarios[1:5])]
+    old = old_judge_claims(old_table2_claims, conditions, primary=primary)
+    card = Chapter(part="V", paper="howe_cardie", chapter="x")
+    judged = [(label, PC.table2_facts(res)) for label, res in conditions]
+    new = {claim.key: card.judge(claim, judged, primary=primary) for claim in PC.TABLE2_CLAIMS}
+    assert list(new) == list(old)
+    for key, j in new.items():
+        for field in ("verdict", "stability", "note", "primary_verdict", "counts"):
+            assert getattr(j, field) == getattr(old[key], field), (key, field)
+        pd.testing.assert_frame_equal(j.conditions, old[key].conditions)
+    recorded = card.frames()[1]
+    old_rows = old_table2_claims(scenarios[0])[0]
+    assert list(recorded["claim"]) == list(old_rows["claim"])
+    assert list(recorded["evidence"]) == list(old_rows["evidence"])
+    assert {"unstable", "supported"} & set(recorded["verdict"])
