@@ -146,3 +146,40 @@ def test_block_sums_add_as_np_add_at_does(seed):
     want = np.zeros((50, m))
     np.add.at(want.T, block[shuffled], cols[:, shuffled].T)
     np.testing.assert_array_equal(block_sums(cols[:, shuffled], block[shuffled], m), want)
+
+
+@pytest.mark.parametrize("name", ["hvdm", "ivdm", "heom", "euclidean"])  # (DVDM: few ranges, scanned whole)
+@pytest.mark.parametrize("k", [1, 4])
+def test_the_prune_before_the_refinement_keeps_the_selection_bit_for_bit(name, k):
+    """``search._prune`` drops candidates on their double-precision products before the near-zero refinement:
+    the neighbours, their sums and their order are those without it, with identical rows (multiplicities),
+    near-ties and exact ties; and it does drop candidates here (the single-precision filter keeps more)."""
+    rng = np.random.default_rng(k)
+    # a dense cluster, coarse (identical rows, exact ties), and a few far outliers that widen the filter's bound
+    X = np.vstack([np.round(rng.normal(size=(400, 3)), 2), 1e3 * rng.normal(size=(4, 3))])
+    y = rng.integers(0, 3, len(X))
+    Q = np.vstack([X[:40], X[40:80] + 1e-7 * rng.normal(size=(40, 3)), rng.normal(size=(40, 3))])
+    metric = KNeighborsClassifier(k, name).fit(X, y, types=["continuous"] * 3).metric_
+    dropped = []
+
+    def counting(plan, start, rows, *args):
+        out = prune(plan, start, rows, *args)
+        dropped.append(len(rows) - len(out[0]))
+        return out
+
+    def run():
+        found = [np.concatenate(parts) for parts in zip(*[c[2:5] for c in metric.nearest_groups(Q, k)])]
+        return found
+
+    prune = _search._prune
+    with (
+        mock.patch.object(_search, "STORED_BLOCK", 23),
+        mock.patch.object(_search, "QUERY_BLOCK", 16),
+    ):
+        with mock.patch.object(_search, "_prune", counting):
+            pruned = run()
+        with mock.patch.object(_search, "_prune", lambda plan, start, rows, cols, sums, *a: (rows, cols, sums)):
+            whole = run()
+    assert sum(dropped) > 0
+    for a, b in zip(pruned, whole):
+        np.testing.assert_array_equal(a, b)
