@@ -71,11 +71,6 @@ def book_input_parts(root: Path) -> dict[str, str]:
     return parts
 
 
-def book_inputs(root: Path) -> str:
-    """sha256 of :func:`book_input_parts`."""
-    return hashlib.sha256(json.dumps(book_input_parts(root), sort_keys=True).encode()).hexdigest()
-
-
 def changed_parts(before: dict[str, str], now: dict[str, str]) -> list[str]:
     """The parts of :func:`book_input_parts` that differ, were added or are gone, in sorted order.
 
@@ -122,19 +117,8 @@ def write_stamp(parts: dict[str, str], notebooks: list[Path], how: str, stamp: P
     """Declare the cache current for the inputs ``parts`` (:func:`book_input_parts`; call only after every page is
     stored). The parts are kept so that a stale cache can say what changed."""
     stamp.parent.mkdir(parents=True, exist_ok=True)
-    inputs = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
-    stamp.write_text(
-        json.dumps(
-            {
-                "inputs": inputs,
-                "executed by": how,
-                "written": time.time(),
-                "pages": [p.name for p in notebooks],
-                "parts": parts,
-            },
-            indent=1,
-        )
-    )
+    record = {"executed by": how, "written": time.time(), "pages": [p.name for p in notebooks], "parts": parts}
+    stamp.write_text(json.dumps(record, indent=1))
 
 
 def missing_from_cache(notebooks: list[Path], cache_dir: Path) -> list[Path]:
