@@ -30,9 +30,10 @@ book: $(STAMP)
 	$(BIN)/pytest -q tests/unit/test_book_html.py
 	@echo "The book is in $(CURDIR)/_build/html/index.html"
 
-## Unit, paper and oracle tests, doctests, and every chapter executed through nbval (in _toc.yml order): one
-## pytest-xdist worker executes the chapters from the start, one after the other, while the other runs the rest
-## (conftest.py). Plain `pytest` runs everything in one process, chapters last.
+## Unit, paper and oracle tests, doctests, and every chapter executed through nbval (in _toc.yml order), in two
+## chains: one pytest-xdist worker executes the first chain from the start, the other runs the rest of the tests and
+## then the second chain, whose pages reading the records wait for the first (conftest.py). Plain `pytest` runs
+## everything in one process, chapters last.
 test: $(STAMP)
 	$(BIN)/pytest -n 2 --dist loadscope
 

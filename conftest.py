@@ -5,16 +5,21 @@ Chapters are jupytext MyST-Markdown notebooks (``book/**/*.md`` whose front matt
 Markdown chapters by handing them to jupytext, and the collection hook below offers them to nbval.
 
 Chapters run in ``_toc.yml`` order (after the unit tests), except the pages that read the chapters' records
-(front page, Part pages, scorecard appendix), which run last (``execute_once.toc_notebooks``). When a session
-has executed every page of the book without a failing cell, the executed notebooks go into the book's execution
-cache, so ``make book`` does not execute them again (see
-``lazylib/_book/execute_once.py`` for when that cache counts as current).
+(front page, Part pages, scorecard appendix), which run last (``execute_once.toc_notebooks``). Under
+pytest-xdist (``make test``) they run in two chains, one per worker (:data:`SECOND_CHAIN`), and the pages that
+read the records wait until every other page of the session has run. When a session has executed every page of
+the book without a failing cell, the executed notebooks go into the book's execution cache, so ``make book`` does
+not execute them again (see ``lazylib/_book/execute_once.py`` for when that cache counts as current).
 """
 
 from __future__ import annotations
 
+import functools
 import io
+import json
 import os
+import shutil
+import time
 import tokenize
 from collections import defaultdict
 from pathlib import Path
@@ -26,10 +31,19 @@ import nbval.plugin
 import pytest
 
 from lazylib._book import execute_once
+from lazylib.report.scorecard import reads_records
 
 # No progress bar under pytest, in the tests or in the kernels nbval starts (they inherit the environment):
 # tqdm's own switch, which lazylib.evaluation.parallel_map honours.
 os.environ["TQDM_DISABLE"] = "1"
+
+#: The chapters executed by the second chain under pytest-xdist (``make test``): the folders under ``book/``, chosen
+#: so that the unit tests plus these take about as long as the first chain (every other chapter). Seconds of the
+#: 2026-11-28 clean-clone run, one chain: Part I 489, II 673, IV 925 (first chain); III 389, V 401, VI 437 and
+#: the unit tests about 500 (second). The pages reading the records run last on the second chain.
+SECOND_CHAIN = ("guvenir1998_vfi5", "howe_cardie_mdw", "bench")
+#: How long a page reading the records waits for the other chain's pages before it fails (seconds).
+CHAIN_WAIT = float(os.environ.get("LAZYLIB_CHAIN_WAIT", 5400))
 
 ROOT = Path(__file__).parent
 BOOK = ROOT / "book"
@@ -76,9 +90,13 @@ nbval.plugin.nbformat = _NotebookReader()
 
 class _Chapter(nbval.plugin.IPyNbFile):
     """nbval's notebook, its kernel started with the chapter's path in ``JPY_SESSION_NAME``
-    (:func:`lazylib._book.execute_once.session_of`)."""
+    (:func:`lazylib._book.execute_once.session_of`). On a pytest-xdist worker, a page that reads the records first
+    waits until every other page of the session has run (:class:`_Chains`)."""
 
     def setup(self):
+        chains = self.config.stash.get(_CHAINS, None)
+        if chains is not None and reads_records(self.path):
+            chains.wait_for_the_others()
         with execute_once.session_of(self.path):
             super().setup()
 
@@ -97,10 +115,11 @@ def pytest_collection_modifyitems(session, config, items):
     """Chapters after everything else, in execution order (``_toc.yml``, pages reading the records last; cells of
     one chapter stay together, in order).
 
-    Under pytest-xdist (``make test``: ``-n 2 --dist loadscope``) the chapters come first instead, and they are
-    one unit of work (:func:`pytest_xdist_make_scheduler`), so one worker executes every chapter in that order
-    from the start while the other runs the unit tests (the chapters' own parallel parts use both cores; their
-    serial parts leave one free)."""
+    Under pytest-xdist (``make test``: ``-n 2 --dist loadscope``) the chapters form two chains instead, each one
+    unit of work (:func:`pytest_xdist_make_scheduler`): the first chain comes first, so one worker executes it
+    from the start, the unit tests next and the second chain (:data:`SECOND_CHAIN`, then the pages reading the
+    records) last, so the other worker runs the unit tests and then that chain. A chapter's own parallel parts
+    use both cores and its serial parts one; two chains keep both busy."""
     distributed = _distributed(config)
     order = {path.resolve(): i for i, path in enumerate(execute_once.toc_notebooks(ROOT))}
     first = {}
@@ -112,15 +131,93 @@ def pytest_collection_modifyitems(session, config, items):
     def key(item):
         notebook = _notebook_of(item)
         if notebook is None:
-            return (0 if not distributed else 2, 0, 0)
-        return (1, order.get(notebook.resolve(), len(order) + first[notebook]), 0)
+            return (1 if distributed else 0, 0)
+        position = order.get(notebook.resolve(), len(order) + first[notebook])
+        if not distributed:
+            return (1, position)
+        return (2 if chain_of(notebook) == "second" else 0, position)
 
     items.sort(key=key)  # stable: the order within each group is kept
+    if hasattr(config, "workerinput"):
+        config.stash[_CHAINS] = _Chains(config.workerinput["testrunuid"], items)
+
+
+@functools.lru_cache(maxsize=None)
+def chain_of(notebook: Path) -> str:
+    """``"first"`` or ``"second"``: which worker's chain executes this page under pytest-xdist. The pages reading the
+    records end the second chain (they wait for the first, :class:`_Chains`)."""
+    folder = notebook.resolve().relative_to(BOOK).parts[0]
+    return "second" if reads_records(notebook) or folder in SECOND_CHAIN else "first"
+
+
+class _Chains:
+    """How the two chains of a pytest-xdist run know each other's progress: after the last cell of a page that does
+    not read the records, the worker leaves a mark in ``_build/.chains/<run id>/``; a page reading the records
+    waits until every such page collected in this run has its mark (at most :data:`CHAIN_WAIT` seconds)."""
+
+    def __init__(self, run_id: str, items):
+        self.folder = ROOT / "_build" / ".chains" / run_id
+        last = {}
+        for item in items:
+            notebook = _notebook_of(item)
+            if notebook is not None and not reads_records(notebook):
+                last[notebook.resolve()] = item.nodeid
+        self.last_cell = {nodeid: notebook for notebook, nodeid in last.items()}
+
+    def mark(self, nodeid: str) -> None:
+        notebook = self.last_cell.get(nodeid)
+        if notebook is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            (self.folder / _mark_name(notebook)).touch()
+
+    def wait_for_the_others(self) -> None:
+        started = time.monotonic()
+        while True:
+            missing = [n for n in self.last_cell.values() if not (self.folder / _mark_name(n)).exists()]
+            if not missing:
+                return
+            if time.monotonic() - started > CHAIN_WAIT:
+                raise RuntimeError(
+                    f"waited {CHAIN_WAIT:.0f} s for the other chain's pages to finish; still missing: "
+                    + ", ".join(str(n.relative_to(ROOT)) for n in missing[:5])
+                )
+            time.sleep(2)
+
+
+def _mark_name(notebook: Path) -> str:
+    return "__".join(notebook.resolve().relative_to(BOOK).parts)
+
+
+_CHAINS = pytest.StashKey[_Chains]()
+_RUN_ID = pytest.StashKey[str]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """pytest-xdist's controller: the run's id, to remove its marks at the end (pytest_sessionfinish)."""
+    node.config.stash[_RUN_ID] = node.workerinput["testrunuid"]
+
+
+def pytest_sessionfinish(session, exitstatus):
+    run_id = session.config.stash.get(_RUN_ID, None)
+    if run_id is not None:
+        shutil.rmtree(ROOT / "_build" / ".chains" / run_id, ignore_errors=True)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """A worker marks a page done once its last cell is torn down (its kernel stopped), passed or not."""
+    try:
+        return (yield)
+    finally:
+        chains = item.config.stash.get(_CHAINS, None)
+        if chains is not None:
+            chains.mark(item.nodeid)
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """pytest-xdist's ``--dist loadscope`` with every chapter cell in one scope: the chapters run on one worker,
-    in the collection order above, each chapter's cells in one kernel. (xdist's ``xdist_group`` marks would say
+    """pytest-xdist's ``--dist loadscope`` with each chain's chapter cells in one scope: each chain runs on one
+    worker, in the collection order above, each chapter's cells in one kernel. (xdist's ``xdist_group`` marks would say
     the same, but pytest-xdist 3.8 writes the group into ``item._nodeid``, which pytest 9.2 no longer reads.)"""
     if config.getvalue("dist") != "loadscope":
         return None
@@ -130,7 +227,7 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             if path.startswith("book/") and path.endswith(".md"):
-                return "the book's chapters"
+                return f"the book's chapters, {chain_of(ROOT / path)} chain"
             return super()._split_scope(nodeid)
 
     return ChaptersTogether(config, log)
@@ -143,12 +240,16 @@ def _distributed(config) -> bool:
 
 
 class _ExecutionRecorder:
-    """Collects which notebook cells passed and hands complete runs to the book's execution cache."""
+    """Collects which notebook cells passed and hands complete runs to the book's execution cache.
+
+    Under pytest-xdist each worker sends the pages it executed (every cell's source and outputs) to the controller,
+    which sees every cell's report, and the controller fills the cache once both chains are done."""
 
     def __init__(self):
         self.message = None
         self.inputs = execute_once.book_input_parts(ROOT)
         self.passed, self.failed, self.seconds = set(), set(), defaultdict(float)
+        self.executed = {}  # page (resolved path) -> its cells: [{"nodeid", "source", "outputs"}]
 
     def pytest_runtest_logreport(self, report):
         if report.failed or report.skipped:
@@ -158,38 +259,46 @@ class _ExecutionRecorder:
         self.seconds[report.nodeid.split("::")[0]] += report.duration
 
     def pytest_sessionfinish(self, session, exitstatus):
+        executed = self._executed_here(session)
+        workeroutput = getattr(session.config, "workeroutput", None)
+        if workeroutput is not None:  # a pytest-xdist worker: the controller stores
+            workeroutput["executed pages"] = json.dumps(executed)
+            return
+        self.executed.update(executed)
+        if self.executed:
+            self.message = self._store()
+
+    def _executed_here(self, session) -> dict:
         ran = self.passed | self.failed
-        ran_pages = any(_notebook_of(item) is not None and item.nodeid in ran for item in session.items)
-        if ran_pages:  # (otherwise keep what a worker reported, pytest_testnodedown)
-            self.message = self._store(session)
-        workeroutput = getattr(session.config, "workeroutput", None)  # a pytest-xdist worker: tell the controller
-        if workeroutput is not None and self.message:
-            workeroutput["book execution cache"] = self.message
+        pages = defaultdict(list)
+        for item in session.items:
+            notebook = _notebook_of(item)
+            if notebook is not None:
+                pages[str(notebook.resolve())].append(
+                    {"nodeid": item.nodeid, "source": item.cell.source, "outputs": item.test_outputs}
+                )
+        return {page: cells for page, cells in pages.items() if any(c["nodeid"] in ran for c in cells)}
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error):
-        """pytest-xdist's controller: the message of the worker that executed the chapters."""
-        self.message = getattr(node, "workeroutput", {}).get("book execution cache", self.message)
+        """pytest-xdist's controller: the pages a worker executed."""
+        self.executed.update(json.loads(getattr(node, "workeroutput", {}).get("executed pages", "{}")))
 
     def pytest_terminal_summary(self, terminalreporter):
         if self.message:
             terminalreporter.write_line(f"book execution cache: {self.message}")
 
-    def _store(self, session) -> str:
-        cells = defaultdict(list)
-        for item in session.items:
-            if _notebook_of(item) is not None:
-                cells[_notebook_of(item).resolve()].append(item)
+    def _store(self) -> str:
         pages = execute_once.toc_notebooks(ROOT)
-        missing = [p for p in pages if p.resolve() not in cells]
+        missing = [p for p in pages if str(p.resolve()) not in self.executed]
         if missing:
             return f"not filled: this session did not execute every page (e.g. {missing[0].relative_to(ROOT)})"
         broken = [
             p
             for p in pages
             if any(
-                i.nodeid in self.failed or i.nodeid not in self.passed or i.test_outputs is None
-                for i in cells[p.resolve()]
+                c["nodeid"] in self.failed or c["nodeid"] not in self.passed or c["outputs"] is None
+                for c in self.executed[str(p.resolve())]
             )
         ]
         if broken:
@@ -201,21 +310,21 @@ class _ExecutionRecorder:
         for path in pages:
             notebook = execute_once.read_notebook(path)
             code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-            items = cells[path.resolve()]
-            if [c.source.strip() for c in code] != [i.cell.source.strip() for i in items]:
+            cells = self.executed[str(path.resolve())]
+            if [c.source.strip() for c in code] != [c["source"].strip() for c in cells]:
                 return f"not filled: myst-nb and jupytext read the code cells of {path.name} differently"
-            for count, (cell, item) in enumerate(zip(code, items), start=1):
+            for count, (cell, executed) in enumerate(zip(code, cells), start=1):
                 cell.execution_count = count
                 quiet = _ends_with_semicolon(cell.source)
                 cell.outputs = [
                     nbformat.from_dict(dict(output))
-                    for output in item.test_outputs
+                    for output in executed["outputs"]
                     if not (quiet and output["output_type"] == "execute_result")
                 ]
                 for output in cell.outputs:
                     if output.output_type == "execute_result":
                         output.execution_count = count
-            notebooks.append((notebook, path, self.seconds[items[0].nodeid.split("::")[0]]))
+            notebooks.append((notebook, path, self.seconds[cells[0]["nodeid"].split("::")[0]]))
         execute_once.reset(CACHE, STAMP)
         for notebook, path, seconds in notebooks:
             execute_once.store(notebook, path, seconds, CACHE)

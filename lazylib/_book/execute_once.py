@@ -149,14 +149,22 @@ def current(root: Path, cache_dir: Path, stamp: Path) -> tuple[bool, str]:
     return True, f"executed by {recorded.get('executed by', '?')}"
 
 
+#: One thread for the numerical libraries of a page's kernel (OpenBLAS, MKL, OpenMP). The pages spread their heavy
+#: work over processes (``n_jobs=2``; joblib already gives each worker one thread); their serial parts multiply
+#: blocks too small for threads to pay, and under ``make test`` two pages run at once (conftest.py's two
+#: chains). With one thread, Part I's Table 2 page took 113 s instead of 128 s alone on the 2-core machine.
+ONE_THREAD = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")}
+
+
 def session_of(path: Path):
     """The environment under which a kernel runs the page at ``path``: ``JPY_SESSION_NAME`` names it, as Jupyter
     Server names the notebook of every kernel it starts (JupyterLab, ``make lab``), so a page finds its own path
-    however it runs (:meth:`lazylib.report.scorecard.Chapter.here`). A context manager: the kernel started
-    inside it inherits the variable, the process gets its environment back on exit."""
+    however it runs (:meth:`lazylib.report.scorecard.Chapter.here`), and the numerical libraries use one thread
+    (:data:`ONE_THREAD`). A context manager: the kernel started inside it inherits the variables, the process gets
+    its environment back on exit."""
     from unittest import mock
 
-    return mock.patch.dict(os.environ, {"JPY_SESSION_NAME": str(Path(path).resolve())})
+    return mock.patch.dict(os.environ, {"JPY_SESSION_NAME": str(Path(path).resolve()), **ONE_THREAD})
 
 
 def execute_all(root: Path, cache_dir: Path, stamp: Path, timeout: int = 900, log=print) -> None:

@@ -39,6 +39,8 @@ CHAPTER = (
 # Chapter A
 
 ```{code-cell} ipython3
+import time
+
 from lazylib.report import scorecard
 from lazylib.report.verdicts import all_of, judge
 
@@ -46,6 +48,7 @@ card = scorecard.Chapter(part="I", paper="payne1998", chapter="p1/01_a")
 card.cell(source="Table 2", cell="zoo / OM", published=96.09, runs=[REPRODUCED], digits=2, deterministic=True,
           deviation="a test chapter", note_kind="untested")
 card.claim(claim="H1", judgement=judge(lambda ok: all_of(ok), [({"seed": 0}, True)], primary={"seed": 0}))
+time.sleep(6)  # a page reading the records must wait for this one, even on the other worker
 card.save()
 print("chapter A executed")
 ```
@@ -53,8 +56,8 @@ print("chapter A executed")
 )
 
 
-#: The arguments ``make test`` gives pytest (Makefile): one pytest-xdist worker executes the chapters
-#: (conftest.py's scheduler), and the executed pages still reach the cache from that worker.
+#: The arguments ``make test`` gives pytest (Makefile): two pytest-xdist workers execute the chapters in two chains
+#: (conftest.py's scheduler), and the pages executed on both reach the cache through the controller.
 MAKE_TEST_ARGS = ("-n", "2", "--dist", "loadscope")
 
 
@@ -125,9 +128,13 @@ def small_book(tmp_path):
 @pytest.mark.book_build
 def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in_order(small_book):
     cache, stamp = small_book / "_build" / ".jupyter_cache", small_book / "_build" / execute_once.STAMP.name
-    tested = run([BIN / "pytest", *MAKE_TEST_ARGS], small_book)  # as `make test` runs it: on pytest-xdist workers
+    tested = run([BIN / "pytest", *MAKE_TEST_ARGS, "-v"], small_book)  # as `make test` runs it: on two workers
     assert tested.returncode == 0, tested.stdout[-3000:]
     assert "book execution cache: filled with the 3 pages" in tested.stdout
+    # two chains (conftest.py): the chapter on one worker, the pages reading the records on the other, after it
+    workers = {line.split()[0] for line in tested.stdout.splitlines() if "PASSED book/" in line}
+    assert workers == {"[gw0]", "[gw1]"}, tested.stdout[-3000:]
+    assert not list((small_book / "_build" / ".chains").glob("*/*"))  # the run's marks are removed at its end
     assert json.loads(stamp.read_text())["executed by"] == "pytest (nbval)"
     assert execute_once.current(small_book, cache, stamp)[0]
 
