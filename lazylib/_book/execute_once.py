@@ -17,7 +17,8 @@ every chapter a second time, the book reuses what nbval produced, but only when 
 
 :func:`book_input_parts` hashes everything an output can depend on: lazylib's sources and data, the published CSVs,
 the versions of Python and the numerical libraries (:func:`lazylib.report.scorecard.inputs_fingerprint`), every page of
-the book, ``_toc.yml``, ``_config.yml``, ``conftest.py`` and the source revision printed on the front page
+the book, ``_toc.yml``, ``_config.yml``, ``conftest.py``, the measured CSVs of ``benchmarks/`` that chapters read, and
+the source revision printed on the front page
 (:func:`lazylib.build_info`). The book's extensions (this module among them) are lazylib sources.
 """
 
@@ -65,6 +66,7 @@ def book_input_parts(root: Path) -> dict[str, str]:
 
     parts = {"lazylib, published numbers, library versions": inputs_fingerprint(root)}
     files = [*sorted((root / "book").rglob("*.md")), root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
+    files += sorted((root / "benchmarks").glob("*.csv"))  # measured once outside the book, read by chapters
     for path in files:
         parts[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
     parts["source revision"] = json.dumps(lazylib.build_info(), sort_keys=True)

@@ -177,6 +177,7 @@ def run(
     n_jobs: int | None = None,
     max_instances: int | dict | None = None,
     reuse: dict | None = None,
+    repeat_up_to: int | None = None,
     label: str = "experiments",
 ) -> pd.DataFrame:
     """Cross-validated k-NN accuracy of every metric on every data set, all metrics on the same folds.
@@ -222,6 +223,13 @@ def run(
         its folds are not searched again but copied from ``other``'s. Adds a boolean column ``reused``. Only
         for metrics that rank neighbours identically there (``tests/unit`` checks each predicate of this
         module against a full run).
+    repeat_up_to : int, optional
+        With several seeds: a data set of more instances than this (after ``max_instances``) is cross-validated
+        under the first seed only; under every other seed it keeps the first seed's data and folds, so its rows
+        there are copies of the first seed's. Adds a boolean column ``repeated`` (True on the copies), and
+        ``attrs["repeated"]`` lists those data sets as ``{name: instances}``. Their spread over seeds is then not
+        in the table: measure it apart (``benchmarks/seed_spread_large.py`` does for Part IV). ``None``: every
+        data set under every seed.
     label : str
         Progress-bar text (:func:`lazylib.evaluation.parallel_map`).
 
@@ -236,9 +244,11 @@ def run(
     the workers; the jobs start with the largest, which keeps both workers busy to the end.
     """
     n_splits = check("n_splits", n_splits, Integer(low=2))
+    if repeat_up_to is not None:
+        repeat_up_to = check("repeat_up_to", repeat_up_to, Integer(low=1))
     rules, fractions, seeds = _check_settings(ties, also_ties, train_fractions, random_state)
     makers, reuse_rules, specs = _check_inputs(datasets, metrics, reuse)
-    data = _prepare_all(specs, seeds, n_splits, max_instances, reuse_rules)
+    data = _prepare_all(specs, seeds, n_splits, max_instances, reuse_rules, repeat_up_to)
     jobs = [
         Job(name, metric, f, fr, seed)
         for seed in seeds
@@ -250,15 +260,17 @@ def run(
     order = _largest_first(jobs, data)
     score = partial(_score_job, data=data, makers=makers, n_neighbors=n_neighbors, ties=ties, rules=rules)
     scores = parallel_map(score, [jobs[i] for i in order], n_jobs=n_jobs, label=label)
-    accuracy, used = _gather(jobs, order, scores, len(rules), data.copied)
+    accuracy, used = _gather(jobs, order, scores, len(rules), data)
     extra = (
         [f"accuracy_{rule}" for rule in rules[1:]]
         + (["fraction"] if train_fractions is not None else [])
         + (["seed"] if not isinstance(random_state, (int, np.integer)) else [])
         + (["reused"] if reuse_rules else [])
+        + (["repeated"] if repeat_up_to is not None else [])
     )
     out = _results_table(jobs, accuracy, used, rules, data, COLUMNS + extra)
     out.attrs["subsampled"] = data.subsampled
+    out.attrs["repeated"] = data.repeated
     out.attrs["ties"] = ties
     return out
 
@@ -298,7 +310,7 @@ def _results_table(jobs, accuracy, used, rules, data, columns) -> pd.DataFrame:
             "n_test": len(data.folds[n, s][f][1]),
         }
         row.update({f"accuracy_{rule}": value for rule, value in zip(rules[1:], a[1:])})
-        row.update({"fraction": fr, "seed": s, "reused": (n, m) in data.copied})
+        row.update({"fraction": fr, "seed": s, "reused": (n, m) in data.copied, "repeated": _repeats(data, n, s)})
         rows.append({key: row[key] for key in columns})
     return pd.DataFrame(rows, columns=columns)
 
@@ -317,13 +329,20 @@ class Job(NamedTuple):
 @dataclass
 class Prepared:
     """What :func:`run` prepares before its jobs: each data set's encoded data and folds per seed, the data sets
-    it cut (name -> (used, total)), and the metrics whose folds are copied from another's ((name, metric) ->
-    the metric computed)."""
+    it cut (name -> (used, total)), the metrics whose folds are copied from another's ((name, metric) ->
+    the metric computed), and the data sets run under the first seed only (name -> instances)."""
 
     prepared: dict = field(default_factory=dict)
     folds: dict = field(default_factory=dict)
     subsampled: dict = field(default_factory=dict)
     copied: dict = field(default_factory=dict)
+    repeated: dict = field(default_factory=dict)
+    first_seed: int | None = None
+
+
+def _repeats(data: Prepared, name: str, seed: int) -> bool:
+    """Whether the rows of data set ``name`` under ``seed`` are copies of the first seed's (``repeat_up_to``)."""
+    return name in data.repeated and seed != data.first_seed
 
 
 def _check_settings(ties, also_ties, train_fractions, random_state) -> tuple[list, list, list]:
@@ -349,13 +368,21 @@ def _check_settings(ties, also_ties, train_fractions, random_state) -> tuple[lis
     return rules, fractions, seeds
 
 
-def _prepare_all(specs: dict, seeds: list, n_splits: int, max_instances, reuse_rules: dict) -> Prepared:
+def _prepare_all(
+    specs: dict, seeds: list, n_splits: int, max_instances, reuse_rules: dict, repeat_up_to: int | None = None
+) -> Prepared:
     """Every data set encoded and split into folds under every seed (prepared once when no cap makes the data
-    depend on the seed), and the metrics whose reuse rule holds on every encoding of a data set."""
-    out = Prepared()
+    depend on the seed; data and folds of the first seed for every seed where the data set has more than
+    ``repeat_up_to`` instances), and the metrics whose reuse rule holds on every encoding of a data set."""
+    out = Prepared(first_seed=seeds[0])
     for name, data in specs.items():
         cap = max_instances.get(name) if isinstance(max_instances, dict) else max_instances
         for seed in seeds:
+            first = out.prepared.get((name, seeds[0]))
+            if first is not None and repeat_up_to is not None and len(first[1]) > repeat_up_to:
+                out.repeated[name] = len(first[1])  # the first seed's data and folds, copied below
+                out.prepared[name, seed], out.folds[name, seed] = first, out.folds[name, seeds[0]]
+                continue
             if cap is None and seed != seeds[0]:  # the same data for every seed: prepared once
                 out.prepared[name, seed] = out.prepared[name, seeds[0]]
             else:
@@ -383,7 +410,11 @@ def _prepare_all(specs: dict, seeds: list, n_splits: int, max_instances, reuse_r
 
 def _largest_first(jobs: list[Job], data: Prepared) -> list[int]:
     """Indices of the jobs to compute (not copied), the largest (training x test size) first."""
-    computed = [i for i, job in enumerate(jobs) if (job.dataset, job.metric) not in data.copied]
+    computed = [
+        i
+        for i, job in enumerate(jobs)
+        if (job.dataset, job.metric) not in data.copied and not _repeats(data, job.dataset, job.seed)
+    ]
     cost = [
         len(data.folds[n, s][f][0]) * (fr or 1.0) * len(data.folds[n, s][f][1])
         for n, _, f, fr, s in (jobs[i] for i in computed)
@@ -409,19 +440,19 @@ def _training_part(data: Prepared, job: Job) -> np.ndarray:
     return np.sort(np.asarray(chosen))
 
 
-def _gather(jobs: list[Job], order: list[int], scores: list, n_rules: int, copied: dict):
+def _gather(jobs: list[Job], order: list[int], scores: list, n_rules: int, data: Prepared):
     """``(accuracy, used)`` per job, shape (len(jobs), n_rules) and (len(jobs),): the computed jobs' scores
-    (in ``order``), then the copied jobs' from the job they copy."""
+    (in ``order``), then the copied jobs' from the job they copy (another metric's, :attr:`Prepared.copied`; the
+    first seed's, :attr:`Prepared.repeated`; or both)."""
     accuracy = np.full((len(jobs), n_rules), np.nan)
     used = np.zeros(len(jobs), dtype=int)
     for i, (hits, n_used) in zip(order, scores):
         accuracy[i], used[i] = hits, n_used
-    position = {job[:1] + job[2:]: {} for job in jobs}
-    for i, job in enumerate(jobs):
-        position[job[:1] + job[2:]][job[1]] = i
+    position = {job: i for i, job in enumerate(jobs)}
     for i, (n, m, f, fr, s) in enumerate(jobs):
-        if (n, m) in copied:
-            j = position[(n, f, fr, s)][copied[n, m]]
+        source = Job(n, data.copied.get((n, m), m), f, fr, data.first_seed if _repeats(data, n, s) else s)
+        if source != jobs[i]:
+            j = position[source]
             accuracy[i], used[i] = accuracy[j], used[j]
     return accuracy, used
 

@@ -275,6 +275,30 @@ def test_seeds_repeat_the_run_once_per_seed_in_one_pool():
         ex.run(["iris"], METRICS, random_state=[])
 
 
+def test_repeat_up_to_runs_larger_data_sets_under_the_first_seed_only():
+    # iris 150, zoo 101: with repeat_up_to=120 iris runs once, zoo under both seeds
+    both = ex.run(["iris", "zoo"], METRICS, n_splits=5, random_state=[3, 8], reuse=None, repeat_up_to=120)
+    assert list(both.columns) == [*ex.COLUMNS, "seed", "repeated"] and both.attrs["repeated"] == {"iris": 150}
+    assert set(both.loc[both["repeated"], "dataset"]) == {"iris"} and set(both.loc[both["repeated"], "seed"]) == {8}
+    full = ex.run(["iris", "zoo"], METRICS, n_splits=5, random_state=[3, 8])
+    for (name, seed), part in both.groupby(["dataset", "seed"]):
+        first = full[(full["dataset"] == name) & (full["seed"] == (3 if name == "iris" else seed))]
+        np.testing.assert_array_equal(part[["accuracy", "n_train", "n_test"]], first[["accuracy", "n_train", "n_test"]])
+    # iris under seed 8 differs from its copy when it is run (the copy is not what seed 8 gives)
+    iris = full[full["dataset"] == "iris"]
+    assert not np.array_equal(iris[iris["seed"] == 3]["accuracy"], iris[iris["seed"] == 8]["accuracy"])
+    # nothing above the limit: the column is there, all False, identical to the run without it
+    none = ex.run(["iris", "zoo"], METRICS, n_splits=5, random_state=[3, 8], repeat_up_to=150)
+    assert not none["repeated"].any() and none.attrs["repeated"] == {}
+    pd.testing.assert_frame_equal(none.drop(columns="repeated"), full)
+
+
+@pytest.mark.parametrize("bad", [0, -5, 1.5, True, "10"])
+def test_bad_repeat_up_to_is_named(bad):
+    with pytest.raises((ValueError, TypeError), match="repeat_up_to"):
+        ex.run(["iris"], METRICS, random_state=[1, 2], repeat_up_to=bad)
+
+
 SIX = {
     "Euclid.": ("euclidean", {"normalize": "std"}),
     "HVDM": "hvdm",
