@@ -5,11 +5,10 @@ folds, spread over worker processes, and returns one tidy table (``dataset``, ``
 ``accuracy``). The other functions read that table the way the paper's Tables 2, 3 and 6-8 are read:
 
 - :func:`mean_table`: mean accuracy, data set x metric;
-- :func:`wins`: how often each metric has the highest mean accuracy, ties counted for every tied metric;
-- :func:`marks`: two-tailed paired t-test marks against a baseline at 90 % (``"*"`` higher, ``"<"`` lower);
-- :func:`lazylib.protocols.wilson1997_facts.head_to_head`: the counts of Tables 6 and 7;
-- :func:`over_next`: the best metric of each data set and whether it leads the next by more than 1 %;
-- :func:`attribute_kinds`: the data sets grouped by their attribute kinds (nominal, continuous, integer).
+- :func:`attribute_kinds`: the data sets grouped by their attribute kinds (nominal, continuous, integer);
+- the paper's marking rules (highest, wins, t-test marks, lead over the next) in
+  :mod:`lazylib.protocols.wilson1997_marks`, and the counts of Tables 6 and 7 in
+  :func:`lazylib.protocols.wilson1997_facts.head_to_head`.
 
 What the chapters' claims read from these tables is computed in :mod:`lazylib.protocols.wilson1997_facts`, and
 the claims themselves are the tables of :mod:`lazylib.protocols.wilson1997_claims`.
@@ -35,16 +34,13 @@ import pandas as pd
 from lazylib import datasets as _datasets
 from lazylib._validation import Integer, Real, check
 from lazylib.encoding import Encoded, encode, label_values
-from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
+from lazylib.evaluation import parallel_map, stratified_kfold
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
-from lazylib.search import TIE_RULES, TIE_TOLERANCE
+from lazylib.search import TIE_RULES
 
 #: Columns of the tidy table returned by :func:`run`.
 COLUMNS = ["dataset", "metric", "fold", "accuracy", "n_train", "n_test"]
-
-#: Tolerance within which two mean accuracies count as tied (fold means of identical predictions can differ
-#: in the last bits of floating point).
 
 
 def dataset_seed(name: str, random_state: int) -> int:
@@ -496,79 +492,6 @@ def mean_table(results: pd.DataFrame) -> pd.DataFrame:
     return means.loc[list(dict.fromkeys(results["dataset"])), order]
 
 
-def best(means: pd.DataFrame, tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
-    """Boolean frame: True where a metric has the highest mean accuracy of its data set (the paper's bold),
-    every tied metric included."""
-    return means.ge(means.max(axis=1) - tolerance, axis=0)
-
-
-def wins(means: pd.DataFrame, tolerance: float = TIE_TOLERANCE) -> pd.Series:
-    """How many data sets each metric has the highest mean accuracy on, ties counted for every tied metric
-    (Wilson & Martinez, section 6: "as high or higher").
-
-    Examples
-    --------
-    >>> means = pd.DataFrame({"A": [0.9, 0.8, 0.7], "B": [0.9, 0.85, 0.6]}, index=["x", "y", "z"])
-    >>> wins(means).to_dict()
-    {'A': 2, 'B': 2}
-    """
-    return best(means, tolerance).sum().astype(int).rename("wins")
-
-
-def pvalues(results: pd.DataFrame, baseline: str) -> pd.DataFrame:
-    """Two-tailed paired t-test p-values of every metric against ``baseline`` over the folds: data set x
-    metric (the baseline's own column is 1)."""
-    folds = fold_table(results)
-    if baseline not in folds.columns:
-        raise ValueError(f"baseline {baseline!r} is not among the metrics {list(folds.columns)}")
-    rows = {}
-    for name, block in folds.groupby(level="dataset", sort=False):
-        rows[name] = {
-            m: paired_ttest(block[m].to_numpy(), block[baseline].to_numpy(), "two-sided") for m in folds.columns
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")[list(folds.columns)]
-
-
-def marks(results: pd.DataFrame, baseline: str, *, alpha: float = 0.10) -> pd.DataFrame:
-    """The paper's marks against ``baseline`` (Table 3): ``"*"`` where a metric is significantly higher,
-    ``"<"`` where significantly lower, by a two-tailed paired t-test at level ``alpha`` (0.10: "90 % or
-    higher confidence"); ``""`` otherwise and in the baseline's column."""
-    check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
-    p = pvalues(results, baseline)
-    diff = mean_table(results).loc[p.index, p.columns].sub(mean_table(results).loc[p.index, baseline], axis=0)
-    out = pd.DataFrame("", index=p.index, columns=p.columns)
-    out[(p < alpha) & (diff > 0)] = "*"
-    out[(p < alpha) & (diff < 0)] = "<"
-    out[baseline] = ""
-    return out
-
-
-def over_next(means: pd.DataFrame, margin: float = 0.01, tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
-    """For every data set, the metric with the highest mean accuracy, its lead over the next highest, and
-    whether that lead exceeds ``margin`` (Table 2's asterisk: "more than 1 % over the next highest"; accuracies
-    as fractions, so 1 % is 0.01). A tie for the highest gives lead 0 and the first tied metric.
-
-    Examples
-    --------
-    >>> means = pd.DataFrame({"N1": [0.80, 0.9], "N2": [0.83, 0.9], "N3": [0.825, 0.85]}, index=["x", "y"])
-    >>> over_next(means)
-      best   lead  marked
-    x   N2  0.005   False
-    y   N1  0.000   False
-    """
-    check("margin", margin, Real(low=0))
-    if means.shape[1] < 2:
-        raise ValueError("over_next needs at least two metrics")
-    values = means.to_numpy(dtype=float)
-    top = np.sort(values, axis=1)[:, ::-1]
-    lead = top[:, 0] - top[:, 1]
-    lead[lead <= tolerance] = 0.0
-    first = np.argmax(values >= values.max(axis=1, keepdims=True) - tolerance, axis=1)
-    return pd.DataFrame(
-        {"best": means.columns[first], "lead": lead.round(12), "marked": lead > margin + tolerance}, index=means.index
-    )
-
-
 def attribute_kinds(names, data: dict | None = None) -> pd.DataFrame:
     """Attribute kinds of data sets, for grouping them as the paper does: counts of ``continuous``,
     ``integer`` (linear discrete) and ``nominal`` attributes, ``linear`` (continuous + integer), ``classes``
@@ -607,18 +530,13 @@ def attribute_kinds(names, data: dict | None = None) -> pd.DataFrame:
 __all__ = [
     "COLUMNS",
     "attribute_kinds",
-    "best",
     "dataset_seed",
     "fold_table",
     "linear_complete",
-    "marks",
     "mean_table",
     "nominal_complete",
     "only_discrete",
-    "over_next",
     "prepare",
-    "pvalues",
     "run",
     "under_ties",
-    "wins",
 ]

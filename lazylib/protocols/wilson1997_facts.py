@@ -25,7 +25,8 @@ from scipy import stats
 from lazylib.encoding import Encoded, encode, label_values
 from lazylib.evaluation import check_folds
 from lazylib.metrics import Metric
-from lazylib.protocols.wilson1997 import marks, mean_table, over_next, pvalues, wins
+from lazylib.protocols.wilson1997 import mean_table
+from lazylib.protocols.wilson1997_marks import marks, over_next, pvalues, wins
 from lazylib.search import TIE_TOLERANCE
 
 
@@ -157,10 +158,10 @@ def table3(results: pd.DataFrame, nominal) -> tuple[pd.DataFrame, pd.DataFrame, 
     means : DataFrame
         Mean accuracy (%), data set x metric.
     marks : DataFrame
-        :func:`~lazylib.protocols.wilson1997.marks` against HVDM (``"*"`` significantly above HVDM, ``"<"``
+        :func:`~lazylib.protocols.wilson1997_marks.marks` against HVDM (``"*"`` significantly above HVDM, ``"<"``
         below; two-tailed, 90 %).
     wins : Series
-        :func:`~lazylib.protocols.wilson1997.wins` of each metric.
+        :func:`~lazylib.protocols.wilson1997_marks.wins` of each metric.
     """
     sub = results[results["dataset"].isin(nominal) & results["metric"].isin(["Euclid.", "HOEM", "HVDM"])]
     m = 100 * mean_table(sub)

@@ -390,18 +390,18 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.payne2000.cv_sweep": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne2000.fold_sweep": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne2000.text_ordered_labels": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997.best": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997_marks.best": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997_claims.by_rule": "a Part's protocol (display digits from the book)",
     "lazylib.protocols.wilson1997.dataset_seed": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997_facts.head_to_head": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997_facts.peak_facts": "a Part's claim facts (peak and window from the book)",
     "lazylib.protocols.wilson1997_claims.labelled_conditions": "a Part's protocol (the seed of the book's readings)",
-    "lazylib.protocols.wilson1997.marks": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997.over_next": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997_marks.marks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997_marks.over_next": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997.prepare": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997.run": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997_claims.spread": "a Part's protocol (display digits from the book)",
-    "lazylib.protocols.wilson1997.wins": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997_marks.wins": "a Part's protocol (parameters from the book)",
     "lazylib.report.display.printed": (
         "number is the value shown (NaN shows as nan) and digits is unannotated: None, NaN or a negative count are "
         "its documented sentinels for four significant digits"

@@ -16,6 +16,7 @@ from lazylib.metrics import DVDM, IVDM, WVDM
 from lazylib.protocols import wilson1997 as ex
 from lazylib.protocols import wilson1997_claims as exc
 from lazylib.protocols import wilson1997_facts as exf
+from lazylib.protocols import wilson1997_marks as exm
 from lazylib.report.verdicts import Claim, all_of, judge, share_rule, threshold_rule, tiers
 
 DATASETS = ["a", "b", "c", "d"]
@@ -83,7 +84,7 @@ def test_table2_counts_and_facts():
     ]
     means = ex.mean_table(res)
     assert counts["best average"] == means.mean().idxmax()
-    assert counts["N2 highest"] == ex.wins(means)["N2"]
+    assert counts["N2 highest"] == exm.wins(means)["N2"]
     facts = exf.table2_facts(res)
     pd.testing.assert_series_equal(facts["averages"], (100 * means).mean())
 

@@ -13,6 +13,7 @@ from lazylib.metrics import HVDM
 from lazylib.neighbors import KNeighborsClassifier
 from lazylib.protocols import wilson1997 as ex
 from lazylib.protocols import wilson1997_facts as exf
+from lazylib.protocols import wilson1997_marks as exm
 
 METRICS = {"HVDM": "hvdm", "HEOM": "heom", "HVDM-N1": ("hvdm", {"normalization": "N1"})}
 
@@ -132,24 +133,24 @@ def test_mean_table_and_wins_count_ties_for_each():
     means = ex.mean_table(HAND)
     assert list(means.index) == ["x", "y", "z"] and list(means.columns) == ["A", "B", "C"]
     assert means.loc["x", "A"] == pytest.approx(0.8625)
-    assert ex.wins(means).to_dict() == {"A": 2, "B": 2, "C": 1}  # x: A and C tie; z: A and B tie (0.75)
+    assert exm.wins(means).to_dict() == {"A": 2, "B": 2, "C": 1}  # x: A and C tie; z: A and B tie (0.75)
 
 
 def test_pvalues_are_scipys_two_tailed_paired_test():
-    p = ex.pvalues(HAND, "B")
+    p = exm.pvalues(HAND, "B")
     expected = stats.ttest_rel([0.5, 0.6, 0.55, 0.5], [0.6, 0.58, 0.7, 0.66]).pvalue
     assert p.loc["y", "A"] == pytest.approx(expected)
     assert (p["B"] == 1).all()
 
 
 def test_marks_star_higher_and_less_than_lower():
-    m = ex.marks(HAND, "B")
+    m = exm.marks(HAND, "B")
     assert m.loc["x", "A"] == "*" and m.loc["x", "C"] == "*"
     assert m.loc["z", "C"] == "<"
     assert m.loc["z", "A"] == ""  # equal means
     assert (m["B"] == "").all()
     # at a stricter level fewer marks survive
-    assert (ex.marks(HAND, "B", alpha=1e-6) == "").all().all()
+    assert (exm.marks(HAND, "B", alpha=1e-6) == "").all().all()
 
 
 def test_head_to_head_counts():
@@ -165,7 +166,7 @@ def test_over_next_marks_leads_over_one_percent():
     means = pd.DataFrame(
         {"N1": [0.80, 0.90, 0.70], "N2": [0.82, 0.90, 0.705], "N3": [0.805, 0.85, 0.60]}, index=["a", "b", "c"]
     )
-    out = ex.over_next(means)
+    out = exm.over_next(means)
     assert out["best"].tolist() == ["N2", "N1", "N2"]
     assert out["lead"].tolist() == pytest.approx([0.015, 0.0, 0.005])
     assert out["marked"].tolist() == [True, False, False]
