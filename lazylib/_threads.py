@@ -4,8 +4,11 @@ A matrix product of a few million multiply-adds is over before a second BLAS thr
 its synchronisation, and on a busy machine (other processes, or the workers of a parallel run) extra threads only
 compete for the same cores. The engine (:mod:`lazylib.metrics._engine`) and the search (:mod:`lazylib.search`)
 therefore run each block of products of fewer than :data:`SMALL_WORK` multiply-adds on one BLAS thread
-(:func:`threads_for`) and leave larger blocks to the BLAS library's own setting. Results do not depend on the
-number of threads (each product's sums are checked or refined afterwards the same way), only the time does.
+(:func:`threads_for`) and leave larger blocks to the BLAS library's own setting. The search's results (which
+instances, their distances) do not depend on the number of threads: it decides on sums computed again outside
+BLAS. A ``pairwise`` matrix's entries can differ in their last bits, since BLAS may add in another order with
+another number of threads (on the development machine of 2026-11-28, 30 of 30,000 HVDM distances by one unit in
+the last place); near-zero sums are recomputed from direct differences either way.
 
 The workers of :func:`lazylib.evaluation.parallel_map` are already limited by joblib (``cpu_count() // n_jobs``
 threads each), so nothing changes there; single-process work (a notebook, a script, the tests) stops spending
