@@ -37,11 +37,21 @@ from lazylib.report.scorecard import reads_records
 # tqdm's own switch, which lazylib.evaluation.parallel_map honours.
 os.environ["TQDM_DISABLE"] = "1"
 
-#: The chapters executed by the second chain under pytest-xdist (``make test``): the folders under ``book/``, chosen
-#: so that the unit tests plus these take about as long as the first chain (every other chapter). Seconds of the
-#: 2026-11-28 clean-clone run, one chain: Part I 489, II 673, IV 925 (first chain); III 389, V 401, VI 437 and
-#: the unit tests about 500 (second). The pages reading the records run last on the second chain.
-SECOND_CHAIN = ("guvenir1998_vfi5", "howe_cardie_mdw", "bench")
+#: The chapters executed by the second chain under pytest-xdist (``make test``): folders under ``book/``, or pages
+#: (``folder/page``, no suffix), chosen so that the unit tests plus these take about as long as the first chain
+#: (every other chapter). Seconds of the 2026-11-28 clean-clone run (two chains at once, so each page had about one
+#: core), with Part IV's 03 after letter and shuttle went to one fold seed (545 -> about 325): Part I 156, II 475,
+#: IV about 515 (first chain); the unit tests about 180, III 326 (its 02_figure6, 120, on the first chain), V 304,
+#: VI 557 (second). The pages reading the records run last on the second chain.
+SECOND_CHAIN = (
+    "guvenir1998_vfi5/index",
+    "guvenir1998_vfi5/01_algorithm",
+    "guvenir1998_vfi5/03_figure7",
+    "guvenir1998_vfi5/04_when_why",
+    "guvenir1998_vfi5/05_deviations",
+    "howe_cardie_mdw",
+    "bench",
+)
 #: How long a page reading the records waits for the other chain's pages before it fails (seconds).
 CHAIN_WAIT = float(os.environ.get("LAZYLIB_CHAIN_WAIT", 5400))
 
@@ -146,8 +156,9 @@ def pytest_collection_modifyitems(session, config, items):
 def chain_of(notebook: Path) -> str:
     """``"first"`` or ``"second"``: which worker's chain executes this page under pytest-xdist. The pages reading the
     records end the second chain (they wait for the first, :class:`_Chains`)."""
-    folder = notebook.resolve().relative_to(BOOK).parts[0]
-    return "second" if reads_records(notebook) or folder in SECOND_CHAIN else "first"
+    page = notebook.resolve().relative_to(BOOK).with_suffix("")
+    second = page.parts[0] in SECOND_CHAIN or page.as_posix() in SECOND_CHAIN
+    return "second" if reads_records(notebook) or second else "first"
 
 
 class _Chains:
