@@ -65,6 +65,22 @@ def test_make_test_runs_pytest_with_these_arguments():
     assert f"$(BIN)/pytest {' '.join(MAKE_TEST_ARGS)}\n" in (ROOT / "Makefile").read_text()
 
 
+def test_a_chain_takes_folders_and_single_pages(monkeypatch):
+    import conftest  # the repository's, which pytest has already imported
+
+    page, other = ROOT / "book/guvenir1998_vfi5/02_figure6.md", ROOT / "book/guvenir1998_vfi5/03_figure7.md"
+    conftest.chain_of.cache_clear()
+    try:
+        monkeypatch.setattr(conftest, "SECOND_CHAIN", ("guvenir1998_vfi5",))
+        assert conftest.chain_of(page) == conftest.chain_of(other) == "second"
+        conftest.chain_of.cache_clear()
+        monkeypatch.setattr(conftest, "SECOND_CHAIN", ("guvenir1998_vfi5/03_figure7",))
+        assert (conftest.chain_of(page), conftest.chain_of(other)) == ("first", "second")
+        assert conftest.chain_of(ROOT / "book/intro.md") == "second"  # reads the records: always last
+    finally:
+        conftest.chain_of.cache_clear()
+
+
 def run(args, cwd):
     return subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
