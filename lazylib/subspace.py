@@ -147,9 +147,13 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
     up to 60 dimensions on two-class data. Columns of :math:`R` beyond the rank have zero singular value; an SVD
     routine returns *some* orthonormal completion, fixed by its Householder reflections rather than by the data's
     geometry. ``null_space="svd"`` keeps that completion (LAPACK's, through ``numpy.linalg.svd`` with
-    ``full_matrices=True``), our closest reading of the paper; ``"ca"`` orders the complement by the training
-    data's own principal directions inside it (CA of the residual); ``"none"`` stops at the rank, so
-    :math:`K \\le r`. CA has the same issue only when there are fewer training instances than attributes.
+    ``full_matrices=True``), our closest reading of the paper, taken from the ``r`` directions of the rank alone
+    (the SVD of the ``J x r`` matrix of those directions): the SVD of the whole prototype matrix would build it
+    from a Householder reflection of the numerically zero residual of its last row, so that its directions would
+    be set by rounding, and they did differ between processors (AVX-512 or not). ``"ca"`` orders the complement
+    by the training data's own principal directions inside it (CA of the residual); ``"none"`` stops at the
+    rank, so :math:`K \\le r`. CA has the same issue when its centred data have lower rank than the attributes
+    (fewer training instances than attributes, or an attribute constant on the training part).
 
     No scaling by :math:`D`: step 5 multiplies by :math:`R_{(K)}` alone, so the mapping is a rotation followed by
     dropping coordinates, and full-rank CA gives the same Euclidean distances as the original space.
@@ -226,13 +230,15 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
             text_order = np.argsort([str(c) for c in classes.tolist()], kind="stable")
             codes = np.argsort(text_order)[codes]
             M = np.stack([Xc[codes == c].mean(axis=0) for c in range(codes.max() + 1)])
-        _, d, Vt = np.linalg.svd(M, full_matrices=len(M) < J)
+        _, d, Vt = np.linalg.svd(M, full_matrices=False)
         rank = int((d > tol * d[0]).sum()) if d.size and d[0] > 0 else 0
         basis = Vt.T
-        if self.null_space == "ca" and rank < J:
-            basis = np.hstack([basis[:, :rank], _complement_directions(Xc, basis[:, :rank])])
-        elif self.null_space == "none":
+        if self.null_space == "none":
             basis = basis[:, : max(rank, 1)]
+        elif rank < J:  # only the first `rank` columns are the data's; the rest is a completion
+            leading = basis[:, :rank]
+            rest = _complement_directions(Xc, leading) if self.null_space == "ca" else _complement(leading)
+            basis = np.hstack([leading, rest])
         values = np.zeros(basis.shape[1])
         values[: min(len(d), len(values))] = d[: len(values)]
         values[rank:] = 0.0
@@ -276,15 +282,21 @@ class SubspaceMapping(TransformerMixin, BaseEstimator):
         return self.fit(X, y).transform(X)
 
 
+def _complement(B: np.ndarray) -> np.ndarray:
+    """LAPACK's orthonormal completion of the orthonormal columns of ``B`` (J, r): the last J - r right singular
+    vectors of ``B.T`` (``numpy.linalg.svd``, ``full_matrices=True``), built from the Householder reflections of
+    ``B``'s columns alone, so that they are a function of ``B`` (up to rounding) whatever the processor."""
+    J, r = B.shape
+    if not r:
+        return np.eye(J)
+    _, _, Vt = np.linalg.svd(B.T, full_matrices=True)
+    return Vt[r:].T  # (J, J - r) orthonormal, orthogonal to B
+
+
 def _complement_directions(Xc: np.ndarray, B: np.ndarray) -> np.ndarray:
     """Orthonormal directions spanning the complement of the columns of ``B``, ordered by the variance of the
     centred data ``Xc`` along them (the CA basis of ``Xc`` restricted to the complement)."""
-    J, r = B.shape
-    if r:
-        _, _, Vt = np.linalg.svd(B.T, full_matrices=True)
-        Q = Vt[r:].T  # (J, J - r) orthonormal, orthogonal to B
-    else:
-        Q = np.eye(J)
+    Q = _complement(B)
     _, _, W = np.linalg.svd(Xc @ Q, full_matrices=len(Xc) < Q.shape[1])
     return Q @ W.T
 

@@ -181,3 +181,23 @@ def test_accuracy_by_width_refuses_labels_that_are_not_class_indices(labels, n_c
     with pytest.raises(ValueError, match=message):
         accuracy_by_width(Z, np.array(labels), n_classes=n_classes)
     assert accuracy_by_width(Z, np.arange(20) % 2 * 1.0, n_classes=2).shape == (2,)  # integral floats are fine
+
+
+def test_the_svd_completion_is_set_by_the_data_not_by_rounding():
+    # CACP's prototype matrix has C rows but rank C - 1: a completion built from the SVD of the whole matrix
+    # takes a Householder reflection of its numerically zero last row, whose direction is set by rounding (it
+    # differed between AVX-512 and AVX2 code paths). Built from the C - 1 class directions alone, a perturbation
+    # of the data at the level of rounding moves no distance in any number of dimensions by more than rounding.
+    from lazylib.datasets import load
+
+    ds = load("wine")
+    X = ds.X.to_numpy(float)
+    X = (X - X.min(0)) / np.ptp(X, 0)
+    rng = np.random.default_rng(0)
+    nudged = X * (1 + 4e-16 * rng.choice([-1.0, 1.0], size=X.shape))
+    for null_space in ("svd", "ca"):
+        distances = []
+        for data in (X, nudged):
+            Z = SubspaceMapping("cacp", null_space=null_space).fit(data, ds.y).transform(X)
+            distances.append(np.cumsum((Z[:40, None, :] - Z[None, :, :]) ** 2, axis=2))  # every K at once
+        np.testing.assert_allclose(distances[0], distances[1], rtol=0, atol=1e-9)
