@@ -1,4 +1,4 @@
-"""Many data sets x many distance functions on shared folds, and the marking rules of Wilson & Martinez (1997).
+"""Many data sets x many distance functions on shared folds (Wilson & Martinez 1997), and the tables read from them.
 
 :func:`run` evaluates k-NN with every metric on every data set, all metrics of a data set on the very same
 folds, spread over worker processes, and returns one tidy table (``dataset``, ``metric``, ``fold``,
