@@ -10,8 +10,8 @@
    Goal: within 3 products.
 4. HVDM and IVDM 1-NN among 50,000 stored instances (1,000 queries) against scikit-learn's brute-force
    Euclidean 1-NN on a one-hot + standardised embedding of the same data. Goal: at most 0.5 of its time.
-5. Processor time and wall time of a small and a large ``pairwise`` (item 4 of the issue), BLAS threads as
-   they are and limited to one (threadpoolctl).
+5. Processor time and wall time of a small and a large HVDM ``pairwise`` and 1-NN ``predict`` (item 4 of the
+   issue), BLAS threads as they are and limited to one (threadpoolctl).
 
 Each figure is the fastest of ``--repeats`` runs (wall seconds; the machine is shared, the fastest run is the
 least disturbed), both sides measured in the same run, alternated.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import os
 import platform
 import sys
@@ -137,10 +138,18 @@ def thread_lines(repeats: int) -> list[str]:
         X, y, Q, types = workload(n, nq)
         hvdm = make_metric("hvdm").fit(X, y, types=types)
         hvdm.pairwise(Q[:10])
-        for threads in (None, 1):
-            with threadpool_limits(limits=threads, user_api="blas"):
-                wall, cpu = times(lambda hvdm=hvdm, Q=Q: hvdm.pairwise(Q), repeats)
-            lines.append(f"| {label} | {'as is' if threads is None else threads} | {wall:.3f} | {cpu:.3f} |")
+        clf = KNeighborsClassifier(1, "hvdm").fit(X, y, types=types)
+        clf.predict(Q[:10])
+        for what, func in (
+            ("`pairwise`", functools.partial(hvdm.pairwise, Q)),
+            ("1-NN `predict`", functools.partial(clf.predict, Q)),
+        ):
+            for threads in (None, 1):
+                with threadpool_limits(limits=threads, user_api="blas"):
+                    wall, cpu = times(func, repeats)
+                lines.append(
+                    f"| {what}, {label} | {'as is' if threads is None else threads} | {wall:.3f} | {cpu:.3f} |"
+                )
     return lines
 
 
@@ -163,7 +172,7 @@ def main(argv=None) -> int:
         ours, peer = t["ours"], t.get("peer", t.get("gower"))
         ratio = f"{peer / ours:.1f}x faster" if "faster" in goal else f"{ours / peer:.2f}"
         lines.append(f"| {what} | {anchor} | {ours:.3f} | {peer:.3f} | {ratio} | {goal} |")
-    lines += ["", "Processor and wall time of HVDM `pairwise` (item 4):", ""] + thread_lines(args.repeats)
+    lines += ["", "Processor and wall time of HVDM `pairwise` and 1-NN (item 4):", ""] + thread_lines(args.repeats)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.output:

@@ -545,8 +545,10 @@ def _filter(lefts: list, parts: list, k: int, tie_tolerance: float, cap: int):
     """Kept pairs ``(rows, cols)`` of the products ``lefts[p] @ right_p.T`` over the stored parts ``parts[p] =
     (right_p in single precision, column maxima of its absolute values, its stored indices)``, or None when
     there would be more than ``cap``."""
-    n = len(lefts[0])
-    with threads_for(n * min(STORED_BLOCK, max(right32.shape[0] for right32, _, _ in parts)) * lefts[0].shape[1]):
+    # threads for the whole filter, as for every other block of products (its tiles run back to back: deciding
+    # per tile of STORED_BLOCK kept one thread at any number of stored instances)
+    work = sum(len(left) * right32.shape[0] * right32.shape[1] for left, (right32, _, _) in zip(lefts, parts))
+    with threads_for(work):
         return _filter_tiles(lefts, parts, k, tie_tolerance, cap)
 
 
