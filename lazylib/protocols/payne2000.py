@@ -415,7 +415,7 @@ def cv_selection(
 #: The note of an outside Table 2 accuracy of a learner other than NN for which no hypothesis was tested.
 UNTESTED_NOTE = (
     "unexplained; readings computed for the NN column only (normalisation none / range / sd, ties all / "
-    "first / random), five fold seeds",
+    "first / random), first fold seed",
     "untested",
 )
 
