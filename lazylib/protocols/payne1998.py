@@ -4,6 +4,8 @@ Each claim of the paper's section 4 on Table 2 is a row of :data:`TABLE2_CLAIMS`
 (:class:`lazylib.report.verdicts.Claim`: its words, what it measures, its rule and thresholds, its kind). Their
 rules read the facts :func:`table2_facts` computes from the fold accuracies of one tie rule and fold seed, so the
 chapter judges every claim the same way under each condition (:meth:`lazylib.report.scorecard.Chapter.judge`).
+The claims of section 4 on Figure 3, the LED problem with irrelevant attributes, are the rows of
+:data:`LED_CLAIMS`, whose rules read :func:`led_facts`.
 
 >>> [c.key for c in TABLE2_CLAIMS][:2]
 ['H1', 'VDM classes']
@@ -296,13 +298,205 @@ TABLE2_CLAIMS = (
     ),
 )
 
+
+# --- Figure 3: the LED problem with irrelevant attributes ---------------------------------------------------------
+
+#: The number of irrelevant attributes from which the paper sees OMVW significantly above OM on LED.
+LED_FROM = 3
+
+#: The metrics whose loss from the first to the last point H3 tests (the probability-based ones).
+LED_H3 = ("VDM", "MVDM", "OMVW")
+
+
+def led_points(results: pd.DataFrame) -> pd.Series:
+    """The LED accuracies by point: indexed by (ties, metric, irrelevant, repetition), sorted.
+
+    Parameters
+    ----------
+    results : DataFrame
+        One row per repetition, tie rule, number of irrelevant attributes and metric, with columns ``repetition``,
+        ``ties``, ``irrelevant``, ``metric`` and ``accuracy`` (%).
+
+    Returns
+    -------
+    Series
+        The accuracies, what :func:`led_facts` reads.
+
+    Examples
+    --------
+    >>> results = pd.DataFrame({"repetition": [1, 0], "ties": "random", "irrelevant": 0, "metric": "OM",
+    ...                         "accuracy": [60.0, 58.0]})
+    >>> led_points(results).tolist()
+    [58.0, 60.0]
+    """
+    return results.set_index(["ties", "metric", "irrelevant", "repetition"])["accuracy"].sort_index()
+
+
+def first_from(flags) -> int | None:
+    """The position from which every flag of ``flags`` is true (None if the last is false).
+
+    Examples
+    --------
+    >>> first_from([True, False, True, True]), first_from([True, False]), first_from([True, True])
+    (2, None, 0)
+    """
+    flags = list(map(bool, flags))
+    return next((i for i in range(len(flags)) if all(flags[i:])), None)
+
+
+def led_facts(points: pd.Series, ties: str, repetitions, *, condition: str = "") -> dict:
+    """Everything the LED claims read, for one tie rule and one set of repetitions.
+
+    Parameters
+    ----------
+    points : Series
+        :func:`led_points` of the results (metrics OM, WOM, OMVW, VDM and MVDM).
+    ties : str
+        The tie rule.
+    repetitions : sequence of int
+        The repetitions the tests use (all, or all but one).
+    condition : str, default ""
+        The condition in words, for the evidence of the claims that have no numbers of their own.
+
+    Returns
+    -------
+    dict
+        ``ks`` (the numbers of irrelevant attributes), ``degrades`` (per metric: significantly less accurate at
+        the last point than at the first), ``above_om`` (per metric: significantly above OM at each point),
+        ``first_above`` (the first number of irrelevant attributes from which it stays so, or None),
+        ``from_on`` (above OM at every point from :data:`LED_FROM`), ``below_wom`` (the points where OMVW is
+        significantly below WOM, two-tailed), ``loss`` (per metric, first point minus last, per repetition),
+        ``degrading`` (those of :data:`LED_H3` that degrade), ``milder`` (each of them loses significantly less
+        than OM) and ``condition``.
+
+    Notes
+    -----
+    Every test is a paired t-test over the repetitions at p = :data:`ALPHA` (a repetition's points share its data
+    and folds), one-tailed but for OMVW against WOM (:func:`lazylib.evaluation.paired_ttest`).
+
+    References
+    ----------
+    Payne & Edwards (1998), section 4, Figure 3.
+    """
+    reps = list(repetitions)
+    metrics = list(dict.fromkeys(points.index.get_level_values("metric")))
+    ks = sorted(set(points.loc[ties].index.get_level_values("irrelevant")))
+
+    def at(metric, k):
+        return points.loc[(ties, metric, k)].loc[reps].to_numpy()
+
+    def significant(a, b, alternative):
+        return evaluation.paired_ttest(a, b, alternative) < ALPHA
+
+    loss = {m: at(m, ks[0]) - at(m, ks[-1]) for m in metrics}
+    degrades = {m: significant(at(m, ks[-1]), at(m, ks[0]), "less") for m in metrics}
+    above = {m: [significant(at(m, k), at("OM", k), "greater") for k in ks] for m in metrics if m != "OM"}
+    first = {m: first_from(flags) for m, flags in above.items()}
+    start = ks.index(LED_FROM)
+    below_wom = [
+        k
+        for k in ks
+        if significant(at("OMVW", k), at("WOM", k), "two-sided") and at("OMVW", k).mean() < at("WOM", k).mean()
+    ]
+    degrading = [m for m in LED_H3 if degrades[m]]
+    return {
+        "ks": ks,
+        "degrades": degrades,
+        "above_om": above,
+        "first_above": {m: None if i is None else ks[i] for m, i in first.items()},
+        "from_on": {m: all(flags[start:]) for m, flags in above.items()},
+        "below_wom": below_wom,
+        "loss": loss,
+        "degrading": degrading,
+        "milder": all(significant(loss[m], loss["OM"], "less") for m in degrading),
+        "condition": condition,
+    }
+
+
+def _holds(f, holds: bool) -> str:
+    return f"{f['condition']}: {'holds' if holds else 'fails'}"
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _h2_led(f):
+    return f["from_on"]["OMVW"], f["from_on"]["WOM"], len(f["below_wom"]) <= len(f["ks"]) / 2
+
+
+#: The claims of section 4 on Figure 3 (LED with 0 to 17 irrelevant attributes), each judged under every tie rule
+#: on all repetitions and on each set with one left out.
+LED_CLAIMS = (
+    Claim(
+        key="OM falls",
+        words="LED: OM falls as irrelevant attributes are added",
+        measure="OM significantly less accurate at the last point than at the first (one-tailed paired t-test)",
+        thresholds="supported if so, not supported otherwise",
+        rule=lambda f: all_of(f["degrades"]["OM"]),
+        evidence=lambda f: _holds(f, f["degrades"]["OM"]),
+    ),
+    Claim(
+        key="OMVW above OM",
+        words="LED: OMVW significantly above OM from 3 irrelevant attributes on",
+        measure="OMVW significantly above OM at every point from 3 irrelevant attributes (one-tailed)",
+        thresholds="supported if so, not supported otherwise",
+        rule=lambda f: all_of(f["from_on"]["OMVW"]),
+        evidence=lambda f: _holds(f, f["from_on"]["OMVW"]),
+    ),
+    Claim(
+        key="no degradation",
+        words="LED: VDM and MVDM show no degradation",
+        measure="VDM and MVDM not significantly less accurate at the last point than at the first",
+        thresholds="supported if both hold, partly if one does",
+        rule=lambda f: all_of(not f["degrades"]["VDM"], not f["degrades"]["MVDM"]),
+        evidence=lambda f: _holds(f, not (f["degrades"]["VDM"] or f["degrades"]["MVDM"])),
+    ),
+    Claim(
+        key="H2 on LED",
+        words="H2 on LED",
+        measure=(
+            "OMVW and WOM significantly above OM at every point from 3; OMVW significantly below WOM "
+            "(two-tailed) at no more than half of the points"
+        ),
+        thresholds="supported if all three hold, partly if one or two",
+        rule=lambda f: all_of(*_h2_led(f)),
+        evidence=lambda f: (
+            f"OMVW above OM at every point from 3: {_yes(f['from_on']['OMVW'])}; WOM too: "
+            f"{_yes(f['from_on']['WOM'])}; OMVW significantly below WOM at {len(f['below_wom'])} of "
+            f"{len(f['ks'])} points"
+        ),
+    ),
+    Claim(
+        key="H3",
+        words="H3",
+        measure=(
+            "VDM, MVDM and OMVW significantly less accurate at the last point than at the first; the losses of "
+            "those that are, against OM's (one-tailed paired t-test)"
+        ),
+        thresholds="supported if none degrades; partly if each that does loses significantly less than OM",
+        rule=lambda f: tiers(supported=not f["degrading"], partly=f["milder"]),
+        evidence=lambda f: (
+            f"significant loss from {f['ks'][0]} to {f['ks'][-1]} irrelevant attributes: "
+            f"{', '.join(f['degrading']) or 'none'}; mean loss (points): "
+            + ", ".join(f"{m} {f['loss'][m].mean():.1f}" for m in (*LED_H3, "OM"))
+        ),
+    ),
+)
+
 __all__ = [
     "ALPHA",
+    "LED_CLAIMS",
+    "LED_FROM",
+    "LED_H3",
     "MVDM_OVER_WOM",
     "TABLE2_CLAIMS",
     "accuracy_bands",
     "classes",
+    "first_from",
     "fold_table",
+    "led_facts",
+    "led_points",
     "paper_facts",
     "significance_marks",
     "table2_facts",
