@@ -396,6 +396,7 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.wilson1997_facts.head_to_head": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997_facts.peak_facts": "a Part's claim facts (peak and window from the book)",
     "lazylib.protocols.payne2000_figure_claims.distortion_facts": "a Part's claim facts (max_change from the book)",
+    "lazylib.protocols.payne2000_claims.table2_task": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997_claims.labelled_conditions": "a Part's protocol (the seed of the book's readings)",
     "lazylib.protocols.wilson1997_marks.marks": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.wilson1997_marks.over_next": "a Part's protocol (parameters from the book)",
