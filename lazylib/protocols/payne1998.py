@@ -16,7 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib import evaluation
+from lazylib import evaluation, metrics
+from lazylib._validation import Choice, check
+from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
 from lazylib.report.verdicts import PERCENT, Claim, all_of, prediction_band, share_rule, tiers
 
 #: The three data sets on which the paper reports MVDM significantly above WOM.
@@ -177,6 +179,54 @@ def table2_facts(folds: pd.DataFrame, paper: dict) -> dict:
         "worse_than_wom": [d for d in datasets if p(d, "OMVW", "WOM", "less") < ALPHA],
         "paper": paper,
     }
+
+
+#: The protocol variants tried on Table 2's largest gaps (:func:`variant_accuracy`).
+PROTOCOL_VARIANTS = ("unseen uniform", "unstratified", "whole-data P")
+
+
+def variant_accuracy(X: pd.DataFrame, y: pd.Series, metric, variant: str, fold_seeds, *, rule: str) -> float:
+    """Mean 1-NN accuracy (%) over the ten folds of every fold seed of one Table 2 cell under one protocol
+    variant an implementation of the paper could have used.
+
+    Parameters
+    ----------
+    X, y : DataFrame, Series
+        The encoded data set (:func:`lazylib.metrics.encode`) and its classes.
+    metric : str or class
+        The metric, as :class:`lazylib.neighbors.KNeighborsClassifier` takes it.
+    variant : str
+        One of :data:`PROTOCOL_VARIANTS`: values unseen in training read as uniform over the classes
+        (``unseen="uniform"``), unstratified folds, or the metric's probabilities learnt from the whole data set,
+        test folds included (a leak), with the random tie rule's expected accuracy.
+    fold_seeds : iterable of int
+        The seeds of the ten-fold cross-validations.
+    rule : str
+        The tie rule of the other variants (:func:`lazylib.neighbors.accuracy_by_rule`).
+
+    Returns
+    -------
+    float
+        The mean over every fold of every seed, in per cent.
+    """
+    check("variant", variant, Choice(PROTOCOL_VARIANTS))
+    accuracies = []
+    for seed in fold_seeds:
+        if variant == "unstratified":
+            folds = evaluation.kfold(len(y), 10, random_state=seed)
+        else:
+            folds = evaluation.stratified_kfold(y, 10, random_state=seed)
+        for train, test in folds:
+            if variant == "whole-data P":  # probabilities learnt from every instance, test folds included
+                D = metrics.make_metric(metric).fit(X, y).pairwise(X.take(test), X.take(train))
+                tied = D <= D.min(axis=1, keepdims=True) * (1 + 1e-9)
+                same = y.to_numpy()[test][:, None] == y.to_numpy()[train][None, :]
+                accuracies.append(np.mean((tied & same).sum(axis=1) / tied.sum(axis=1)))
+                continue
+            params = {"unseen": "uniform"} if variant == "unseen uniform" else {}
+            clf = KNeighborsClassifier(1, metric, params).fit(X.take(train), y.iloc[train])
+            accuracies.append(accuracy_by_rule(clf, X.take(test), y.iloc[test], [rule])[rule])
+    return 100 * np.mean(accuracies)
 
 
 def _listed(names) -> str:
