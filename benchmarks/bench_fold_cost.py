@@ -1,10 +1,12 @@
 """Processor seconds of one fold of the bench, per method (the first fold seed of the full run, fold 0), through
-the bench's own job function, one method at a time, appended row by row to a CSV (README, "Measured costs").
+the bench's own job function under the full run's protocol (``bench.FULL``: letter and shuttle with their training
+parts sampled), one method at a time, appended row by row to a CSV (README, "Measured costs").
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/bench_fold_cost.py out.csv segment letter ...
 """
 
 import csv
+import dataclasses
 import os
 import sys
 import time
@@ -26,7 +28,7 @@ def main(out: str, names: list[str]) -> None:
             writer.writerow(COLUMNS)
         for name in names:
             for method in order:
-                config = bench.Config(datasets=(name,), n_seeds=1, methods=(method,))
+                config = dataclasses.replace(bench.FULL, datasets=(name,), n_seeds=1, methods=(method,))
                 t0, c0 = time.perf_counter(), time.process_time()
                 _, rows = bench._job(config, (name, seed, 0))
                 r = rows[0]

@@ -144,3 +144,24 @@ def test_the_command_line_runs_its_jobs_on_workers(tmp_path):
     subprocess.run([sys.executable, "-m", "lazylib.protocols.bench", *args], check=True, env=env, capture_output=True)
     rows = pd.read_csv(out, keep_default_na=False)
     assert len(rows) == 4 and rows["error"].eq("").all() and len(list((tmp_path / "run" / "jobs").glob("*.csv"))) == 2
+
+
+def test_the_largest_data_sets_follow_their_stated_protocol():
+    """A data set over ``large`` instances: only the first ``large_seeds`` fold seeds, each training part a
+    stratified sample of ``large_train`` instances (the same sample at every call), the test fold whole; the others
+    keep the full protocol."""
+    config = bench.Config(datasets=("iris", "wine"), n_seeds=2, methods=("1-NN HEOM",), large=160, large_train=40)
+    assert config.is_large(178) and not config.is_large(150)
+    res = bench.run(config, n_jobs=1)
+    per_seed = res.groupby("dataset")["seed"].nunique()
+    assert per_seed["wine"] == 1 and per_seed["iris"] == 2
+    assert len(res[res.dataset == "wine"]) == config.n_splits and res["accuracy"].notna().all()
+    y = pd.Series(["a"] * 100 + ["b"] * 78)
+    train = np.arange(0, 178, 2)
+    part = bench.training_part(config, train, y, 7)
+    assert len(part) == 40 and set(part) <= set(train) and np.all(np.diff(part) > 0)
+    assert np.array_equal(part, bench.training_part(config, train, y, 7))
+    assert abs((y[part] == "a").sum() - 40 * (y[train] == "a").mean()) <= 1
+    assert np.array_equal(bench.training_part(config, train[:30], y, 7), train[:30])  # already small enough
+    with pytest.raises(ValueError, match="large_train"):
+        bench.Config(datasets=("iris",), large=10, large_train=1)
