@@ -207,7 +207,8 @@ def training_part(config: Config, train: np.ndarray, y: pd.Series, random_state:
     y : Series
         The whole data set's classes.
     random_state : int
-        The seed of the sample.
+        The seed of the sample (:func:`run` passes :func:`~lazylib.protocols.wilson1997.dataset_seed` of the data
+        set and fold seed, plus the fold).
 
     Returns
     -------

@@ -386,7 +386,6 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.howe_cardie_method_claims.zero_share_facts": "a Part's claim facts (counts from the book)",
     "lazylib.protocols.payne1998.accuracy_bands": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne1998.fold_table": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.payne1998.variant_accuracy": "a Part's protocol (its variants from the book)",
     "lazylib.protocols.payne2000.cv_selection": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne2000.cv_sweep": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.payne2000.fold_sweep": "a Part's protocol (parameters from the book)",
