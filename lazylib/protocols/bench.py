@@ -196,7 +196,7 @@ def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -
 
 def training_part(config: Config, train: np.ndarray, y: pd.Series, random_state: int) -> np.ndarray:
     """The training part a fold uses: ``train`` itself, or for a data set under the stated protocol of the largest
-    (:attr:`Config.large`) a stratified sample of ``config.large_train`` of its instances
+    (``large`` of :class:`Config`) a stratified sample of ``config.large_train`` of its instances
     (:func:`sklearn.model_selection.train_test_split`), in increasing order.
 
     Parameters

@@ -540,6 +540,7 @@ __all__ = [
     "LED_FROM",
     "LED_H3",
     "MVDM_OVER_WOM",
+    "PROTOCOL_VARIANTS",
     "TABLE2_CLAIMS",
     "accuracy_bands",
     "classes",
@@ -550,4 +551,5 @@ __all__ = [
     "paper_facts",
     "significance_marks",
     "table2_facts",
+    "variant_accuracy",
 ]
