@@ -427,9 +427,12 @@ def refusals(results: pd.DataFrame) -> pd.DataFrame:
 
 def accuracy_table(results: pd.DataFrame, *, by_seed: bool = False) -> pd.DataFrame:
     """Mean test accuracy (percent) by data set (rows) and method (columns), over folds and seeds, or over
-    folds only with ``by_seed`` (rows: seed, data set). NaN where the method refuses the data set."""
+    folds only with ``by_seed`` (rows: seed, data set, only the pairs the run holds: a data set under the stated
+    protocol of the largest has its first fold seeds only). NaN where the method refuses the data set."""
     index = ["seed", "dataset"] if by_seed else ["dataset"]
     table = results.pivot_table(index=index, columns="method", values="accuracy", aggfunc="mean", dropna=False)
+    if by_seed:  # pivot_table(dropna=False) adds every seed to every data set: keep the pairs that ran
+        table = table.loc[pd.MultiIndex.from_frame(results[index].drop_duplicates()).sort_values()]
     return table.reindex(columns=[m for m in METHOD_NAMES if m in table.columns])
 
 
@@ -451,6 +454,13 @@ def default_cache_dir() -> Path | None:
     return None if root is None else root / "_build" / ".bench"
 
 
+def _utc_now() -> str:
+    """The time now, UTC, to the second (ISO 8601)."""
+    import datetime
+
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def main(argv=None) -> None:
     """The command line: run the bench (``--full``: every data set) and write every fold's row to a CSV file.
 
@@ -465,6 +475,10 @@ def main(argv=None) -> None:
     parser.add_argument("--datasets", nargs="*", default=None, help="data set names (overrides --full)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
+    parser.add_argument(
+        "--artifact", default=None, help="also store the run as Part VI's artifact in this folder (book/bench/data "
+        "for the full run: full_run.csv.gz, full_run.json, cost_by_dataset.csv)"
+    )  # fmt: skip
     parser.add_argument("--methods", nargs="*", default=None, help="method names (default: every method)")
     parser.add_argument(
         "--results", default=None, help="results folder: each job written as it ends; a rerun skips finished jobs"
@@ -492,6 +506,7 @@ def main(argv=None) -> None:
 
         client = Client(args.scheduler)
     start, cpu = time.perf_counter(), time.process_time()
+    started = _utc_now()
     try:
         results = run(
             config,
@@ -508,6 +523,13 @@ def main(argv=None) -> None:
             client.close()
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     results.to_csv(args.output, index=False)
+    if args.artifact:
+        import sys
+
+        from lazylib.protocols.bench_results import write_artifact
+
+        command = " ".join(["python -m lazylib.protocols.bench", *(sys.argv[1:] if argv is None else argv)])
+        write_artifact(results, args.artifact, config, command=command, started=started, ended=_utc_now(), wall_s=wall)
     failed = results[results["error"].ne("")]
     print(
         f"{len(names)} data sets x {config.n_seeds} seeds x {config.n_splits} folds x {len(config.methods)} "

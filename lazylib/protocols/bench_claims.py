@@ -180,14 +180,21 @@ def judge_claims(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(["Part", "claim"])
 
 
+def _ran(table: pd.DataFrame, datasets) -> list:
+    """The data sets of ``datasets`` (all by default) that ``table`` holds: a fold seed alone lacks the data sets
+    run under fewer seeds (the stated protocol of the largest, :class:`~lazylib.protocols.bench.Config`)."""
+    return list(table.index) if datasets is None else [d for d in datasets if d in table.index]
+
+
 def judge_best(results: pd.DataFrame, method: str, datasets=None, *, alpha: float = 0.05):
-    """The finding "``method`` ranks best on ``datasets``" judged on every fold seed pooled and on each alone:
+    """The finding "``method`` ranks best on ``datasets``" judged on every fold seed pooled and on each alone (over
+    the data sets it ran):
     supported where it has the best average rank, partly supported where Nemenyi's test does not tell it from
     the best (:func:`lazylib.report.verdicts.tiers`)."""
     from lazylib.report.verdicts import judge, tiers
 
     def rule(t):
-        r = ranking(t, datasets, alpha=alpha)
+        r = ranking(t, _ran(t, datasets), alpha=alpha)
         return tiers(
             supported=bool(r["best"] == method),
             partly=bool(method in r["group"]),
@@ -255,7 +262,7 @@ def judge_equivalent(results: pd.DataFrame, a: str, b: str, datasets=None, *, ro
     from lazylib.report.verdicts import judge, threshold_rule
 
     def rule(t):
-        t = t if datasets is None else t.loc[list(datasets)]
+        t = t.loc[_ran(t, datasets)]
         p = bayes_signed_rank(t[a], t[b], rope=rope, random_state=random_state)
         return threshold_rule(p["p_rope"], supported=0.95, partly=0.5, what="P(equivalent)")
 

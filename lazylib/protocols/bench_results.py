@@ -106,3 +106,75 @@ class ResultsFolder:
             na_values={c: [""] for c in COLUMNS if c not in text},
         )
         return frame.to_dict("records")
+
+
+def _machine() -> str:
+    """The processor's model name (Linux), its number of cores and the Python version."""
+    import os
+    import platform
+
+    model = platform.processor() or "unknown processor"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            model = next((line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def write_artifact(results: pd.DataFrame, folder, config, *, command: str, started: str, ended: str, wall_s: float):
+    """Store a run as the book's artifact (what Part VI ranks, see
+    :func:`lazylib.protocols.bench_stats.load_full_run`): ``full_run.csv.gz`` (every row in full precision,
+    compressed without a time stamp, so the same rows give the same bytes), ``full_run.json`` (the command, the
+    commit, :func:`lazylib.report.scorecard.inputs_fingerprint`, the configuration, the machine, the times and the
+    counts of rows, refusals and errors) and ``cost_by_dataset.csv`` (processor seconds of fitting and predicting
+    per data set).
+
+    Parameters
+    ----------
+    results : DataFrame
+        The run's rows (:func:`lazylib.protocols.bench.run`).
+    folder : path
+        Where to write the three files (created when missing).
+    config : lazylib.protocols.bench.Config
+        The run's configuration.
+    command, started, ended : str
+        The command line and its start and end (UTC, ISO 8601).
+    wall_s : float
+        The run's wall-clock seconds.
+
+    Returns
+    -------
+    dict
+        The contents of ``full_run.json``.
+    """
+    import gzip
+
+    import lazylib
+    from lazylib.report.scorecard import inputs_fingerprint
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    with gzip.GzipFile(folder / "full_run.csv.gz", "wb", mtime=0) as out:
+        out.write(results.to_csv(index=False).encode())
+    text = {c: results[c].fillna("").astype(str) for c in ("refused", "error")}
+    meta = {
+        "command": command,
+        "commit": lazylib.build_info()["commit"],
+        "inputs_fingerprint": inputs_fingerprint(),
+        "config": json.loads(json.dumps(asdict(config), default=list)),
+        "machine": _machine(),
+        "started": started,
+        "ended": ended,
+        "wall_s": round(float(wall_s), 1),
+        "processor_s_fit_predict": float(results["total_s"].sum()),
+        "rows": len(results),
+        "errors": int(text["error"].ne("").sum()),
+        "refused_rows": int(text["refused"].ne("").sum()),
+    }
+    (folder / "full_run.json").write_text(json.dumps(meta, indent=1))
+    cost = results.groupby("dataset", sort=False).agg(
+        n_rows=("method", "size"), seeds=("seed", "nunique"), folds=("fold", "nunique"), processor_s=("total_s", "sum")
+    )
+    cost.round(1).to_csv(folder / "cost_by_dataset.csv")
+    return meta

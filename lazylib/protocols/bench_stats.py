@@ -503,3 +503,49 @@ def load_full_run(path=None) -> pd.DataFrame | None:
     if meta.is_file():
         results.attrs["run"] = json.loads(meta.read_text())
     return results
+
+
+#: The columns that name one row of a run: a method on one fold of one fold seed of one data set.
+ROW_KEY = ("dataset", "seed", "fold", "method")
+
+
+def differing_rows(subset: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a re-executed run ``subset`` that the full run ``full`` does not hold with the same result:
+    absent from it, another accuracy (compared exactly: the artifact keeps every bit), or refused differently.
+    Empty when the library still gives the artifact's numbers on the subset; a change of the library that moves
+    any of them shows here until the artifact is regenerated (``python -m lazylib.protocols.bench --full``).
+
+    Parameters
+    ----------
+    subset, full : DataFrame
+        Rows of :func:`lazylib.protocols.bench.run` (``full`` as :func:`load_full_run` reads it).
+
+    Returns
+    -------
+    DataFrame
+        One row per differing row of ``subset``: its key (:data:`ROW_KEY`), ``accuracy`` and ``refused`` in each
+        run (``_full`` for the artifact's; NaN where it lacks the row) and ``why``.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"dataset": ["d", "d"], "seed": 0, "fold": [0, 1], "method": "m",
+    ...                   "accuracy": [90.0, 80.0], "refused": ""})
+    >>> b = a.assign(accuracy=[90.0, 80.0 + 1e-12])
+    >>> differing_rows(a, b)[["fold", "why"]].to_dict("records")
+    [{'fold': 1, 'why': 'accuracy'}]
+    """
+    key = list(ROW_KEY)
+    for name, frame in (("subset", subset), ("full", full)):
+        missing = [c for c in (*key, "accuracy", "refused") if c not in frame.columns]
+        if missing:
+            raise ValueError(f"the {name} run lacks the columns {missing}")
+    if full.duplicated(key).any():
+        raise ValueError("the full run holds a row twice (same data set, seed, fold and method)")
+    columns = [*key, "accuracy", "refused"]
+    both = subset[columns].merge(full[columns], on=key, how="left", suffixes=("", "_full"), indicator=True)
+    absent = both["_merge"].eq("left_only").to_numpy()
+    a, b = both["accuracy"].to_numpy(float), both["accuracy_full"].to_numpy(float)
+    accuracy = ~((a == b) | (np.isnan(a) & np.isnan(b)))
+    refused = both["refused"].fillna("").to_numpy(str) != both["refused_full"].fillna("").to_numpy(str)
+    why = np.where(absent, "absent", np.where(accuracy, "accuracy", np.where(refused, "refused", "")))
+    return both.drop(columns="_merge").assign(why=why)[why != ""].reset_index(drop=True)

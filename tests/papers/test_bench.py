@@ -1,6 +1,8 @@
 """Part VI, the bench: every method runs through its Part's code, the folds are shared, refusals are computed, and
 the statistics of the field (Friedman, Nemenyi, Bayesian signed-rank) agree with a computation by hand."""
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -300,6 +302,64 @@ def test_the_ranking_reads_a_full_run_artifact_of_any_size(tmp_path):
     run.drop(columns="kind").to_csv(path, index=False)
     with pytest.raises(ValueError, match="kind"):
         bench_stats.load_full_run(path)
+
+
+def test_a_data_set_run_on_fewer_fold_seeds_is_ranked_on_the_seeds_it_has():
+    run = synthetic_run(6, seeds=(0, 1, 2))
+    run = run[~((run["dataset"] == "d05") & (run["seed"] > 0))]  # the stated protocol of the largest: seed 0 only
+    by_seed = bench.accuracy_table(run, by_seed=True)
+    assert by_seed.notna().all().all() and len(by_seed) == 6 + 5 + 5
+    assert list(by_seed.loc[0].index) == [f"d0{i}" for i in range(6)] and "d05" not in by_seed.loc[1].index
+    tables = bench_claims.conditions(run)
+    assert [len(t) for t in tables.values()] == [6, 6, 5, 5]
+    names = ["d00", "d03", "d05"]
+    leader = bench_stats.ranking(bench.accuracy_table(run), names)["best"]
+    best = bench_claims.judge_best(run, leader, names)
+    assert len(best.conditions) == 4 and best.primary_verdict == "supported"
+    alike = bench_claims.judge_equivalent(run, "1-NN HVDM", "1-NN IVDM", names, rope=1.0)
+    assert len(alike.conditions) == 4
+    failed = run.copy()
+    failed.loc[(failed["dataset"] == "d04") & (failed["seed"] == 1), "accuracy"] = np.nan  # a job that failed
+    assert bench.accuracy_table(failed, by_seed=True).loc[(1, "d04")].isna().all()  # kept, not dropped
+
+
+def test_a_re_executed_subset_must_equal_the_full_runs_rows():
+    full = synthetic_run(5)
+    full.loc[full.index[:4], ["accuracy", "refused"]] = [np.nan, "refuses d00"]
+    subset = full[full["dataset"].isin(["d00", "d01"])].copy()
+    assert bench_stats.differing_rows(subset, full).empty
+    moved, refused, extra = subset.index[5], subset.index[0], subset.index[7]
+    subset.loc[moved, "accuracy"] = np.nextafter(subset.loc[moved, "accuracy"], 200)  # one bit
+    subset.loc[refused, "refused"] = ""
+    subset.loc[extra, "fold"] = 99  # a row the artifact lacks
+    diff = bench_stats.differing_rows(subset, full)
+    assert dict(zip(diff["fold"], diff["why"])) == {
+        subset.loc[moved, "fold"]: "accuracy",
+        subset.loc[refused, "fold"]: "refused",
+        99: "absent",
+    }
+    with pytest.raises(ValueError, match="twice"):
+        bench_stats.differing_rows(subset, pd.concat([full, full.iloc[:1]]))
+    with pytest.raises(ValueError, match="accuracy"):
+        bench_stats.differing_rows(subset.drop(columns="accuracy"), full)
+
+
+def test_the_full_run_artifact_is_the_command_lines_run():
+    """The artifact in the repository (book/bench/data) holds every job of FULL's configuration once, with the
+    configuration it records, no error, and the book's subset is part of it."""
+    from pathlib import Path
+
+    full = bench_stats.load_full_run(Path(__file__).parents[2] / bench_stats.FULL_RUN)
+    assert full is not None, "book/bench/data/full_run.csv.gz is missing"
+    recorded = full.attrs["run"]["config"]
+    assert recorded == {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(bench.FULL).items()}
+    assert not full.duplicated(list(bench_stats.ROW_KEY)).any() and full["error"].isna().all()
+    assert set(bench.BOOK.datasets) <= set(full["dataset"]) and full["dataset"].nunique() == len(bench.FULL.datasets)
+    per_dataset = full.groupby("dataset")["seed"].nunique()
+    large = {"letter", "shuttle"}
+    assert (per_dataset.drop(list(large)) == bench.FULL.n_seeds).all()
+    assert (per_dataset[list(large)] == bench.FULL.large_seeds).all()
+    assert len(full) == full.groupby(["dataset", "seed"]).ngroups * bench.FULL.n_splits * len(bench.FULL.methods)
 
 
 def test_best_value_follows_the_bayesian_posterior():

@@ -165,3 +165,23 @@ def test_the_largest_data_sets_follow_their_stated_protocol():
     assert np.array_equal(bench.training_part(config, train[:30], y, 7), train[:30])  # already small enough
     with pytest.raises(ValueError, match="large_train"):
         bench.Config(datasets=("iris",), large=10, large_train=1)
+
+
+def test_the_command_line_stores_an_artifact_that_part_vi_reads_back(tmp_path, serial, capsys):
+    from lazylib.protocols import bench_stats
+
+    argv = ["--datasets", "lenses", "iris", "--seeds", "1", "--methods", "1-NN OM", "k-NN WOM", "MC", "C4.5"]
+    argv += ["--n-jobs", "1", "--output", str(tmp_path / "rows.csv"), "--artifact", str(tmp_path / "art")]
+    config = bench.dataclasses.replace(bench.BOOK, datasets=("lenses", "iris"), n_seeds=1, methods=TINY.methods)
+    bench.main(argv)
+    assert "data sets x 1 seeds" in capsys.readouterr().out
+    stored = bench_stats.load_full_run(tmp_path / "art" / "full_run.csv.gz")
+    rows = bench.run(config, n_jobs=1)
+    assert bench_stats.differing_rows(rows, stored).empty and len(stored) == len(rows)
+    meta = stored.attrs["run"]
+    assert meta["command"] == "python -m lazylib.protocols.bench " + " ".join(argv)
+    assert meta["config"]["datasets"] == ["lenses", "iris"] and meta["rows"] == len(rows)
+    assert meta["refused_rows"] == int(rows["refused"].ne("").sum()) and meta["errors"] == 0
+    assert meta["started"] <= meta["ended"] and meta["wall_s"] >= 0 and "cores" in meta["machine"]
+    cost = pd.read_csv(tmp_path / "art" / "cost_by_dataset.csv", index_col="dataset")
+    assert list(cost.index) == ["lenses", "iris"] and cost["processor_s"].sum() > 0
