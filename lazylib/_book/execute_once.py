@@ -67,6 +67,7 @@ def book_input_parts(root: Path) -> dict[str, str]:
     parts = {"lazylib, published numbers, library versions": inputs_fingerprint(root)}
     files = [*sorted((root / "book").rglob("*.md")), root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
     files += sorted((root / "benchmarks").glob("*.csv"))  # measured once outside the book, read by chapters
+    files += sorted((root / "benchmarks").glob("*.json"))  # what such a measurement ran on (hierarchical.json)
     files += sorted(p for p in (root / "book").rglob("data/*") if p.is_file())  # e.g. the bench's full run
     for path in files:
         parts[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -461,14 +461,8 @@ def _utc_now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def main(argv=None) -> None:
-    """The command line: run the bench (``--full``: every data set) and write every fold's row to a CSV file.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments (default: the command line's).
-    """
+def _parser() -> argparse.ArgumentParser:
+    """The command line's arguments (:func:`main`)."""
     parser = argparse.ArgumentParser(prog="python -m lazylib.protocols.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="every data set of the catalogue (default: the book's)")
     parser.add_argument("--seeds", type=int, default=None, help="fold seeds (default: FULL or BOOK's)")
@@ -493,7 +487,18 @@ def main(argv=None) -> None:
         "--large", type=int, default=None, help="instances above which a data set follows the stated protocol of the "
         "largest (one fold seed, training parts sampled to 5,000; default: FULL's 10,000, none for the book's; 0: none)"
     )  # fmt: skip
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv=None) -> None:
+    """The command line: run the bench (``--full``: every data set) and write every fold's row to a CSV file.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: the command line's).
+    """
+    args = _parser().parse_args(argv)
     base = FULL if args.full else BOOK
     names = tuple(args.datasets) if args.datasets else base.datasets
     chosen = {"methods": tuple(args.methods)} if args.methods else {}

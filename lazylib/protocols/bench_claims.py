@@ -188,9 +188,8 @@ def _ran(table: pd.DataFrame, datasets) -> list:
 
 def judge_best(results: pd.DataFrame, method: str, datasets=None, *, alpha: float = 0.05):
     """The finding "``method`` ranks best on ``datasets``" judged on every fold seed pooled and on each alone (over
-    the data sets it ran):
-    supported where it has the best average rank, partly supported where Nemenyi's test does not tell it from
-    the best (:func:`lazylib.report.verdicts.tiers`)."""
+    the data sets it ran): supported where it has the best average rank, partly supported where Nemenyi's test does
+    not tell it from the best (:func:`lazylib.report.verdicts.tiers`)."""
     from lazylib.report.verdicts import judge, tiers
 
     def rule(t):

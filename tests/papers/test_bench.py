@@ -11,7 +11,7 @@ from scipy import stats
 from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
-from lazylib.protocols import bench, bench_claims, bench_methods, bench_stats, howe_cardie, payne2000
+from lazylib.protocols import bench, bench_claims, bench_methods, bench_results, bench_stats, howe_cardie, payne2000
 from lazylib.weighting import MDW
 
 SMALL = bench.Config(
@@ -287,7 +287,7 @@ def test_the_ranking_reads_a_full_run_artifact_of_any_size(tmp_path):
     ]
     run.to_csv(path, index=False)
     (tmp_path / "full_run.json").write_text('{"commit": "abc"}')
-    loaded = bench_stats.load_full_run(path)
+    loaded = bench_results.load_full_run(path)
     assert loaded.attrs["run"] == {"commit": "abc"} and loaded["refused"].eq("").sum() == len(run) - 6
     table = bench.accuracy_table(loaded)
     assert table.shape == (46, 4)
@@ -298,10 +298,10 @@ def test_the_ranking_reads_a_full_run_artifact_of_any_size(tmp_path):
     assert set(zip(pairs["better"], pairs["worse"])) == {
         (a, b) for a in r["ranks"].index for b in r["ranks"].index if r["ranks"][b] - r["ranks"][a] >= r["cd"]
     }
-    assert bench_stats.load_full_run(tmp_path / "absent.csv.gz") is None
+    assert bench_results.load_full_run(tmp_path / "absent.csv.gz") is None
     run.drop(columns="kind").to_csv(path, index=False)
     with pytest.raises(ValueError, match="kind"):
-        bench_stats.load_full_run(path)
+        bench_results.load_full_run(path)
 
 
 def test_a_data_set_run_on_fewer_fold_seeds_is_ranked_on_the_seeds_it_has():
@@ -327,21 +327,21 @@ def test_a_re_executed_subset_must_equal_the_full_runs_rows():
     full = synthetic_run(5)
     full.loc[full.index[:4], ["accuracy", "refused"]] = [np.nan, "refuses d00"]
     subset = full[full["dataset"].isin(["d00", "d01"])].copy()
-    assert bench_stats.differing_rows(subset, full).empty
+    assert bench_results.differing_rows(subset, full).empty
     moved, refused, extra = subset.index[5], subset.index[0], subset.index[7]
     subset.loc[moved, "accuracy"] = np.nextafter(subset.loc[moved, "accuracy"], 200)  # one bit
     subset.loc[refused, "refused"] = ""
     subset.loc[extra, "fold"] = 99  # a row the artifact lacks
-    diff = bench_stats.differing_rows(subset, full)
+    diff = bench_results.differing_rows(subset, full)
     assert dict(zip(diff["fold"], diff["why"])) == {
         subset.loc[moved, "fold"]: "accuracy",
         subset.loc[refused, "fold"]: "refused",
         99: "absent",
     }
     with pytest.raises(ValueError, match="twice"):
-        bench_stats.differing_rows(subset, pd.concat([full, full.iloc[:1]]))
+        bench_results.differing_rows(subset, pd.concat([full, full.iloc[:1]]))
     with pytest.raises(ValueError, match="accuracy"):
-        bench_stats.differing_rows(subset.drop(columns="accuracy"), full)
+        bench_results.differing_rows(subset.drop(columns="accuracy"), full)
 
 
 def test_the_full_run_artifact_is_the_command_lines_run():
@@ -349,17 +349,40 @@ def test_the_full_run_artifact_is_the_command_lines_run():
     configuration it records, no error, and the book's subset is part of it."""
     from pathlib import Path
 
-    full = bench_stats.load_full_run(Path(__file__).parents[2] / bench_stats.FULL_RUN)
+    full = bench_results.load_full_run(Path(__file__).parents[2] / bench_results.FULL_RUN)
     assert full is not None, "book/bench/data/full_run.csv.gz is missing"
     recorded = full.attrs["run"]["config"]
     assert recorded == {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(bench.FULL).items()}
-    assert not full.duplicated(list(bench_stats.ROW_KEY)).any() and full["error"].isna().all()
+    assert not full.duplicated(list(bench_results.ROW_KEY)).any() and full["error"].isna().all()
     assert set(bench.BOOK.datasets) <= set(full["dataset"]) and full["dataset"].nunique() == len(bench.FULL.datasets)
     per_dataset = full.groupby("dataset")["seed"].nunique()
     large = {"letter", "shuttle"}
     assert (per_dataset.drop(list(large)) == bench.FULL.n_seeds).all()
     assert (per_dataset[list(large)] == bench.FULL.large_seeds).all()
     assert len(full) == full.groupby(["dataset", "seed"]).ngroups * bench.FULL.n_splits * len(bench.FULL.methods)
+
+
+def test_the_hierarchical_tests_results_are_refused_for_another_full_run(tmp_path):
+    import hashlib
+    import json
+
+    artifact, path = tmp_path / "full_run.csv.gz", tmp_path / "hierarchical.csv"
+    artifact.write_bytes(b"the rows of one run")
+    table = pd.DataFrame({"pair": ["a vs b"], "rope": [1.0], "reading": ["first seed"], "p_best_better": [0.1],
+                          "p_equivalent": [0.85], "p_other_better": [0.05]})  # fmt: skip
+    table.to_csv(path, index=False)
+    sha = hashlib.sha256(artifact.read_bytes()).hexdigest()
+    path.with_suffix(".json").write_text(json.dumps({"artifact_sha256": sha, "stan_seed": 2017}))
+    loaded = bench_results.load_hierarchical(path, artifact)
+    pd.testing.assert_frame_equal(loaded, table)
+    assert loaded.attrs["run"]["stan_seed"] == 2017
+    artifact.write_bytes(b"the rows of another run")
+    with pytest.raises(ValueError, match="another full run"):
+        bench_results.load_hierarchical(path, artifact)
+    artifact.write_bytes(b"the rows of one run")
+    table.drop(columns="p_equivalent").to_csv(path, index=False)
+    with pytest.raises(ValueError, match="p_equivalent"):
+        bench_results.load_hierarchical(path, artifact)
 
 
 def test_best_value_follows_the_bayesian_posterior():

@@ -168,16 +168,16 @@ def test_the_largest_data_sets_follow_their_stated_protocol():
 
 
 def test_the_command_line_stores_an_artifact_that_part_vi_reads_back(tmp_path, serial, capsys):
-    from lazylib.protocols import bench_stats
+    from lazylib.protocols import bench_results
 
     argv = ["--datasets", "lenses", "iris", "--seeds", "1", "--methods", "1-NN OM", "k-NN WOM", "MC", "C4.5"]
     argv += ["--n-jobs", "1", "--output", str(tmp_path / "rows.csv"), "--artifact", str(tmp_path / "art")]
     config = bench.dataclasses.replace(bench.BOOK, datasets=("lenses", "iris"), n_seeds=1, methods=TINY.methods)
     bench.main(argv)
     assert "data sets x 1 seeds" in capsys.readouterr().out
-    stored = bench_stats.load_full_run(tmp_path / "art" / "full_run.csv.gz")
+    stored = bench_results.load_full_run(tmp_path / "art" / "full_run.csv.gz")
     rows = bench.run(config, n_jobs=1)
-    assert bench_stats.differing_rows(rows, stored).empty and len(stored) == len(rows)
+    assert bench_results.differing_rows(rows, stored).empty and len(stored) == len(rows)
     meta = stored.attrs["run"]
     assert meta["command"] == "python -m lazylib.protocols.bench " + " ".join(argv)
     assert meta["config"]["datasets"] == ["lenses", "iris"] and meta["rows"] == len(rows)

@@ -334,6 +334,7 @@ def _report_recipes():
 
 #: Public functions with scalar parameters that the walk does not call, each with its reason.
 SKIPPED_FUNCTIONS = {
+    "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench.main)",
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
     "lazylib.labels.encode_labels": "internal shared input path (min_classes and column set by the library)",
     "lazylib.encoding.fit_input": "internal shared input path (sets set by the library)",
