@@ -33,7 +33,7 @@ It needs baycomp and pystan 3 (Stan compiles a C++ model at run time, so this is
 project's extras); run it from a separate virtual environment with the repository on ``PYTHONPATH``::
 
     python3.11 -m venv /tmp/hvenv
-    /tmp/hvenv/bin/pip install numpy scipy pandas scikit-learn baycomp pystan
+    /tmp/hvenv/bin/pip install numpy scipy pandas scikit-learn scikit-posthocs baycomp pystan
     PYTHONPATH=. /tmp/hvenv/bin/python benchmarks/hierarchical.py --output benchmarks/hierarchical.csv
 """
 
