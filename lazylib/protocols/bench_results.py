@@ -127,12 +127,11 @@ def _machine() -> str:
 
 
 def write_artifact(results: pd.DataFrame, folder, config, *, command: str, started: str, ended: str, wall_s: float):
-    """Store a run as the book's artifact (what Part VI ranks, see
-    :func:`load_full_run`): ``full_run.csv.gz`` (every row in full precision,
-    compressed without a time stamp, so the same rows give the same bytes), ``full_run.json`` (the command, the
-    commit, :func:`lazylib.report.scorecard.inputs_fingerprint`, the configuration, the machine, the times and the
-    counts of rows, refusals and errors) and ``cost_by_dataset.csv`` (processor seconds of fitting and predicting
-    per data set).
+    """Store a run as the book's artifact (what Part VI ranks, see :func:`load_full_run`): ``full_run.csv.gz``
+    (every row in full precision, compressed without a time stamp, so the same rows give the same bytes),
+    ``full_run.json`` (the command, the commit, :func:`lazylib.report.scorecard.inputs_fingerprint`, the
+    configuration, the machine, the times and the counts of rows, refusals and errors) and ``cost_by_dataset.csv``
+    (processor seconds of fitting and predicting per data set).
 
     Parameters
     ----------
@@ -194,7 +193,8 @@ RUN_COLUMNS = ("dataset", "kind", "seed", "fold", "method", "accuracy", "total_s
 
 def load_full_run(path=None) -> pd.DataFrame | None:
     """The full run's rows (every data set of the catalogue), read from :data:`FULL_RUN` under the repository
-    root (or from ``path``), or None when the file is absent: Part VI then ranks its own re-executed subset.
+    root (or from ``path``), or None when the file is absent (Part VI's pages then stop, naming the command that
+    writes it).
 
     Parameters
     ----------
