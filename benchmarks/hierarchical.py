@@ -2,7 +2,7 @@
 
 Part VI (``book/bench/02_ranking.md``) compares the best-ranked method with the next five by the Bayesian
 signed-rank test on each data set's mean accuracy. This script reads the same artifact
-(``book/bench/data/full_run.csv.gz``, through :func:`lazylib.protocols.bench_results.load_full_run`), forms the same
+(``benchmarks/full_run/full_run.csv.gz``, through :func:`lazylib.protocols.bench_results.load_full_run`), forms the same
 pairs (:func:`~lazylib.protocols.bench_stats.leading_pairs` with ``top=6``), adds the best method against
 :data:`~lazylib.protocols.bench_stats.BASELINE` and against ``k-NN HVDM`` when they are not among them, and runs
 baycomp's ``HierarchicalTest`` on every pair's fold-by-fold accuracy differences under each ROPE of
@@ -58,7 +58,7 @@ import pandas as pd
 from lazylib.protocols import bench, bench_results, bench_stats
 
 HERE = Path(__file__).resolve().parent
-ARTIFACT = HERE.parent / "book" / "bench" / "data" / "full_run.csv.gz"
+ARTIFACT = HERE / "full_run" / "full_run.csv.gz"
 EXTRA = ("k-NN HVDM",)  # compared with the best besides the leading pairs and the baseline
 STAN_SEED = 2017
 #: Stan chains and draws per chain (after pystan's 1,000 warm-up iterations) of each reading: baycomp's default,

@@ -68,7 +68,7 @@ def book_input_parts(root: Path) -> dict[str, str]:
     files = [*sorted((root / "book").rglob("*.md")), root / "_toc.yml", root / "_config.yml", root / "conftest.py"]
     files += sorted((root / "benchmarks").glob("*.csv"))  # measured once outside the book, read by chapters
     files += sorted((root / "benchmarks").glob("*.json"))  # what such a measurement ran on (hierarchical.json)
-    files += sorted(p for p in (root / "book").rglob("data/*") if p.is_file())  # e.g. the bench's full run
+    files += sorted((root / "benchmarks" / "full_run").glob("*"))  # the bench's full run, which Part VI ranks
     for path in files:
         parts[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
     parts["source revision"] = json.dumps(lazylib.build_info(), sort_keys=True)

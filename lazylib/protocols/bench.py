@@ -470,7 +470,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
     parser.add_argument(
-        "--artifact", default=None, help="also store the run as Part VI's artifact in this folder (book/bench/data "
+        "--artifact", default=None, help="also store the run as Part VI's artifact in this folder (benchmarks/full_run "
         "for the full run: full_run.csv.gz, full_run.json, cost_by_dataset.csv)"
     )  # fmt: skip
     parser.add_argument("--methods", nargs="*", default=None, help="method names (default: every method)")

@@ -186,7 +186,7 @@ def write_artifact(results: pd.DataFrame, folder, config, *, command: str, start
 #: Where the full run's per-fold results are kept, relative to the repository root: a gzip-compressed CSV with
 #: the columns of :func:`lazylib.protocols.bench.run` (written by ``python -m lazylib.protocols.bench --full``),
 #: and beside it ``full_run.json``, the run's configuration, commit, machine and times, when there is one.
-FULL_RUN = Path("book") / "bench" / "data" / "full_run.csv.gz"
+FULL_RUN = Path("benchmarks") / "full_run" / "full_run.csv.gz"
 #: The columns a run's rows need for the statistics of this module.
 RUN_COLUMNS = ("dataset", "kind", "seed", "fold", "method", "accuracy", "total_s", "refused")
 

@@ -345,12 +345,12 @@ def test_a_re_executed_subset_must_equal_the_full_runs_rows():
 
 
 def test_the_full_run_artifact_is_the_command_lines_run():
-    """The artifact in the repository (book/bench/data) holds every job of FULL's configuration once, with the
+    """The artifact in the repository (benchmarks/full_run) holds every job of FULL's configuration once, with the
     configuration it records, no error, and the book's subset is part of it."""
     from pathlib import Path
 
     full = bench_results.load_full_run(Path(__file__).parents[2] / bench_results.FULL_RUN)
-    assert full is not None, "book/bench/data/full_run.csv.gz is missing"
+    assert full is not None, "benchmarks/full_run/full_run.csv.gz is missing"
     recorded = full.attrs["run"]["config"]
     assert recorded == {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(bench.FULL).items()}
     assert not full.duplicated(list(bench_results.ROW_KEY)).any() and full["error"].isna().all()
