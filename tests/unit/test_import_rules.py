@@ -183,3 +183,26 @@ def test_the_rules_catch_a_violation(tmp_path):
         "other = object()\nother._private",
     ]
     assert sorted(_private_attributes_read(cells)) == ["Chapter._cells", "P._rows", "W._x"]
+
+
+HEAVY = ("sklearn", "scipy.stats", "pandas")
+
+
+def _heavy_modules_after(statement: str) -> list[str]:
+    """The heavy third-party modules (``HEAVY``) a fresh interpreter holds after running ``statement``."""
+    import subprocess
+    import sys
+
+    probe = f"import sys\n{statement}\nprint(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    return out.stdout.split()
+
+
+def test_import_lazylib_is_light():
+    """``import lazylib`` loads no scikit-learn, scipy.stats or pandas: submodules are imported when used."""
+    assert _heavy_modules_after("import lazylib") == []
+
+
+def test_the_light_import_check_can_fail():
+    """The probe sees a heavy import: ``lazylib.neighbors`` subclasses scikit-learn's estimators."""
+    assert "sklearn" in _heavy_modules_after("import lazylib.neighbors")
