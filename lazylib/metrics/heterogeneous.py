@@ -54,6 +54,7 @@ class HEOM(AttributeMetric):
     """
 
     _fixed_root = 2.0
+    unknown_is_one = True
 
     def _fit(self, Z, y):
         lo, hi = known_range(Z, self.columns_)
@@ -110,6 +111,7 @@ class HVDM(AttributeMetric):
     """
 
     _fixed_root = 2.0
+    unknown_is_one = True
     needs_labels = True
 
     def __init__(

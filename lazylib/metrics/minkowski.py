@@ -76,6 +76,8 @@ class Minkowski(AttributeMetric):
     array([[0., 7.]])
     """
 
+    unknown_is_one = True
+
     def __init__(
         self, r: float = 2.0, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY
     ):

@@ -344,6 +344,9 @@ class Kendall(_NumericMetric):
            [2., 0.]])
     """
 
+    #: An instance with two equal attribute values is not at distance 0 from itself (its sign products vanish).
+    zero_on_self = False
+
     def _fit(self, Z, y):
         super()._fit(Z, y)
         if Z.shape[1] < 2:

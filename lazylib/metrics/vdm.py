@@ -152,6 +152,7 @@ class VDM(MVDM):
     """
 
     query_weighted = True
+    symmetric = False  # the value weight is the query value's
 
 
 class OMVW(_ProbabilityMetric):
@@ -192,6 +193,7 @@ class OMVW(_ProbabilityMetric):
     """
 
     query_weighted = True
+    symmetric = False  # the value weight is the query value's
 
     def _attribute(self, table, P):
         return _ValueWeightedOverlap(ProbabilityAttribute(table, P))
