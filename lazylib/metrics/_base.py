@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError  # noqa: F401  (re-exported by lazylib.metrics)
 from sklearn.utils.validation import check_is_fitted
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Real, validate_params
-from lazylib.encoding import encode_labels, fit_input
+from lazylib.encoding import fit_input
+from lazylib.labels import encode_labels
 from lazylib.metrics import _engine
 from lazylib.metrics._attributes import SetAttribute
 from lazylib.metrics._chunks import chunk_rows
@@ -31,14 +31,12 @@ from lazylib.metrics._inputs import (
     operands,
     training_operands,
 )
-from lazylib.metrics._plan import (  # noqa: F401  (the names kept importable from here)
+from lazylib.metrics._plan import (
     Bilinear,
     BilinearPair,
     Plan,
-    StoredSide,
     plan,
 )
-from lazylib.metrics._refine import CANCELLATION, SNAP  # noqa: F401  (kept importable from here)
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -385,7 +383,7 @@ class Metric(BaseEstimator):
         check_is_fitted(self, "fitted_", msg="%(name)s is not fitted: call fit(X, y) first")
 
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
-        """``X`` encoded as the training data were (:meth:`lazylib.metrics._inputs.Schema.encode`)."""
+        """``X`` encoded as the training data were (:meth:`lazylib.encoding.Schema.encode`)."""
         return self.schema_.encode(X, what)
 
     def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from lazylib._validation import Choice, InvalidParameterError, Real, validate_params
-from lazylib.encoding import known_mean_std, known_range
+from lazylib.column_stats import known_mean_std, known_range
 from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 

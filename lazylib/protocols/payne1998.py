@@ -19,7 +19,8 @@ import pandas as pd
 from lazylib import evaluation, metrics
 from lazylib._validation import Choice, check
 from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
-from lazylib.report.verdicts import PERCENT, Claim, all_of, prediction_band, share_rule, tiers
+from lazylib.report.bands import PERCENT, prediction_band
+from lazylib.report.verdicts import Claim, all_of, share_rule, tiers
 
 #: The three data sets on which the paper reports MVDM significantly above WOM.
 MVDM_OVER_WOM = frozenset({"lung-cancer", "promoters", "tic-tac-toe"})
@@ -53,7 +54,7 @@ def accuracy_bands(cv: pd.Series, cells: pd.Index, *, digits: int) -> pd.DataFra
     -------
     DataFrame
         Indexed by ``cells``, columns ``mean``, ``low`` and ``high``: the centre and the bounds of
-        :func:`lazylib.report.verdicts.prediction_band` on the percentage scale.
+        :func:`lazylib.report.bands.prediction_band` on the percentage scale.
 
     Examples
     --------
