@@ -61,7 +61,7 @@ lab: $(STAMP)
 	printf '%s\n' '$(LAB_OVERRIDES)' > $(LAB_SETTINGS)/overrides.json
 	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" $(if $(filter 0,$(shell id -u)),--allow-root) book/intro.md
 
-## The README's time table, from the last `bash .ci/run` (.ci/last_run.tsv) and the pages' execution times in the
+## benchmarks/README.md's time table, from the last `bash .ci/run` (.ci/last_run.tsv) and the pages' execution times in the
 ## book's execution cache (lazylib/_book/times.py).
 times: $(STAMP)
 	$(BIN)/python -m lazylib._book.times

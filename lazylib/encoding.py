@@ -35,14 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-# The labels and the column statistics have their own modules; the library imports them from here.
-from lazylib.column_stats import (  # noqa: F401
-    column_values,
-    is_known_set,
-    known_mean_std,
-    known_range,
-)
-from lazylib.labels import encode_labels, label_values  # noqa: F401
+# lazylib.protocols.bench (edited on another branch at the time) imports label_values from here: at the merge,
+# it imports it from lazylib.labels and this line goes (issue #50 item 5).
+from lazylib.labels import label_values  # noqa: F401
 
 NOMINAL = "nominal"
 LINEAR_TYPES = ("continuous", "integer")

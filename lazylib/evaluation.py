@@ -18,7 +18,8 @@ from scipy import stats
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, Real, check, check_random_state
-from lazylib.encoding import Encoded, encode, label_values
+from lazylib.encoding import Encoded, encode
+from lazylib.labels import label_values
 
 #: The alternatives of :func:`paired_ttest` (scipy's names).
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -525,10 +526,10 @@ def compare_with_published(
     reproduced_marks: pd.Series | None = None,
 ) -> pd.DataFrame:
     """Published beside reproduced: ``published``, ``reproduced`` (band mean), ``difference``, ``band low`` /
-    ``band high`` and ``inside band`` by the book's one band (:func:`lazylib.report.verdicts.prediction_band` on
+    ``band high`` and ``inside band`` by the book's one band (:func:`lazylib.report.bands.prediction_band` on
     each cell's run values, with ``digits``, ``averaged`` and ``bounds`` as there) and, when given, the paper's
     significance marks beside ours."""
-    from lazylib.report.verdicts import prediction_band
+    from lazylib.report.bands import prediction_band
 
     joined = band.reindex(published.index)
     bands = [prediction_band(values, digits=digits, averaged=averaged, bounds=bounds) for values in joined["values"]]

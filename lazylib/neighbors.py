@@ -45,22 +45,20 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, Real, Seed, check, check_random_state, validate_params
-from lazylib.encoding import check_query, encode_labels, fit_input
+from lazylib.encoding import check_query, fit_input
+from lazylib.labels import encode_labels
 from lazylib.metrics import Metric, make_metric
 from lazylib.search import (
     TIE_RULES,
     TIE_TOLERANCE,
     check_ties,
 )
-from lazylib.voting import (  # noqa: F401  (kept importable from here)
+from lazylib.voting import (
     Neighbourhood,
     block_neighbourhood,
     class_probabilities,
     decide,
     first_k,
-    neighbourhood,
-    vote,
-    vote_nearest,
     vote_priority,
 )
 

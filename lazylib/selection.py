@@ -26,7 +26,8 @@ from lazylib._validation import (
     check_working_memory,
     validate_params,
 )
-from lazylib.encoding import encode_labels, fit_input, query_input
+from lazylib.encoding import fit_input, query_input
+from lazylib.labels import encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, tolerance
 from lazylib.subspace import fit_numeric, in_safe_units, numeric_matrix, query_numeric

@@ -25,7 +25,8 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Choice, Integer, Real, check, check_class_indices, validate_params
-from lazylib.encoding import LINEAR_TYPES, encode_labels, fit_input, query_input
+from lazylib.encoding import LINEAR_TYPES, fit_input, query_input
+from lazylib.labels import encode_labels
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
 from lazylib.voting import correct, vote_priority
 

@@ -20,16 +20,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Real, validate_params
-from lazylib.c45_builder import (  # noqa: F401  (entropy, extra_errors, normal_deviate: imported from here by users)
+from lazylib.c45_builder import (
     EPSILON,
     UPPER_LIMITS,
     C45Builder,
     C45Node,
-    entropy,
-    extra_errors,
-    normal_deviate,
 )
-from lazylib.encoding import NOMINAL, Encoded, encode_labels, fit_input, query_input
+from lazylib.encoding import NOMINAL, Encoded, fit_input, query_input
+from lazylib.labels import encode_labels
 
 
 @fill_doc

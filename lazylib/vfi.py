@@ -25,7 +25,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Real, check, check_working_memory, validate_params
-from lazylib.encoding import encode_labels, fit_input, query_input
+from lazylib.encoding import fit_input, query_input
+from lazylib.labels import encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.search import TIE_TOLERANCE
 from lazylib.voting import vote_priority

@@ -16,7 +16,7 @@ every chapter a second time, the book reuses what nbval produced, but only when 
    executes everything once, and never shows outputs of other sources.
 
 :func:`book_input_parts` hashes everything an output can depend on: lazylib's sources and data, the published CSVs,
-the versions of Python and the numerical libraries (:func:`lazylib.report.scorecard.inputs_fingerprint`), every page of
+the versions of Python and the numerical libraries (:func:`lazylib.report.book_files.inputs_fingerprint`), every page of
 the book, ``_toc.yml``, ``_config.yml``, ``conftest.py``, the measured CSVs of ``benchmarks/`` that chapters read, and
 the source revision printed on the front page
 (:func:`lazylib.build_info`). The book's extensions (this module among them) are lazylib sources.
@@ -51,7 +51,8 @@ def toc_notebooks(root: Path) -> list[Path]:
     chapters' records (the front page, Part pages with their headline, the scorecard appendix:
     :func:`lazylib.report.scorecard.reads_records`) come after every other page, in ``_toc.yml`` order among
     themselves, so they see every chapter's record."""
-    from lazylib.report.scorecard import reads_records, toc_chapters
+    from lazylib.report.book_files import toc_chapters
+    from lazylib.report.scorecard import reads_records
 
     pages = [p for p in (root / "book" / f"{c}.md" for c in toc_chapters(root)) if is_notebook(p)]
     return sorted(pages, key=reads_records)  # stable: each group keeps the _toc.yml order
@@ -62,7 +63,7 @@ def book_input_parts(root: Path) -> dict[str, str]:
     its data, the published numbers and the versions (one sha256), each page and configuration file (its sha256),
     and the source revision (as printed)."""
     import lazylib
-    from lazylib.report.scorecard import inputs_fingerprint
+    from lazylib.report.book_files import inputs_fingerprint
 
     parts = {"lazylib, published numbers, library versions": inputs_fingerprint(root)}
     files = [*sorted((root / "book").rglob("*.md")), root / "_toc.yml", root / "_config.yml", root / "conftest.py"]

@@ -11,8 +11,8 @@ text column. Run it after ``make book``::
     .venv/bin/python -m lazylib._book.phone_check --width 1400  # a desktop window
 
 It prints one line per page that scrolls or holds a wider table and a summary, and exits with 1 when any page
-does. It is not part of ``make test`` or ``make book`` (Chromium is not a dependency of the project); the README
-keeps its last figures.
+does. It is not part of ``make test`` or ``make book`` (Chromium is not a dependency of the project);
+``benchmarks/README.md`` keeps its last figures.
 """
 
 from __future__ import annotations

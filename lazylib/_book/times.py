@@ -1,4 +1,4 @@
-"""The README's time table, written from the last run's measurements instead of typed.
+"""The time table of ``benchmarks/README.md``, written from the last run's measurements instead of typed.
 
 Two sources, both written by the run itself:
 
@@ -7,8 +7,8 @@ Two sources, both written by the run itself:
 * The book's execution cache (``_build/.jupyter_cache``): the seconds each page took to execute, as stored by the
   nbval run of ``make test`` or by the book build (:mod:`lazylib._book.execute_once`).
 
-``python -m lazylib._book.times`` (``make times``) rewrites the part of ``README.md`` between the markers
-:data:`BEGIN` and :data:`END`.
+``python -m lazylib._book.times`` (``make times``) rewrites the part of :data:`PAGE` (``benchmarks/README.md``,
+where the project's timings and their machines live) between the markers :data:`BEGIN` and :data:`END`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 BEGIN = "<!-- times: written by `make times` from the last CI run; do not edit by hand -->"
 END = "<!-- /times -->"
 RUNS = Path(".ci") / "last_run.tsv"
+PAGE = Path("benchmarks") / "README.md"
 
 
 def format_seconds(seconds: float) -> str:
@@ -116,7 +117,7 @@ def main(root: Path = Path(".")) -> None:
         raise SystemExit(f"no {RUNS}: run `bash .ci/run` first (it records each step's time there)")
     when = time.strftime("%Y-%m-%d", time.gmtime(runs.stat().st_mtime))
     block = table(read_steps(runs), page_seconds(root), part_of_page(root), when)
-    rewrite(root / "README.md", block)
+    rewrite(root / PAGE, block)
     print(block)
 
 

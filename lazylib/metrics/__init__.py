@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import inspect
 
+from sklearn.exceptions import NotFittedError
+
 from lazylib._validation import suggest
 from lazylib.encoding import Encoded, encode
 from lazylib.metrics import _base
-from lazylib.metrics._base import AttributeMetric, Metric, NotFittedError
+from lazylib.metrics._base import AttributeMetric, Metric
 from lazylib.metrics._probabilities import (
     Discretizer,
     minimum_value_weight,

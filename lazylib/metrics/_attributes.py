@@ -80,8 +80,10 @@ class AttributeTerm:
     squared-difference term centres its embedding in :meth:`fit_shift`.
     """
 
-    #: Whether the term is ``alpha(x) + beta(y) + psi(x) . chi(y)`` (:meth:`pair`), else :meth:`direct`.
-    bilinear: bool = True
+    #: Whether the term is ``alpha(x) + beta(y) + psi(x) . chi(y)`` (:meth:`pair`), else :meth:`direct`. No
+    #: default: every term class declares it (``fit`` refuses a term that does not,
+    #: :func:`lazylib.metrics._contract.check_terms`).
+    bilinear: bool
     #: Whether each side of the bilinear form can be computed without the other (:meth:`half`).
     separable: bool = False
     #: Whether a non-bilinear term is the square of a non-negative bilinear one, ``t(x, y) = r(x, y)^2`` with

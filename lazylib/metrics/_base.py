@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.exceptions import NotFittedError  # noqa: F401  (re-exported by lazylib.metrics)
 from sklearn.utils.validation import check_is_fitted
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Real, validate_params
-from lazylib.encoding import encode_labels, fit_input
+from lazylib.encoding import fit_input
+from lazylib.labels import encode_labels
 from lazylib.metrics import _engine
 from lazylib.metrics._attributes import SetAttribute
 from lazylib.metrics._chunks import chunk_rows
+from lazylib.metrics._contract import check_terms
 from lazylib.metrics._engine import SetSides
 from lazylib.metrics._inputs import (
     check_accepted,
@@ -30,14 +31,12 @@ from lazylib.metrics._inputs import (
     operands,
     training_operands,
 )
-from lazylib.metrics._plan import (  # noqa: F401  (the names kept importable from here)
+from lazylib.metrics._plan import (
     Bilinear,
     BilinearPair,
     Plan,
-    StoredSide,
     plan,
 )
-from lazylib.metrics._refine import CANCELLATION, SNAP  # noqa: F401  (kept importable from here)
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -100,6 +99,18 @@ class Metric(BaseEstimator):
     #: that computes its blocks otherwise sets it False and gives them by ``_block(Zq, Zs)`` (it is then searched
     #: by whole rows).
     uses_engine: bool = True
+    # Tags: what the metric promises under its default parameters. The property tests read them over the
+    # registry (tests/unit/test_metric_properties.py), so a new metric declares them instead of being added to
+    # lists in the tests.
+    #: ``D(x, y) == D(y, x)`` (False for the VDM's and OMVW's query-side value weights).
+    symmetric: bool = True
+    #: An unknown value is at distance 1 from every value, itself included (HEOM, HVDM, Minkowski): a row with an
+    #: unknown value is not at distance 0 from itself.
+    unknown_is_one: bool = False
+    #: Identical rows without unknown values (or, unless ``unknown_is_one``, with them) are at distance 0.
+    zero_on_self: bool = True
+    #: Parameters ``fit`` cannot do without (WOM's ``weights``).
+    required_params: tuple[str, ...] = ()
 
     @property
     def weights_(self) -> np.ndarray | None:
@@ -372,7 +383,7 @@ class Metric(BaseEstimator):
         check_is_fitted(self, "fitted_", msg="%(name)s is not fitted: call fit(X, y) first")
 
     def _encode_like_fit(self, X, what: str) -> np.ndarray:
-        """``X`` encoded as the training data were (:meth:`lazylib.metrics._inputs.Schema.encode`)."""
+        """``X`` encoded as the training data were (:meth:`lazylib.encoding.Schema.encode`)."""
         return self.schema_.encode(X, what)
 
     def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:
@@ -414,8 +425,11 @@ class AttributeMetric(Metric):
     query_weighted: bool = False
 
     def _center(self, Z):
-        """Center the embeddings of squared-difference terms on their training means (exact for every distance;
-        it keeps the rounding of the product small, see :func:`lazylib.metrics._attributes._squared_half`)."""
+        """Check the terms against the contract (:func:`lazylib.metrics._contract.check_terms`: one per column,
+        each declared, none negative), then center the embeddings of squared-difference terms on their training
+        means (exact for every distance; it keeps the rounding of the product small, see
+        :func:`lazylib.metrics._attributes._squared_half`)."""
+        check_terms(self, Z)
         for a, att in enumerate(self.attributes_):
             if att.bilinear or att.squares_bilinear:
                 att.fit_shift(Z[:, a])

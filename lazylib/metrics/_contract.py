@@ -5,6 +5,11 @@ and the search (:mod:`lazylib.search`), declared once as two :class:`typing.Prot
 so a new metric overrides only what it changes (``tests/unit/test_extend.py`` checks that both bases satisfy
 the protocols and that the engine and the search read no private name of a metric that is not declared here).
 Import them from ``lazylib.metrics.extend``.
+
+The contract checks itself: :func:`check_terms`, run by every :class:`lazylib.metrics.AttributeMetric`'s ``fit``,
+refuses a metric whose ``attributes_`` are not one term per column, a term that does not declare ``bilinear`` or
+lacks the method its declaration promises, and a term that is negative or not finite on a sample of the training
+values, each time naming the column, the term and the fix.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+
+from lazylib.metrics._attributes import AttributeTerm
 
 
 @runtime_checkable
@@ -68,6 +75,10 @@ class TermContract(Protocol):
         """The column as the term reads it (``x`` itself, or a coarser form: DVDM's ranges); values with equal
         operands have equal terms against everything."""
         ...
+
+
+#: The methods every term gives (:class:`TermContract`'s; :class:`AttributeTerm` has a default for each).
+_TERM_METHODS = ("pair", "half", "direct", "direct_pairs", "root_half", "fit_shift", "query_weights", "operand")
 
 
 @runtime_checkable
@@ -169,3 +180,129 @@ class MetricContract(Protocol):
 ENGINE_HOOKS = frozenset(
     name for name, value in vars(MetricContract).items() if callable(value) and re.fullmatch(r"_[a-z]\w*", name)
 ) | {"_training_sides"}
+
+
+#: How many known training values of each column :func:`check_terms` evaluates the term on (the smallest, the
+#: largest and evenly spaced ranks between), plus an unknown value.
+TERM_SAMPLE = 8
+
+_BILINEAR_FIX = (
+    "declare it on the term's class: bilinear = True for alpha(x) + beta(y) + psi(x) . chi(y) (give pair, or half "
+    "with separable = True), bilinear = False for any other term (give direct)"
+)
+
+
+def _overrides(term, name: str) -> bool:
+    """Whether the term's class gives its own ``name`` (not :class:`AttributeTerm`'s default, which raises)."""
+    return not isinstance(term, AttributeTerm) or getattr(type(term), name) is not getattr(AttributeTerm, name)
+
+
+def _declaration_problem(term) -> str | None:
+    """What the term's declaration lacks, with the fix, or None."""
+    bilinear = getattr(term, "bilinear", None)
+    if not isinstance(bilinear, (bool, np.bool_)):
+        return f"declares no bilinear (got {bilinear!r}): {_BILINEAR_FIX}"
+    missing = [name for name in ("separable", "squares_bilinear", *_TERM_METHODS) if not hasattr(term, name)]
+    if missing:
+        return f"lacks {', '.join(missing)} of lazylib.metrics.extend.TermContract: subclass AttributeTerm"
+    if bilinear and term.separable and not _overrides(term, "half"):
+        return "is bilinear and separable but gives no half(x, side): give it, or set separable = False and give pair"
+    if bilinear and not (_overrides(term, "pair") or _overrides(term, "half")):
+        return "is bilinear but gives neither pair(xq, xs) nor half(x, side): give one, or set bilinear = False"
+    if not bilinear and not _overrides(term, "direct"):
+        return "is not bilinear but gives no direct(xq, xs): give it, or set bilinear = True and give pair"
+    if term.squares_bilinear and (bilinear or not (_overrides(term, "root_half") and _overrides(term, "direct_pairs"))):
+        return "squares_bilinear needs bilinear = False with root_half(x, side) and direct_pairs(xq, xs)"
+    return None
+
+
+def _samples(Z: np.ndarray) -> np.ndarray:
+    """(:data:`TERM_SAMPLE` + 1, m): in each column, known training values from the smallest to the largest at
+    evenly spaced ranks (a column without known values: NaN throughout), then an unknown value (NaN), which any
+    query may hold."""
+    ordered = np.sort(Z, axis=0)  # NaN last
+    known = np.maximum((~np.isnan(Z)).sum(axis=0) - 1, 0)
+    ranks = np.rint(np.linspace(0.0, 1.0, TERM_SAMPLE)[:, None] * known[None, :]).astype(np.intp)
+    picked = ordered[ranks, np.arange(Z.shape[1])[None, :]] if len(Z) else np.full((TERM_SAMPLE, Z.shape[1]), np.nan)
+    return np.vstack([picked, np.full((1, Z.shape[1]), np.nan)])
+
+
+def _term_matrix(term, v: np.ndarray, norm: bool) -> tuple[np.ndarray, float]:
+    """The term between every pair of the values ``v``, and the rounding a bilinear form may leave in it
+    (``norm``: the metric is the ``r``-norm of its terms' ``difference``, computed in the pair's own unit, so the
+    difference is what must be finite)."""
+    if norm:
+        return np.asarray(term.difference(v, v), dtype=np.float64), 0.0
+    if not term.bilinear:
+        return np.asarray(term.direct(v, v), dtype=np.float64), 0.0
+    q, s = term.pair(v, v)
+    T = q.alpha[:, None] + s.alpha[None, :] + np.asarray(q.emb) @ np.asarray(s.emb).T
+    T[np.asarray(q.unknown_one, bool)[:, None] | np.asarray(s.unknown_one, bool)[None, :]] = 1.0
+    scale = 1.0 + np.abs(q.alpha).max(initial=0.0) + np.abs(s.alpha).max(initial=0.0)
+    scale += float(np.abs(q.emb).sum(axis=1).max(initial=0.0) * np.abs(s.emb).max(initial=0.0))
+    return T, 1e-9 * scale
+
+
+def _shown(value) -> str:
+    """A sampled (encoded) value as a message shows it."""
+    return "an unknown value" if np.isnan(value) else repr(float(value))
+
+
+def _value_problem(term, v: np.ndarray, query_weighted: bool, norm: bool) -> str | None:
+    """What is wrong with the term's values on the sample ``v`` (shape, sign, finiteness), or None."""
+    T, rounding = _term_matrix(term, v, norm)
+    if T.shape != (len(v), len(v)):
+        return f"gives a matrix of shape {T.shape} for {len(v)} x {len(v)} values: give one row per query value"
+    if not np.isfinite(T).all():
+        i, j = np.argwhere(~np.isfinite(T))[0]
+        return f"is {T[i, j]} between {_shown(v[i])} and {_shown(v[j])}: a term is a finite number (1 for unknowns)"
+    if T.min() < -rounding:
+        i, j = np.unravel_index(np.argmin(T), T.shape)
+        return (
+            f"is negative ({T[i, j]:.6g}) between {_shown(v[i])} and {_shown(v[j])}: a term is a non-negative "
+            "difference (square it or take its absolute value); the sum would be clipped at 0, a wrong distance"
+        )
+    u = np.asarray(term.query_weights(v), dtype=np.float64) if query_weighted else np.ones(len(v))
+    if u.shape != (len(v),) or not (np.isfinite(u).all() and (u >= 0).all()):
+        return "gives query_weights that are not one finite non-negative number per value"
+    return None
+
+
+def check_terms(metric, Z: np.ndarray) -> None:
+    """Refuse a fitted attribute-wise metric that breaks the term contract, naming the column, the term and the fix.
+
+    Checks that ``metric.attributes_`` holds one term per column of the encoded training matrix ``Z``, that each
+    term declares ``bilinear`` (and gives the methods its declaration promises, :class:`TermContract`), and that
+    each term of a column that is not set-valued is finite and non-negative between every pair of a sample of
+    the column's training values (:data:`TERM_SAMPLE` of them, and an unknown value).
+
+    Parameters
+    ----------
+    metric : lazylib.metrics.AttributeMetric
+        The metric, after its ``_fit`` (and the centring of its terms).
+    Z : ndarray of shape (n, m)
+        The encoded training matrix ``_fit`` was given.
+
+    Raises
+    ------
+    ValueError
+        For a wrong number of terms, a term without its declaration, or a negative or non-finite term.
+    """
+    name = type(metric).__name__
+    terms = getattr(metric, "attributes_", None)
+    if not isinstance(terms, (list, tuple)) or len(terms) != Z.shape[1]:
+        count = f"{len(terms)} term{'' if len(terms) == 1 else 's'}" if isinstance(terms, (list, tuple)) else None
+        got = count or repr(type(terms).__name__)
+        raise ValueError(
+            f"{name}.attributes_ holds {got} for {Z.shape[1]} columns: _fit must set self.attributes_ to a list of "
+            "one fitted term per column of Z (in the columns' order)"
+        )
+    samples = _samples(Z)
+    for a, term in enumerate(terms):
+        where = f"{name}: the term of column {metric.columns_[a]!r} ({type(term).__name__})"
+        problem = _declaration_problem(term)
+        if problem is None and metric.kinds_[a] != "set":
+            norm = metric._norm_order() is not None and not term.bilinear
+            problem = _value_problem(term, samples[:, a], metric.query_weighted, norm)
+        if problem is not None:
+            raise ValueError(f"{where} {problem}")

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Real, check
-from lazylib.encoding import SET, Encoded, Schema  # noqa: F401  (Schema kept importable from here)
+from lazylib.encoding import SET, Encoded
 from lazylib.metrics._engine import Operands, SetSides
 
 

@@ -10,7 +10,11 @@ matrix product for all pairs; any other term gives its matrix by ``direct``. Wha
 ask of a term and of a metric is declared once, in :class:`TermContract` and :class:`MetricContract`; the
 bases implement every member with a default. :func:`register_metric` gives the class a name for
 :func:`lazylib.metrics.make_metric` and the estimators' ``metric=``. :mod:`lazylib.weighting.mdw` defines mean
-difference weighting this way.
+difference weighting this way. A metric's parameters are declared in its ``_parameter_constraints`` with the
+constraint types of ``lazylib._validation`` (``Real``, ``Integer``, ``Choice``, ``Boolean``), checked by ``fit``;
+its properties are class tags (``symmetric``, ``unknown_is_one``, ``zero_on_self``, ``accepts``) that the
+package's property tests read. ``fit`` checks the terms against the contract
+(:func:`lazylib.metrics._contract.check_terms`).
 
 A worked example: the squared difference of a linear attribute as a new bilinear term
 (``(x - y)^2 = x^2 + y^2 - 2 x y``, an unknown value at distance 1), overlap for nominal attributes, and the
@@ -19,6 +23,7 @@ square root of the sum.
 >>> import numpy as np
 >>> from lazylib.metrics.extend import AttributeMetric, AttributeTerm, Half, OverlapAttribute, register_metric
 >>> class SquaredTerm(AttributeTerm):
+...     bilinear = True  # declared: x^2 + y^2 + (-2 x) . y (fit refuses a term that does not say)
 ...     separable = True  # each side is computed alone (the training data's side once per fit)
 ...
 ...     def half(self, x, side):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from lazylib._validation import Choice
-from lazylib.encoding import NOMINAL, known_mean_std, known_range
+from lazylib.column_stats import known_mean_std, known_range
+from lazylib.encoding import NOMINAL
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import probability_table
@@ -54,6 +55,7 @@ class HEOM(AttributeMetric):
     """
 
     _fixed_root = 2.0
+    unknown_is_one = True
 
     def _fit(self, Z, y):
         lo, hi = known_range(Z, self.columns_)
@@ -110,6 +112,7 @@ class HVDM(AttributeMetric):
     """
 
     _fixed_root = 2.0
+    unknown_is_one = True
     needs_labels = True
 
     def __init__(

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from lazylib._validation import Choice, InvalidParameterError, Real, validate_params
-from lazylib.encoding import known_mean_std, known_range
+from lazylib.column_stats import known_mean_std, known_range
 from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 
@@ -75,6 +75,8 @@ class Minkowski(AttributeMetric):
     >>> Minkowski(r=1).fit(X, types=["continuous"] * 2).pairwise(X[:1])
     array([[0., 7.]])
     """
+
+    unknown_is_one = True
 
     def __init__(
         self, r: float = 2.0, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY

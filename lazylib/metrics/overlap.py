@@ -88,6 +88,8 @@ class WeightedOverlap(Overlap):
     array([[0. , 2. , 2.5]])
     """
 
+    required_params = ("weights",)
+
     def __init__(self, *, weights=None, missing: str = "value", working_memory: float = WORKING_MEMORY):
         super().__init__(missing=missing, weights=weights, working_memory=working_memory)
 

@@ -12,8 +12,10 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from lazylib._validation import Real
-from lazylib.encoding import LINEAR_TYPES, known_mean_std
-from lazylib.metrics._base import CANCELLATION, WORKING_MEMORY, Metric
+from lazylib.column_stats import known_mean_std
+from lazylib.encoding import LINEAR_TYPES
+from lazylib.metrics._base import WORKING_MEMORY, Metric
+from lazylib.metrics._refine import CANCELLATION
 
 
 class _NumericMetric(Metric):
@@ -65,7 +67,7 @@ def _check_non_negative(metric, Z, what: str, distance: str) -> None:
 
 def _sq_euclidean(P, Q):
     """``||p - q||^2`` for all pairs as one product; sums that cancel to near zero are recomputed from direct
-    differences (see ``lazylib.metrics._base.CANCELLATION``), so identical rows are at exactly 0."""
+    differences (see ``lazylib.metrics._refine.CANCELLATION``), so identical rows are at exactly 0."""
     p2, q2 = (P * P).sum(1), (Q * Q).sum(1)
     S = p2[:, None] + q2[None, :] - 2.0 * P @ Q.T
     near = np.nonzero(S <= CANCELLATION * (p2[:, None] + q2[None, :]))
@@ -343,6 +345,9 @@ class Kendall(_NumericMetric):
     array([[0., 2.],
            [2., 0.]])
     """
+
+    #: An instance with two equal attribute values is not at distance 0 from itself (its sign products vanish).
+    zero_on_self = False
 
     def _fit(self, Z, y):
         super()._fit(Z, y)

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Choice, suggest
-from lazylib.encoding import encode, encode_labels
+from lazylib.encoding import encode
+from lazylib.labels import encode_labels
 from lazylib.metrics._attributes import OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics._probabilities import minimum_value_weight, probability_table, value_weight
@@ -152,6 +153,7 @@ class VDM(MVDM):
     """
 
     query_weighted = True
+    symmetric = False  # the value weight is the query value's
 
 
 class OMVW(_ProbabilityMetric):
@@ -192,6 +194,7 @@ class OMVW(_ProbabilityMetric):
     """
 
     query_weighted = True
+    symmetric = False  # the value weight is the query value's
 
     def _attribute(self, table, P):
         return _ValueWeightedOverlap(ProbabilityAttribute(table, P))

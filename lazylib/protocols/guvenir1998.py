@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import check_random_state
-from lazylib.encoding import encode_labels, known_range
+from lazylib.column_stats import known_range
 from lazylib.evaluation import check_folds, parallel_map
+from lazylib.labels import encode_labels
 from lazylib.metrics import encode
 from lazylib.report.plotting import PUBLISHED
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, select

@@ -20,7 +20,7 @@ from lazylib import datasets, synthetic
 from lazylib._validation import check_random_state
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
-from lazylib.weighting.mdw import equal_width_bins
+from lazylib.weighting.infogain import equal_width_bins
 
 #: Odd k from 1 to 75: wide enough for the large k that Waveform's noise attributes call for.
 K_RANGE = tuple(range(1, 76, 2))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.encoding import encode_labels
+from lazylib.labels import encode_labels
 from lazylib.protocols.howe_cardie import marks, mcnemar_p, pairwise_tests, significant, summary
 from lazylib.report.verdicts import Claim, all_of, not_testable, share_rule, threshold_rule, tiers
 from lazylib.weighting.sets import loo_predictions

@@ -11,10 +11,7 @@ from scipy import stats
 
 from lazylib import synthetic
 from lazylib.protocols.howe_cardie import runs_of
-from lazylib.report.verdicts import (
-    PERCENT,
-    reading_note,
-)
+from lazylib.report.bands import PERCENT, reading_note
 
 
 def led_run_above(published: float, noise: float = 0.10, n_test: int = 250) -> float:
@@ -80,7 +77,7 @@ def cell_readings(task: str, method: str, *, by_size: pd.DataFrame | None = None
     -------
     dict
         Reading name (``"sizes <reading>"`` first, then the alternatives in order) -> one accuracy per repetition
-        (:func:`~lazylib.protocols.howe_cardie.runs_of`), as :func:`lazylib.report.verdicts.reading_note` takes
+        (:func:`~lazylib.protocols.howe_cardie.runs_of`), as :func:`lazylib.report.bands.reading_note` takes
         them.
 
     Examples
@@ -131,7 +128,7 @@ def table1_note(
     Returns
     -------
     (str, str)
-        The note and its kind, as :func:`lazylib.report.verdicts.reading_note`; soybean's MDW is "explained"
+        The note and its kind, as :func:`lazylib.report.bands.reading_note`; soybean's MDW is "explained"
         (the ionosphere chapter computes the reading that gives the published value, and asserts it).
     """
     words = deviations.get(task, "unexplained")

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Choice, check, check_random_state
-from lazylib.encoding import encode_labels
 from lazylib.evaluation import check_folds, parallel_map
-from lazylib.report.verdicts import PERCENT, reading_note
+from lazylib.labels import encode_labels
+from lazylib.report.bands import PERCENT, reading_note
 from lazylib.selection import MonteCarloSelector, c45_attributes
 from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy, numeric_matrix
 
@@ -43,7 +43,7 @@ COMPLETIONS = ("svd", "ca", "none", "prefix")
 
 
 def text_ordered_labels(y, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Class codes in the order of the labels' text (:func:`lazylib.encoding.encode_labels`, then reordered): the
+    """Class codes in the order of the labels' text (:func:`lazylib.labels.encode_labels`, then reordered): the
     class order this chapter's numbers were computed with. It decides the vote's last resort between equally
     frequent classes and the row order of CACP's prototypes, whose completion beyond their rank depends on it."""
     codes, classes = encode_labels(y, n)
@@ -444,7 +444,7 @@ def table2_note(
         The paper's accuracy (%): needed with ``other``.
     other : dict, optional
         The cell's other readings, reading name -> accuracy (%) per fold seed (:func:`table2_readings`), for a
-        learner other than NN without a tested hypothesis: typed by :func:`lazylib.report.verdicts.reading_note`.
+        learner other than NN without a tested hypothesis: typed by :func:`lazylib.report.bands.reading_note`.
 
     Returns
     -------
@@ -489,7 +489,7 @@ DIMENSIONS_WORDS = (
 def dimensions_note(published: float, readings: dict, *, digits: int) -> tuple[str, str]:
     """The note of a Table 2 number of dimensions kept outside its band, and its type: :data:`DIMENSIONS_WORDS`
     and the dimensions kept under the cell's other readings (:func:`table2_readings`), typed by
-    :func:`lazylib.report.verdicts.reading_note`; "untested" when no other reading was computed.
+    :func:`lazylib.report.bands.reading_note`; "untested" when no other reading was computed.
 
     Parameters
     ----------

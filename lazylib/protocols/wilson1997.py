@@ -33,8 +33,9 @@ import pandas as pd
 
 from lazylib import datasets as _datasets
 from lazylib._validation import Integer, Real, check
-from lazylib.encoding import Encoded, encode, label_values
+from lazylib.encoding import Encoded, encode
 from lazylib.evaluation import parallel_map, stratified_kfold
+from lazylib.labels import label_values
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
 from lazylib.search import TIE_RULES

@@ -22,8 +22,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from lazylib.encoding import Encoded, encode, label_values
+from lazylib.encoding import Encoded, encode
 from lazylib.evaluation import check_folds
+from lazylib.labels import label_values
 from lazylib.metrics import Metric
 from lazylib.protocols.wilson1997 import mean_table
 from lazylib.protocols.wilson1997_marks import marks, over_next, pvalues, wins

@@ -35,8 +35,8 @@ records of chapters listed in ``_toc.yml`` (a deleted chapter's record is ignore
 no record: a scorecard is never drawn from an old run.
 
 The book's files (:mod:`lazylib.report.book_files`), the summaries and the headline
-(:mod:`lazylib.report.headline`) and the page's HTML (:mod:`lazylib.report.scorecard_html`) have their own modules;
-the pages read them through this one.
+(:mod:`lazylib.report.headline`) and the page's HTML (:mod:`lazylib.report.scorecard_html`) have their own modules,
+which the pages import themselves.
 
 Run as ``python -m lazylib.report.scorecard --markdown`` it prints the per-Part headline as a Markdown table
 (``--readme README.md`` writes it between the README's scorecard markers).
@@ -66,26 +66,9 @@ from lazylib.report.book_files import (
     toc_chapters,
     toc_parts,
 )
-
-# The summaries and the page's HTML, read by the pages as ``scorecard.<name>`` (``reads_records`` finds the pages
-# that call ``scorecard.headline(...)`` and the like; ``main`` writes the README's block with them).
-from lazylib.report.headline import (  # noqa: F401
-    BAND_DETAILS,
-    HEADLINE_COLUMNS,
-    NOTE_DETAILS,
-    check_readme,
-    details,
-    headline,
-    headline_markdown,
-    recompute_bands,
-    summary,
-    summary_figure,
-    write_readme,
-)
-from lazylib.report.scorecard_html import part_html  # noqa: F401
+from lazylib.report.headline import headline_markdown, write_readme
 from lazylib.report.verdicts import (
     NOTE_KINDS,
-    VERDICTS,  # noqa: F401  (re-exported: the scorecard page reads scorecard.VERDICTS)
     Claim,
     Judgement,
     check_kind,
@@ -533,17 +516,18 @@ def _uses_scorecard(path: Path) -> bool:
     return re.search(pattern, path.read_text(encoding="utf-8"), flags=re.M) is not None
 
 
-#: A page that calls one of these reads the records, so executes after every chapter (see :func:`reads_records`).
+#: A page that calls one of these (``scorecard.load``, the others of :mod:`lazylib.report.headline`) reads the
+#: records, so executes after every chapter (see :func:`reads_records`).
 READERS = ("load", "headline", "headline_markdown", "check_readme", "summary_figure")
 
 
 def reads_records(path: str | os.PathLike) -> bool:
-    """True for a page that reads the chapters' records (it calls ``scorecard.load``, ``scorecard.headline``...):
+    """True for a page that reads the chapters' records (it calls ``scorecard.load``, ``headline.headline``...):
     the book executes such pages after every chapter (``lazylib._book.execute_once.execution_order``)."""
     path = Path(path)
     if not path.is_file():
         return False
-    pattern = r"\bscorecard\.(" + "|".join(READERS) + r")\("
+    pattern = r"\b(?:scorecard|headline)\.(" + "|".join(READERS) + r")\("
     return re.search(pattern, path.read_text(encoding="utf-8")) is not None
 
 

@@ -45,17 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-# The band of a published number has its own module; the chapters import it from here with the verdict rules.
 from lazylib._validation import Boolean, Real, check
-from lazylib.report.bands import (  # noqa: F401
-    LEVEL,
-    PERCENT,
-    Band,
-    band_definition,
-    prediction_band,
-    reading_note,
-    rounding,
-)
 
 #: What a record is. Only ``"published"`` counts as evidence (share inside, verdict tallies):
 #:

@@ -10,12 +10,8 @@ import pandas as pd
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Choice
-from lazylib.encoding import (
-    NOMINAL,
-    SET,
-    TYPES,
-    known_range,
-)
+from lazylib.column_stats import known_range
+from lazylib.encoding import NOMINAL, SET, TYPES
 from lazylib.metrics import WORKING_MEMORY, AttributeMetric
 from lazylib.metrics.extend import (
     Half,

@@ -7,12 +7,8 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Integer, check
-from lazylib.encoding import (
-    LINEAR_TYPES,
-    NOMINAL,
-    encode,
-    encode_labels,
-)
+from lazylib.encoding import LINEAR_TYPES, NOMINAL, encode
+from lazylib.labels import encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.weighting.feature_difference import FeatureDifference, LearnedWeights
 

@@ -24,16 +24,12 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Boolean, Choice, Real, check
-from lazylib.encoding import (
-    SET,
-    column_values,
-    encode_labels,
-    is_known_set,
-)
+from lazylib.column_stats import column_values, is_known_set
+from lazylib.encoding import SET
+from lazylib.labels import encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.vdm import MVDM
 from lazylib.weighting.feature_difference import FeatureDifference, LearnedWeights
-from lazylib.weighting.infogain import equal_width_bins  # noqa: F401  (protocols.howe_cardie imports it from here)
 from lazylib.weighting.kinds import KINDS, feature_kinds, known_values, set_difference
 
 FALLBACKS = ("uniform", "zero")
@@ -334,7 +330,7 @@ def mdw_weights(
     Returns
     -------
     DataFrame
-        One row per class (in the order of :func:`lazylib.encoding.encode_labels`: category order, or
+        One row per class (in the order of :func:`lazylib.labels.encode_labels`: category order, or
         sorted), one column per feature; pass it as ``weights=`` to any metric.
 
     Notes

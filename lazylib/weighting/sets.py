@@ -21,7 +21,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, check, validate_params
-from lazylib.encoding import as_numbers, check_query, column_values, encode_labels, fit_input, is_known_set
+from lazylib.column_stats import column_values, is_known_set
+from lazylib.encoding import as_numbers, check_query, fit_input
+from lazylib.labels import encode_labels
 from lazylib.voting import vote, vote_priority
 from lazylib.weighting.kinds import feature_kinds, set_difference
 from lazylib.weighting.mdw import mdw_weights

@@ -9,7 +9,8 @@ import pandas as pd
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Choice, Integer, Real, Seed, check, check_random_state
-from lazylib.encoding import encode, encode_labels
+from lazylib.encoding import encode
+from lazylib.labels import encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.metrics.overlap import Overlap
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, check_ties, tolerance

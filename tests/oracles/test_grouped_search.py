@@ -9,7 +9,8 @@ from test_search import TOL, assert_same_sets, reference_sets, reference_vote, s
 
 from lazylib import search as _search
 from lazylib.metrics import make_metric
-from lazylib.neighbors import KNeighborsClassifier, class_probabilities, neighbourhood
+from lazylib.neighbors import KNeighborsClassifier
+from lazylib.voting import class_probabilities, neighbourhood
 
 
 @pytest.fixture

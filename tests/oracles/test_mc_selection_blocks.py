@@ -34,7 +34,7 @@ def test_blocked_scores_equal_the_whole_table_implementation(memory):
 @pytest.mark.parametrize("name", ["iris", "wine"])
 def test_mc_choice_equals_the_whole_table_implementation(name):
     from lazylib.datasets import load
-    from lazylib.encoding import encode_labels
+    from lazylib.labels import encode_labels
 
     d = load(name)
     X = d.X.to_numpy(float)

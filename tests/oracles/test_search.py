@@ -13,7 +13,8 @@ from test_metric_loops import random_mixed
 
 from lazylib import search as _search
 from lazylib.metrics import make_metric
-from lazylib.neighbors import KNeighborsClassifier, vote_priority
+from lazylib.neighbors import KNeighborsClassifier
+from lazylib.voting import vote_priority
 
 TOL = 1e-9
 

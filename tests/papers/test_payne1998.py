@@ -109,7 +109,7 @@ def test_fold_table_and_significance_marks_read_one_rule_and_seed():
 
 def test_accuracy_bands_are_the_prediction_bands_of_each_cells_runs():
     from lazylib.protocols import payne1998 as P1
-    from lazylib.report.verdicts import PERCENT, prediction_band
+    from lazylib.report.bands import PERCENT, prediction_band
 
     results = _fold_results()
     cv = results.groupby(["rule", "dataset", "metric", "seed"])["accuracy"].mean()

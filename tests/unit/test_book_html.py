@@ -206,14 +206,14 @@ def test_the_readme_scorecard_table_is_the_one_the_records_give():
     scorecard block must be what they give: `python -m lazylib.report.scorecard --readme README.md` writes it."""
     import os
 
-    from lazylib.report import scorecard
+    from lazylib.report import headline, scorecard
 
     os.environ.pop("LAZYLIB_SCORECARD_DIR", None)
     try:
         cells, claims = scorecard.load(ROOT / ".scorecard", book=ROOT)
     except scorecard.StaleRecords as stale:
         pytest.skip(f"the records are not current (execute the book first): {stale}")
-    scorecard.check_readme(ROOT / "README.md", cells, claims)
+    headline.check_readme(ROOT / "README.md", cells, claims)
 
 
 class Tables(HTMLParser):
@@ -248,7 +248,7 @@ def tables(path: Path) -> list[list[list[str]]]:
 
 
 def test_the_front_page_and_the_scorecard_open_with_the_readmes_headline():
-    """One function (``scorecard.headline_markdown``) renders the README's block, the front page's first table and
+    """One function (``headline.headline_markdown``) renders the README's block, the front page's first table and
     the scorecard's: the three show the same rows."""
     from lazylib.report import headline
 

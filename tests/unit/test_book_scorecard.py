@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lazylib.report import scorecard
+from lazylib.report import book_files, scorecard
 from lazylib.report.verdicts import all_of, judge
 
 FRONT = "---\nkernelspec:\n  name: python3\n---\n"
@@ -81,18 +81,18 @@ def test_a_chapter_that_left_no_record_is_reported(book):
 
 
 def test_the_fingerprint_covers_the_published_numbers(book):
-    before = scorecard.inputs_fingerprint(book)
+    before = book_files.inputs_fingerprint(book)
     (book / "book" / "published").mkdir()
     (book / "book" / "published" / "t.csv").write_text("a\n1\n")
-    assert scorecard.inputs_fingerprint(book) != before
-    assert scorecard.inputs_fingerprint(book) == scorecard.inputs_fingerprint(book)
+    assert book_files.inputs_fingerprint(book) != before
+    assert book_files.inputs_fingerprint(book) == book_files.inputs_fingerprint(book)
 
 
 def test_toc_chapters_of_the_real_book_include_the_scorecard_page():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    chapters = scorecard.toc_chapters(root)
+    chapters = book_files.toc_chapters(root)
     assert chapters[0] == "intro" and "appendix/scorecard" in chapters
     assert all((root / "book" / f"{c}.md").is_file() for c in chapters)
 
@@ -107,13 +107,13 @@ def test_one_part_is_loaded_and_checked_alone(book):
         scorecard.load()
     cells, _ = scorecard.load(parts=["I"])  # Part II's missing record does not stop Part I's page
     assert set(cells["chapter"]) == {"p/01_a", "p/02_b"}
-    assert scorecard.toc_parts(book) == {"p/index": "I", "p/02_b": "I", "p/01_a": "I", "q/01_c": "II"}
+    assert book_files.toc_parts(book) == {"p/index": "I", "p/02_b": "I", "p/01_a": "I", "q/01_c": "II"}
 
 
 def test_pages_reading_the_records_execute_after_every_chapter(book):
     from lazylib._book import execute_once
 
-    (book / "book" / "intro.md").write_text(f"{FRONT}# Intro\n\n```{{code-cell}}\nscorecard.headline(c, v)\n```\n")
+    (book / "book" / "intro.md").write_text(f"{FRONT}# Intro\n\n```{{code-cell}}\nheadline.headline(c, v)\n```\n")
     (book / "book" / "p" / "index.md").write_text(
         f"{FRONT}# Part\n\n```{{code-cell}}\nscorecard.load(parts=['I'])\n```\n"
     )

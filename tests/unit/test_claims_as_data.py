@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib.protocols import payne1998 as P1
+from lazylib.protocols import payne1998_claims as P1_claims
+from lazylib.protocols import payne1998_facts as P1_facts
 from lazylib.report import scorecard
 from lazylib.report.verdicts import Claim, threshold_rule
 
@@ -27,25 +28,25 @@ def paper():
         for m in METRICS
     ]
     table = pd.DataFrame(rows, columns=["dataset", "metric", "accuracy", "mark"]).set_index(["dataset", "metric"])
-    return P1.paper_facts(table)
+    return P1_facts.paper_facts(table)
 
 
 def test_table2_claims_read_the_facts_of_one_condition():
-    facts = P1.table2_facts(folds({"OMVW": 5.0, "WOM": 5.0}), paper())
-    verdicts = {c.key: str(c.rule(facts)) for c in P1.TABLE2_CLAIMS}
+    facts = P1_facts.table2_facts(folds({"OMVW": 5.0, "WOM": 5.0}), paper())
+    verdicts = {c.key: str(c.rule(facts)) for c in P1_claims.TABLE2_CLAIMS}
     assert verdicts["H1"] == "supported"  # MVDM and VDM equal up to noise everywhere
     assert verdicts["WOM and OMVW"] == "supported"  # both significantly above OM, as the made-up paper marks
     assert verdicts["MVDM over WOM"] == "not supported"  # WOM is the higher one here
     assert verdicts["H2"] == "supported"
-    assert "0 of 5" in P1.TABLE2_CLAIMS[0].evidence(facts)
+    assert "0 of 5" in P1_claims.TABLE2_CLAIMS[0].evidence(facts)
 
 
 def test_chapter_judge_records_the_claim_with_its_evidence_and_unstable_verdicts():
     card = scorecard.Chapter(part="I", paper="payne1998", chapter="c")
     good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": -5.0})
-    conditions = {(1, "random"): P1.table2_facts(good, paper())}
-    conditions.update({(s, "all"): P1.table2_facts(bad, paper()) for s in (1, 2)})
-    h2 = next(c for c in P1.TABLE2_CLAIMS if c.key == "H2")
+    conditions = {(1, "random"): P1_facts.table2_facts(good, paper())}
+    conditions.update({(s, "all"): P1_facts.table2_facts(bad, paper()) for s in (1, 2)})
+    h2 = next(c for c in P1_claims.TABLE2_CLAIMS if c.key == "H2")
     j = card.judge(h2, conditions, primary=(1, "random"), factors=("seed", "ties"), condition_note=" (seed 1)")
     assert j.primary_verdict == "supported" and j.verdict == "unstable"  # 1 of 3 conditions
     _, claims = card.frames()
@@ -60,9 +61,9 @@ def test_chapter_judge_records_the_claim_with_its_evidence_and_unstable_verdicts
 def test_chapter_judge_takes_a_note_computed_from_the_judgement():
     """A note that depends on the judgement (its stability) needs one judgement, not a second one to read it."""
     good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": -5.0})
-    conditions = {(1, "random"): P1.table2_facts(good, paper())}
-    conditions.update({(s, "all"): P1.table2_facts(bad, paper()) for s in (1, 2)})
-    h2 = next(c for c in P1.TABLE2_CLAIMS if c.key == "H2")
+    conditions = {(1, "random"): P1_facts.table2_facts(good, paper())}
+    conditions.update({(s, "all"): P1_facts.table2_facts(bad, paper()) for s in (1, 2)})
+    h2 = next(c for c in P1_claims.TABLE2_CLAIMS if c.key == "H2")
     seen = []
 
     def note(judgement):

@@ -10,7 +10,7 @@ from scipy import stats
 from lazylib import evaluation
 from lazylib.datasets import load
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.report import verdicts
+from lazylib.report import bands
 
 
 @pytest.mark.parametrize("n_splits", [2, 5, 10])
@@ -96,7 +96,7 @@ def test_cross_validate_and_band():
     )
     assert table["paper mark"].tolist() == ["", "bold"] and table["our mark"].tolist() == ["italic", ""]
     assert table.loc["mvdm", "inside band"] == False  # noqa: E712
-    one = verdicts.prediction_band(band.loc["overlap", "values"], digits=4, bounds=(0, 1))
+    one = bands.prediction_band(band.loc["overlap", "values"], digits=4, bounds=(0, 1))
     assert (table.loc["overlap", "band low"], table.loc["overlap", "band high"]) == (one.low, one.high)
     assert table["difference"].notna().all()
 

@@ -13,13 +13,16 @@ import numpy as np
 import pytest
 
 from lazylib import datasets
+from lazylib._validation import Real
 from lazylib.evaluation import cross_validate, stratified_kfold
 from lazylib.metrics import REGISTRY, make_metric
 from lazylib.metrics.extend import (
     ENGINE_HOOKS,
+    WORKING_MEMORY,
     AttributeMetric,
     AttributeTerm,
     CurveAttribute,
+    Half,
     LinearAttribute,
     MetricContract,
     OverlapAttribute,
@@ -35,34 +38,42 @@ from lazylib.neighbors import KNeighborsClassifier
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# step 1 of the recipe: the term (a non-bilinear one: its (nq, ns) matrix)
+# step 1 of the recipe: the term (a non-bilinear one: its (nq, ns) matrix), its bilinear declared
 class RangeDifference(AttributeTerm):
-    """``|x - y| / range`` of a linear attribute; an unknown value at distance 1, a constant attribute at 0."""
+    """``|x - y| / range`` of a linear attribute; an unknown value at distance ``unknown``, a constant attribute
+    at 0."""
 
     bilinear = False
 
-    def __init__(self, range_: float):
-        self.range_ = range_
+    def __init__(self, range_: float, unknown: float = 1.0):
+        self.range_, self.unknown = range_, unknown
 
     def direct(self, xq, xs):
         if self.range_ == 0:
             term = np.zeros((len(xq), len(xs)))
         else:
             term = np.abs(xq[:, None] - xs[None, :]) / self.range_
-        term[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = 1.0
+        term[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = self.unknown
         return term
 
 
-# step 2: the metric (one fitted term per column, and the root)
+# step 2: the metric (one fitted term per column, the root, its parameters declared, its tags)
 class RangeManhattan(AttributeMetric):
     """Overlap on nominal attributes, range-scaled absolute difference on linear ones, summed (no root)."""
 
     _fixed_root = 1.0
+    unknown_is_one = True  # tag: an unknown value is at distance 1 from everything (at the default unknown=1)
+
+    def __init__(self, *, unknown: float = 1.0, weights=None, working_memory: float = WORKING_MEMORY):
+        super().__init__(weights=weights, working_memory=working_memory)
+        self.unknown = unknown
+
+    _parameter_constraints: dict = {**AttributeMetric._parameter_constraints, "unknown": [Real(low=0)]}
 
     def _fit(self, Z, y):
         lo, hi = np.nanmin(Z, axis=0), np.nanmax(Z, axis=0)
         self.attributes_ = [
-            OverlapAttribute("one") if kind == "nominal" else RangeDifference(float(hi[a] - lo[a]))
+            OverlapAttribute("one") if kind == "nominal" else RangeDifference(float(hi[a] - lo[a]), self.unknown)
             for a, kind in enumerate(self.kinds_)
         ]
 
@@ -159,3 +170,72 @@ def test_the_engine_and_the_search_read_only_the_declared_hooks_of_a_metric():
     for path in (*engine, "lazylib/search.py", "lazylib/metrics/_inputs.py"):
         read |= set(re.findall(r"\bmetric\.(_\w+)", (ROOT / path).read_text(encoding="utf-8")))
     assert read and read <= ENGINE_HOOKS, f"undeclared hooks: {sorted(read - ENGINE_HOOKS)}"
+
+
+def test_the_recipe_s_parameter_is_checked_by_fit_and_walked_like_the_package_s():
+    with pytest.raises(ValueError, match="unknown"):
+        RangeManhattan(unknown=-1.0).fit(np.zeros((3, 2)))
+    X = np.array([[0.0, np.nan], [1.0, 2.0]])
+    assert RangeManhattan(unknown=0.5).fit(X).pairwise(X)[0, 1] == 1.5
+
+
+class _Bare(AttributeTerm):
+    """A term that forgets to declare ``bilinear`` (and gives only ``direct``)."""
+
+    def direct(self, xq, xs):
+        return np.abs(xq[:, None] - xs[None, :])
+
+
+class _Negative(RangeDifference):
+    def direct(self, xq, xs):
+        return -super().direct(xq, xs)
+
+
+class _Promising(AttributeTerm):
+    bilinear = True  # but it gives neither pair nor half
+
+
+class _Terms(AttributeMetric):
+    """A metric whose terms the test chooses: ``make(kinds)`` returns the list ``_fit`` sets."""
+
+    def __init__(self, make=None):
+        super().__init__()
+        self.make = make
+
+    _parameter_constraints: dict = {**AttributeMetric._parameter_constraints, "make": [callable, None]}
+
+    def _fit(self, Z, y):
+        self.attributes_ = self.make(self.kinds_)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda kinds: [RangeDifference(1.0)], r"attributes_ holds 1 term for 2 columns: _fit must set"),
+        (lambda kinds: None, r"attributes_ holds 'NoneType' for 2 columns"),
+        (lambda kinds: [RangeDifference(1.0), _Bare()], r"column '1' \(_Bare\) declares no bilinear.*bilinear = False"),
+        (
+            lambda kinds: [_Negative(1.0)] * 2,
+            r"column '0' \(_Negative\) is negative \(-2\) between 0.0 and 2.0.*non-negative",
+        ),
+        (lambda kinds: [RangeDifference(1.0), _Promising()], r"_Promising\) is bilinear but gives neither pair"),
+        (lambda kinds: [RangeDifference(np.nan)] * 2, r"is nan between 0.0 and 0.0: a term is a finite number"),
+    ],
+)
+def test_fit_refuses_a_metric_that_breaks_the_contract_naming_the_term_and_the_fix(make, message):
+    X = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, np.nan]])
+    with pytest.raises(ValueError, match=message):
+        _Terms(make).fit(X)
+
+
+def test_a_negative_bilinear_term_is_refused_where_rounding_would_not_explain_it():
+    class NegativeSquare(AttributeTerm):
+        bilinear, separable = True, True
+
+        def half(self, x, side):  # -(x - y)^2 = -x^2 - y^2 + 2 x y
+            v = np.nan_to_num(x)
+            return Half(-(v**2), (2.0 * v if side == "query" else v)[:, None], np.isnan(x))
+
+    X = np.array([[0.0], [1.0], [3.0]])
+    with pytest.raises(ValueError, match=r"\(NegativeSquare\) is negative \(-9\) between 0.0 and 3.0"):
+        _Terms(lambda kinds: [NegativeSquare()]).fit(X)

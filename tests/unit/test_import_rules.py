@@ -9,7 +9,10 @@
    (``X._name``) of a module or object they import from lazylib;
 4. no module of lazylib uses a private name (``_name``) of another module, by import or as an attribute of an
    imported module: a helper two modules share is public where it belongs. A package's private submodules
-   (``lazylib.metrics._engine``) are names of that package, for its own modules to import.
+   (``lazylib.metrics._engine``) are names of that package, for its own modules to import;
+5. every import names the module that defines the name (no "kept importable from here" re-exports), in the
+   library, the tests, the benchmarks and the chapters, by import or as an attribute of an imported module; a
+   package's ``__init__`` and ``lazylib.metrics.extend`` are the fronts that gather names on purpose.
 """
 
 from __future__ import annotations
@@ -183,6 +186,122 @@ def test_the_rules_catch_a_violation(tmp_path):
         "other = object()\nother._private",
     ]
     assert sorted(_private_attributes_read(cells)) == ["Chapter._cells", "P._rows", "W._x"]
+
+
+#: Modules that gather names defined elsewhere on purpose: a package's ``__init__`` is its front (scikit-learn's
+#: way), and ``lazylib.metrics.extend`` is the one module a metric defined elsewhere imports. Part VI's
+#: ``lazylib.protocols.bench*`` modules are being rewritten on other branches (issue #50 item 5 leaves them out).
+FRONTS = ("lazylib.metrics.extend",)
+NOT_YET = re.compile(r"lazylib\.protocols\.bench\w*$")
+
+
+def _defines(module: str, name: str) -> bool:
+    """Whether ``module`` defines ``name`` itself (or is a front that may gather it): a class or function whose
+    ``__module__`` is ``module``, a submodule, or a constant assigned at the module's top level."""
+    import importlib
+    import inspect
+
+    if module in FRONTS or NOT_YET.match(module):
+        return True
+    mod = importlib.import_module(module)
+    if hasattr(mod, "__path__") or not hasattr(mod, name):
+        return True  # a package's front; a missing name fails at import, elsewhere
+    obj = getattr(mod, name)
+    if inspect.ismodule(obj):
+        return True
+    if inspect.isclass(obj) or inspect.isfunction(obj):  # a name from outside lazylib is another project's to place
+        return obj.__module__ == module or not obj.__module__.startswith("lazylib")
+    tree = ast.parse(Path(mod.__file__).read_text(encoding="utf-8"))
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return True
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            return False
+    return True
+
+
+def _borrowed_names(tree: ast.AST) -> list[str]:
+    """``module.name (defined in other)`` for every name the code imports from, or reads as an attribute of, a
+    lazylib module that does not define it (:func:`_defines`): every import names the module that defines the
+    name, so a reader finds each name in one place."""
+    import importlib
+    import importlib.util
+
+    def is_module(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is not None
+        except ModuleNotFoundError:
+            return False
+
+    def where(module: str, name: str) -> str:
+        obj = getattr(importlib.import_module(module), name)
+        return f"{module}.{name} (defined in {getattr(obj, '__module__', None) or 'another module'})"
+
+    modules, found = {}, []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("lazylib") and node.level == 0:
+            for alias in node.names:
+                if is_module(f"{node.module}.{alias.name}"):
+                    modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                elif alias.name != "*" and not _defines(node.module, alias.name):
+                    found.append(where(node.module, alias.name))
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname: a.name for a in node.names if a.name.startswith("lazylib") and a.asname}
+    patched = {  # mock.patch.object(module, "name", ...) replaces a name where it is used: that module is right
+        id(n)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and ast.unparse(call.func).endswith("patch.object")
+        for n in ast.walk(call)
+    }
+    for node in ast.walk(tree):
+        if id(node) in patched:
+            continue
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
+            module = modules[node.value.id]
+            if not is_module(f"{module}.{node.attr}") and not _defines(module, node.attr):
+                found.append(where(module, node.attr))
+    return sorted(set(found))
+
+
+SOURCES = sorted(
+    p
+    for folder in ("lazylib", "tests", "benchmarks")
+    for p in (ROOT / folder).rglob("*.py")
+    if not NOT_YET.match(_module_name(p)) and "fixtures" not in p.parts
+)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_import_names_the_module_that_defines_the_name(path):
+    borrowed = _borrowed_names(ast.parse(path.read_text(encoding="utf-8")))
+    assert not borrowed, f"{path.relative_to(ROOT)} imports names from a module that only re-exports them: {borrowed}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_chapters_import_each_name_from_the_module_that_defines_it(path):
+    from lazylib._book.api_links import code_cells, python_source
+
+    source = "\n".join(python_source(cell) for cell in code_cells(path))
+    borrowed = _borrowed_names(ast.parse(source))
+    assert not borrowed, f"{path.relative_to(ROOT)} imports names from a module that only re-exports them: {borrowed}"
+
+
+def test_the_re_export_rule_catches_a_facade():
+    """The check can fail: ``vote`` is defined in lazylib.voting, so importing it from lazylib.neighbors, or reading
+    it as ``neighbors.vote``, is caught, while a name a module defines, a submodule and a package's front pass."""
+    code = (
+        "from lazylib.trees import C45Classifier\nfrom lazylib.metrics import HVDM\nfrom lazylib.report import bands\n"
+        "from lazylib import neighbors\nneighbors.KNeighborsClassifier\n"
+    )
+    assert _borrowed_names(ast.parse(code)) == []
+    bad = "from lazylib.neighbors import Neighbourhood, TIE_RULES\nfrom lazylib import neighbors\n"
+    bad += "neighbors.vote_priority\n"
+    assert _borrowed_names(ast.parse(bad)) == [
+        "lazylib.neighbors.Neighbourhood (defined in lazylib.voting)",
+        "lazylib.neighbors.TIE_RULES (defined in another module)",
+        "lazylib.neighbors.vote_priority (defined in lazylib.voting)",
+    ]
 
 
 HEAVY = ("sklearn", "scipy.stats", "pandas")

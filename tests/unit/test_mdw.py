@@ -161,7 +161,7 @@ def test_difference_knn_predicts_like_loo_path():
     D = combined_distance(
         X.iloc[20:].reset_index(drop=True), X.iloc[:20], weights=mdw_weights(X.iloc[:20], y[:20]), y_B=y[:20]
     )
-    from lazylib.neighbors import vote, vote_priority
+    from lazylib.voting import vote, vote_priority
 
     codes = (y[:20] == "q").astype(int)
     expected = np.array(["p", "q"])[vote(D, codes, 3, vote_priority(np.bincount(codes)))]
@@ -276,7 +276,7 @@ def test_mdw_unknowns_as_a_value_by_a_loop_over_pairs():
 def test_equal_width_bins_put_infinite_values_in_the_end_bins_and_take_any_range():
     """Issue #40: an infinite value stretched the range to infinity (every bin position NaN, then a pandas error
     on the codes), and so did a range beyond the float range (1.5e308 - (-1.5e308) overflows)."""
-    from lazylib.weighting.mdw import equal_width_bins
+    from lazylib.weighting.infogain import equal_width_bins
 
     x = pd.DataFrame({"a": [0.0, np.inf, 1.0, -np.inf, 0.5, np.nan]})
     binned = equal_width_bins(x, n_bins=2)["a"]

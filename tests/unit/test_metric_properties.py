@@ -1,6 +1,6 @@
-"""Property-based checks of every registered metric on generated data: non-negative, finite, zero between
-identical instances (where the metric has that property), symmetric where the paper's metric is, and
-independent of the order of the query rows."""
+"""Property checks of every registered metric, by the tags its class declares, on generated data and on
+hepatitis: non-negative, finite, zero between identical instances (where the metric has that property),
+symmetric where the paper's metric is, and independent of the order of the query rows."""
 
 from __future__ import annotations
 
@@ -10,16 +10,32 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from lazylib.metrics import available, make_metric
+from lazylib.datasets import load
+from lazylib.metrics import REGISTRY, make_metric
 
-NUMERIC_ONLY = {"chebychev", "camberra", "mahalanobis", "quadratic", "correlation", "chisquare", "kendall"}
-ASYMMETRIC = {"vdm", "omvw"}
-#: Metrics whose rule for an unknown value is "distance 1 whatever the other value": a row with an unknown is
-#: not at distance 0 from itself.
-UNKNOWN_IS_ONE = {"heom", "hoem", "hvdm", "euclidean", "manhattan", "minkowski"}
-#: Kendall's rank distance compares the attributes of one instance with each other: an instance with two equal
-#: attribute values is not at distance 0 from itself (its sign products vanish).
-NOT_ZERO_ON_SELF = {"kendall"}
+
+def accepts(cls, kind: str) -> bool:
+    """Whether the metric class has a term for attributes of ``kind`` (its ``accepts`` tag)."""
+    return kind in cls.accepts if cls.accepts is not None else kind != "set"
+
+
+def by_tag(predicate) -> list[str]:
+    """The registered names whose class satisfies ``predicate``: the tests run over the registry by tag, so a new
+    metric is tested by what it declares (``symmetric``, ``unknown_is_one``, ``zero_on_self``, ``accepts``)."""
+    return sorted(name for name, cls in REGISTRY.items() if predicate(cls))
+
+
+#: Metrics with a term for nominal attributes, and those that measure linear data without labels.
+MIXED = by_tag(lambda cls: accepts(cls, "nominal"))
+NUMERIC = by_tag(lambda cls: accepts(cls, "continuous") and not cls.needs_labels)
+
+
+def build(name: str, m: int, **params):
+    """``make_metric(name)`` with the parameters its class declares it cannot do without (WOM's weights: ones)."""
+    required = {"weights": np.ones(m)}
+    return make_metric(name, **{key: required[key] for key in REGISTRY[name].required_params}, **params)
+
+
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -45,13 +61,13 @@ def mixed_data(draw):
 
 def _fit(name, X, y):
     try:
-        return make_metric(name).fit(X, y)
+        return build(name, X.shape[1]).fit(X, y)
     except ValueError as exc:  # a metric refusing this data must say why: the kinds it accepts
         assert "accepts only" in str(exc), exc
         return None
 
 
-@pytest.mark.parametrize("name", sorted(set(available()) - NUMERIC_ONLY - {"wom"}))
+@pytest.mark.parametrize("name", MIXED)
 @SETTINGS
 @given(data=mixed_data(), order=st.randoms(use_true_random=False))
 def test_mixed_metric_properties(name, data, order):
@@ -62,27 +78,29 @@ def test_mixed_metric_properties(name, data, order):
     D = metric.pairwise(X)
     assert D.shape == (len(X), len(X))
     assert np.isfinite(D).all() and (D >= 0).all()
-    complete = X.notna().all(axis=1).to_numpy() if name in UNKNOWN_IS_ONE else np.ones(len(X), bool)
-    assert np.all(np.diag(D)[complete] <= 1e-12 * (1 + D.max()))
-    if name not in ASYMMETRIC:
+    complete = X.notna().all(axis=1).to_numpy() if metric.unknown_is_one else np.ones(len(X), bool)
+    if metric.zero_on_self:
+        assert np.all(np.diag(D)[complete] <= 1e-12 * (1 + D.max()))
+    if metric.symmetric:
         np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-12 * (1 + D.max()))
     perm = np.array(order.sample(range(len(X)), len(X)))
     np.testing.assert_allclose(metric.pairwise(X.iloc[perm]), D[perm], rtol=1e-9, atol=1e-12 * (1 + D.max()))
 
 
-@pytest.mark.parametrize("name", sorted(NUMERIC_ONLY | {"euclidean", "manhattan", "minkowski"}))
+@pytest.mark.parametrize("name", NUMERIC)
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 20), m=st.integers(2, 4), log_scale=st.integers(-8, 8))
 def test_numeric_metric_properties(name, seed, n, m, log_scale):
     rng = np.random.default_rng(seed)
     X = rng.random((n, m)) * 10.0**log_scale
     params = {"Q": np.diag(rng.random(m) + 0.5)} if name == "quadratic" else {}
-    metric = make_metric(name, **params).fit(X, types=["continuous"] * m)
+    metric = build(name, m, **params).fit(X, types=["continuous"] * m)
     D = metric.pairwise(X)
     assert np.isfinite(D).all() and (D >= -1e-12 * (1 + np.abs(D).max())).all()
-    if name not in NOT_ZERO_ON_SELF:  # identical instances: exactly 0, at every scale
+    if metric.zero_on_self:  # identical instances: exactly 0, at every scale
         assert np.all(np.diag(D) == 0.0), np.diag(D)
-    np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-9 * (1 + np.abs(D).max()))
+    if metric.symmetric:
+        np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-9 * (1 + np.abs(D).max()))
     perm = rng.permutation(n)
     np.testing.assert_allclose(metric.pairwise(X[perm]), D[perm], rtol=1e-9, atol=1e-12)
 
@@ -140,3 +158,45 @@ def test_minkowski_is_exact_at_any_r_and_any_scale(r, scale):
         S = np.vstack([block for _, _, block in metric.pairwise_chunks(X, reduced=True)])
         np.testing.assert_allclose(metric.from_reduced(S), D, rtol=1e-12)
         assert np.array_equal(np.argsort(S, axis=1, kind="stable"), np.argsort(D, axis=1, kind="stable"))
+
+
+@pytest.fixture(scope="module")
+def hepatitis():
+    """Mixed data with missing values: hepatitis (6 continuous, 13 nominal, 167 missing cells)."""
+    ds = load("hepatitis")
+    return ds.X.iloc[:80], ds.y.iloc[:80]
+
+
+@pytest.mark.parametrize("name", MIXED)
+def test_non_negative_zero_on_identical_and_symmetric(name, hepatitis):
+    X, y = hepatitis
+    metric = build(name, X.shape[1]).fit(X, y)
+    D = metric.pairwise(X)
+    assert D.shape == (80, 80)
+    assert (D >= 0).all() and np.isfinite(D).all()
+    complete = X.notna().all(axis=1).to_numpy().copy()
+    if not metric.unknown_is_one:
+        complete[:] = True  # unknowns are a value of their own: identical rows are at distance 0
+    assert metric.zero_on_self and np.allclose(np.diag(D)[complete], 0.0, atol=1e-12)
+    if metric.symmetric:
+        np.testing.assert_allclose(D, D.T, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", by_tag(lambda cls: not cls.symmetric or cls.unknown_is_one))
+def test_a_tag_that_lifts_a_property_says_true_on_hepatitis(name, hepatitis):
+    """The tags are not excuses: an asymmetric metric is asymmetric on real data, and under ``unknown_is_one`` a
+    row with an unknown value is not at distance 0 from itself."""
+    X, y = hepatitis
+    metric = build(name, X.shape[1]).fit(X, y)
+    D = metric.pairwise(X)
+    if not metric.symmetric:
+        assert not np.allclose(D, D.T)
+    if metric.unknown_is_one:
+        assert (np.diag(D)[X.isna().any(axis=1).to_numpy()] > 0).all()
+
+
+@pytest.mark.parametrize("name", by_tag(lambda cls: not cls.zero_on_self))
+def test_a_metric_tagged_not_zero_on_self_is_not(name):
+    X = np.array([[1.0, 1.0, 2.0], [0.0, 3.0, 1.0]])  # the first row has two equal attribute values
+    D = build(name, 3).fit(X, types=["continuous"] * 3).pairwise(X)
+    assert D[0, 0] > 0

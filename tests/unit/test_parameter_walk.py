@@ -192,11 +192,12 @@ def _recipes():
     from lazylib import evaluation, synthetic
     from lazylib.c45_builder import extra_errors, normal_deviate
     from lazylib.metrics import _probabilities
-    from lazylib.neighbors import loo_accuracy_by_k, select_k_loo, vote
+    from lazylib.neighbors import loo_accuracy_by_k, select_k_loo
     from lazylib.selection import loo_subset_accuracy, random_subsets
     from lazylib.subspace import accuracy_by_width, nn_accuracy
     from lazylib.trees import candidate_splits
     from lazylib.vfi import winners
+    from lazylib.voting import vote
     from lazylib.weighting import infogain, kinds, mdw, sampling, sets, wom
 
     X, y = _frame()
@@ -298,7 +299,7 @@ def _search_recipes(D):
 
 def _report_recipes():
     """The recipes of the book's reader tools (:mod:`lazylib.report`): tables, bands, verdict rules, headline."""
-    from lazylib.report import bands, display, scorecard, verdicts
+    from lazylib.report import bands, display, headline, scorecard, verdicts
 
     runs = [80.0, 81.0, 82.0]
     cells, claims = scorecard.load(tempfile.mkdtemp(), book=False)  # no records: empty tables
@@ -309,7 +310,7 @@ def _report_recipes():
             display.table,
             dict(frame=pd.DataFrame({"a": [1.0]}), precision=2, index=True),
         ),
-        "lazylib.report.headline.headline": (scorecard.headline, dict(cells=cells, claims=claims, total=True)),
+        "lazylib.report.headline.headline": (headline.headline, dict(cells=cells, claims=claims, total=True)),
         "lazylib.report.bands.band_definition": (
             bands.band_definition,
             dict(n=5, digits=1, level=0.95, deterministic=False, averaged=1),

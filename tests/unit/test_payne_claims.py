@@ -1,4 +1,5 @@
-"""The claim tables of Parts I and II as data: the LED claims of ``lazylib.protocols.payne1998`` and the claims of
+"""The claim tables of Parts I and II as data: the LED claims of ``lazylib.protocols.payne1998_claims`` and the
+claims of
 ``lazylib.protocols.payne2000_figure_claims``, each rule on small synthetic facts whose verdict is known, where it
 is supported and where it is not."""
 
@@ -9,6 +10,8 @@ import pandas as pd
 import pytest
 
 from lazylib.protocols import payne1998 as P1
+from lazylib.protocols import payne1998_claims as P1_claims
+from lazylib.protocols import payne1998_facts as P1_facts
 from lazylib.protocols import payne2000_figure_claims as P2F
 from lazylib.report.scorecard import Chapter
 
@@ -24,8 +27,8 @@ def led_results(curves: dict) -> pd.DataFrame:
 
 
 def led_verdicts(curves: dict, repetitions=REPS) -> dict:
-    facts = P1.led_facts(P1.led_points(led_results(curves)), "random", list(repetitions), condition="random")
-    return {claim.key: str(claim.rule(facts)) for claim in P1.LED_CLAIMS}, facts
+    facts = P1_facts.led_facts(P1.led_points(led_results(curves)), "random", list(repetitions), condition="random")
+    return {claim.key: str(claim.rule(facts)) for claim in P1_claims.LED_CLAIMS}, facts
 
 
 def noise(r):
@@ -78,11 +81,11 @@ def test_led_facts_read_only_the_repetitions_asked_for():
     _, every = led_verdicts(curves)
     _, without = led_verdicts(curves, repetitions=range(4))
     assert np.allclose(every["loss"]["OM"], [0, 0, 0, 0, 50]) and np.allclose(without["loss"]["OM"], 0)
-    assert P1.LED_CLAIMS[0].evidence(without) == "random: fails"
+    assert P1_claims.LED_CLAIMS[0].evidence(without) == "random: fails"
 
 
 def test_first_from():
-    assert P1.first_from([False, True, True]) == 1 and P1.first_from([]) is None
+    assert P1_facts.first_from([False, True, True]) == 1 and P1_facts.first_from([]) is None
 
 
 def figure_runs(curves: dict, ks: dict, problems=("separable", "inseparable"), reading="paper") -> pd.DataFrame:

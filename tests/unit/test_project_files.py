@@ -29,6 +29,37 @@ def test_contributing_points_at_files_that_exist():
     assert "CONTRIBUTING.md" in (ROOT / "README.md").read_text()
 
 
+def _readme_section(title: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_the_readme_is_short_with_the_two_commands_on_its_first_screen():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.encode()) <= 12_500, "README.md is over about 12 KB: measurements go to benchmarks/README.md"
+    first_screen = "\n".join(text.splitlines()[:40])
+    assert "make book" in first_screen and "make test" in first_screen
+    assert "## Adding a chapter" not in text, "the chapter recipe lives in CONTRIBUTING.md only"
+    assert (ROOT / "CHANGELOG.md").is_file() and (ROOT / "benchmarks" / "README.md").is_file()
+
+
+def test_the_readme_example_on_your_own_data_runs_and_prints_what_it_says(tmp_path):
+    """The first Python block of "Using lazylib on your own data", run as a user would paste it: each ``print``
+    line ends with a comment holding what it prints."""
+    import subprocess
+    import sys
+
+    block = re.search(r"```python\n(.*?)```", _readme_section("Using lazylib on your own data"), flags=re.S).group(1)
+    assert len(block.splitlines()) <= 14
+    expected = [line.rsplit("# ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
+    assert expected, "the example prints nothing to compare"
+    done = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == expected
+
+
 def test_the_readme_time_table_is_written_between_its_markers(tmp_path):
     runs = tmp_path / "last_run.tsv"
     runs.write_text(
@@ -50,8 +81,9 @@ def test_the_readme_time_table_is_written_between_its_markers(tmp_path):
         times.rewrite(runs, block)
 
 
-def test_the_real_readme_and_toc_have_what_make_times_needs():
-    text = (ROOT / "README.md").read_text()
+def test_the_real_benchmarks_page_and_toc_have_what_make_times_needs():
+    """The time table moved from the README to benchmarks/README.md (with the other timings and their machines)."""
+    text = (ROOT / times.PAGE).read_text()
     assert text.count(times.BEGIN) == 1 and text.count(times.END) == 1
     parts = times.part_of_page(ROOT)
     assert parts["book/intro.md"] == "front page" and parts["book/wilson1997_hdf/03_accuracy.md"] == "Part IV"
@@ -98,7 +130,8 @@ def test_make_times_rewrites_the_readme_from_a_ci_log_and_an_execution_cache(tmp
         "format: jb-book\nroot: book/intro\nparts:\n  - caption: Part I. A paper\n"
         "    chapters:\n      - file: book/p1/01_a\n"
     )
-    (tmp_path / "README.md").write_text(f"# x\n\n{times.BEGIN}\ntyped by hand\n{times.END}\n")
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / times.PAGE).write_text(f"# x\n\n{times.BEGIN}\ntyped by hand\n{times.END}\n")
     cache = tmp_path / execute_once.CACHE
     for page, seconds, source in (("book/intro.md", 4.2, "1 + 1"), ("book/p1/01_a.md", 125.4, "2 + 2")):
         path = tmp_path / page
@@ -109,7 +142,7 @@ def test_make_times_rewrites_the_readme_from_a_ci_log_and_an_execution_cache(tmp
         [sys.executable, "-m", "lazylib._book.times", str(tmp_path)], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "README.md").read_text()
+    text = (tmp_path / times.PAGE).read_text()
     assert "typed by hand" not in text and done.stdout.strip() in text
     assert "| `make test` (2,720 tests passed) | 33 min 56 s |" in text
     assert "| `make lint` | 59 s |" in text and "| all of `bash .ci/run` | 36 min 30 s |" in text

@@ -15,11 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lazylib.c45_builder import entropy
 from lazylib.metrics import available, make_metric
 from lazylib.neighbors import KNeighborsClassifier
 from lazylib.selection import FNNSelector, MonteCarloSelector, loo_subset_accuracy
 from lazylib.subspace import SubspaceMapping, accuracy_by_width
-from lazylib.trees import C45Classifier, entropy
+from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting.sets import DifferenceKNN
 

@@ -71,15 +71,15 @@ def test_save_and_load_round_trip_one_file_per_chapter(tmp_path):
     cells, claims = scorecard.load(tmp_path)
     assert len(cells) == 1 and len(claims) == 3
     assert json.loads(path.read_text())["cells"][0]["inside"] is False
-    summary = scorecard.summary(cells, claims)
+    summary = headline.summary(cells, claims)
     assert summary.index.tolist() == ["I", "IV"]
     assert summary.loc["IV", "published numbers"] == 1 and summary.loc["IV", "inside"] == 0
     assert summary.loc["I", "not supported"] == 1 and summary.loc["IV", "supported"] == 1
     assert summary.loc["I", "supported"] == 0 and summary.loc["I", "other records"] == 1  # property: apart
-    head = scorecard.headline(cells, claims)
+    head = headline.headline(cells, claims)
     assert head.loc["all", "published numbers inside their band"] == "0 / 1 (0%)"
     assert head.loc["I", "claims: supported / partly / not / not testable / unstable"] == "0 / 0 / 1 / 0 / 0"
-    assert scorecard.headline_markdown(cells, claims).splitlines()[0].startswith("| Part |")
+    assert headline.headline_markdown(cells, claims).splitlines()[0].startswith("| Part |")
 
 
 def test_readme_block_is_written_between_markers_and_checked(tmp_path):
@@ -90,11 +90,11 @@ def test_readme_block_is_written_between_markers_and_checked(tmp_path):
     start, end = headline.README_MARKERS
     readme.write_text(f"# R\n\n{start}\nold\n{end}\n\nmore\n")
     with pytest.raises(AssertionError, match="not what the records give"):
-        scorecard.check_readme(readme, cells, claims)
-    assert scorecard.write_readme(readme, scorecard.headline_markdown(cells, claims))
-    scorecard.check_readme(readme, cells, claims)
+        headline.check_readme(readme, cells, claims)
+    assert headline.write_readme(readme, headline.headline_markdown(cells, claims))
+    headline.check_readme(readme, cells, claims)
     assert readme.read_text().endswith(f"{end}\n\nmore\n")
-    assert not scorecard.write_readme(readme, scorecard.headline_markdown(cells, claims))
+    assert not headline.write_readme(readme, headline.headline_markdown(cells, claims))
 
 
 def test_records_dir_is_the_book_root(tmp_path, monkeypatch):
@@ -102,9 +102,9 @@ def test_records_dir_is_the_book_root(tmp_path, monkeypatch):
     (tmp_path / "book" / "part").mkdir(parents=True)
     monkeypatch.delenv("LAZYLIB_SCORECARD_DIR", raising=False)
     monkeypatch.chdir(tmp_path / "book" / "part")
-    assert scorecard.records_dir() == (tmp_path / ".scorecard").resolve()
+    assert book_files.records_dir() == (tmp_path / ".scorecard").resolve()
     monkeypatch.setenv("LAZYLIB_SCORECARD_DIR", str(tmp_path / "elsewhere"))
-    assert scorecard.records_dir() == tmp_path / "elsewhere"
+    assert book_files.records_dir() == tmp_path / "elsewhere"
 
 
 def test_empty_directory_loads_empty_frames(tmp_path):
@@ -151,7 +151,7 @@ def test_an_average_of_r_runs_gets_the_band_of_an_average_and_the_record_keeps_t
     assert cells.loc[1, "values"] == RUNS and cells.loc[1, "averaged"] == 15
     assert "average of 15 new runs" in cells.loc[1, "band"]
     assert cells.loc[1, "half_width"] == pytest.approx((mean.high - mean.low) / 2)
-    recomputed = scorecard.recompute_bands(cells)
+    recomputed = headline.recompute_bands(cells)
     assert recomputed["low"].tolist() == pytest.approx(cells["low"].tolist(), abs=1e-12)
     assert recomputed["high"].tolist() == pytest.approx(cells["high"].tolist(), abs=1e-12)
 
@@ -163,7 +163,7 @@ def test_a_bounded_band_never_crosses_its_bound_and_the_change_is_counted():
     assert 0 <= band.low and band.high <= 100 and band.crossed
     assert "logit" in band.definition
     cells, claims = card.frames()
-    assert scorecard.details(cells).loc["V", "bands the bound changed"] == 1
+    assert headline.details(cells).loc["V", "bands the bound changed"] == 1
     with pytest.raises(ValueError, match="outside the bounds"):
         card.cell(source="T", cell="x", published=50.0, runs=[101.0, 99.0], digits=1, bounds=(0, 100))
 
@@ -186,9 +186,9 @@ def test_a_value_a_proven_bound_rules_out_is_never_inside_and_counted_apart():
     card.cell(source="T", cell="LED-7", published=73.9, runs=wide, digits=1, proven_max=74.0)
     cells, claims = card.frames()
     assert cells["kind"].tolist() == ["ruled out", "published"] and cells["inside"].tolist() == [False, True]
-    row = scorecard.summary(cells, claims).loc["V"]
+    row = headline.summary(cells, claims).loc["V"]
     assert (row["published numbers"], row["inside"], row["ruled out"]) == (2, 1, 1)
-    assert "1 ruled out" in scorecard.headline(cells, claims).loc["V", "published numbers inside their band"]
+    assert "1 ruled out" in headline.headline(cells, claims).loc["V", "published numbers inside their band"]
 
 
 def test_outside_notes_are_typed_and_counted_per_type():
@@ -206,11 +206,11 @@ def test_outside_notes_are_typed_and_counted_per_type():
     card.cell(source="T", cell="z", published=89.0, runs=RUNS, digits=1, note_kind="tested")  # inside: no note
     card.cell(source="T", cell="r", published=50.0, runs=RUNS, digits=1, kind="derived")
     cells, claims = card.frames()
-    row = scorecard.details(cells).loc["I"]
+    row = headline.details(cells).loc["I"]
     assert (row["notes explained"], row["notes tested"], row["notes untested"], row["derived"]) == (1, 1, 0, 1)
     assert cells["note_kind"].iloc[2:].isna().all()
-    assert scorecard.summary(cells, claims).loc["I", "published numbers"] == 3
-    assert scorecard.summary(cells, claims).loc["I", "within 1 unit"] == 1  # 89.0 against 89.04 only
+    assert headline.summary(cells, claims).loc["I", "published numbers"] == 3
+    assert headline.summary(cells, claims).loc["I", "within 1 unit"] == 1  # 89.0 against 89.04 only
 
 
 def test_unstable_and_stand_in_claims_are_tallied_apart():
@@ -221,7 +221,7 @@ def test_unstable_and_stand_in_claims_are_tallied_apart():
     cells, claims = card.frames()
     assert claims.loc[0, "verdict"] == "unstable" and claims.loc[0, "primary_verdict"] == "supported"
     assert claims.loc[0, "counts"] == {"not supported": 2, "supported": 1}
-    head = scorecard.headline(cells, claims).loc["IV"]
+    head = headline.headline(cells, claims).loc["IV"]
     assert head["claims: supported / partly / not / not testable / unstable"] == "0 / 0 / 0 / 0 / 1"
     assert head["method claims on our collection"] == "1 / 0 / 0 / 0 / 0" and head["other records"] == 0
 
@@ -239,14 +239,14 @@ def test_part_html_shows_every_record_of_its_part_under_its_chapters_heading(tmp
     other.claim(claim="elsewhere", judgement=judged(False))
     cells, claims = (pd.concat([a, b], ignore_index=True) for a, b in zip(card.frames(), other.frames()))
     assert book_files.chapter_title("part/c", tmp_path) == "The <first> heading"
-    box = scorecard.part_html(cells, claims, "I", root=tmp_path)
+    box = scorecard_html.part_html(cells, claims, "I", root=tmp_path)
     assert box.startswith("<details><summary><b>Part I: Payne &amp; Edwards (1998) (published numbers inside: 1 / 2")
     assert "<h4>The &lt;first&gt; heading</h4>" in box and "elsewhere" not in box
     assert "zoo / OM" in box and "89.0" in box and "no [1] (tested)" in box and "<li>a &lt; b</li>" in box
     assert ">kind<" not in box  # every record is of the published kind: no kind column
     assert "supported [1]" in box and "<li>all alike (" in box
     assert "5 runs" in scorecard_html.cells_html(cells[cells["part"] == "I"])
-    assert "has not recorded" in scorecard.part_html(cells, claims, "III", root=tmp_path)
+    assert "has not recorded" in scorecard_html.part_html(cells, claims, "III", root=tmp_path)
 
 
 def test_claims_html_names_the_primary_verdict_of_an_unstable_claim_and_the_kind_when_mixed():
@@ -264,4 +264,4 @@ def test_claims_html_names_the_primary_verdict_of_an_unstable_claim_and_the_kind
 
 def test_the_details_split_in_two_tables_that_fit_the_text_column():
     assert headline.DETAILS_COLUMNS == [*headline.BAND_DETAILS, *headline.NOTE_DETAILS]
-    assert max(len(scorecard.BAND_DETAILS), len(scorecard.NOTE_DETAILS)) + 1 <= 9  # the Part's column included
+    assert max(len(headline.BAND_DETAILS), len(headline.NOTE_DETAILS)) + 1 <= 9  # the Part's column included

@@ -11,14 +11,8 @@ import pytest
 
 from lazylib import evaluation
 from lazylib.datasets import load
-from lazylib.neighbors import (
-    KNeighborsClassifier,
-    Neighbourhood,
-    class_probabilities,
-    decide,
-    loo_accuracy_by_k,
-    vote_priority,
-)
+from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
+from lazylib.voting import Neighbourhood, class_probabilities, decide, vote_priority
 
 
 def enumerated_probabilities(a, t, k):
@@ -189,7 +183,7 @@ def _exact_random_tie_probabilities(a, t, k):
 def test_random_tie_probabilities_are_exact_for_hundreds_of_tied_neighbours(a, t, k):
     """The expected accuracy of ties='random' is computed in log space: it matches exact rational arithmetic
     where scaling by T^y underflowed to NaN (a few hundred tied neighbours)."""
-    from lazylib.neighbors import Neighbourhood, class_probabilities
+    from lazylib.voting import Neighbourhood, class_probabilities
 
     got = class_probabilities(Neighbourhood(np.array([a]), np.array([t])), k, np.full(len(a), 0.5), "random")[0]
     np.testing.assert_allclose(got, _exact_random_tie_probabilities(a, t, k), rtol=1e-9, atol=1e-12)
@@ -199,7 +193,7 @@ def test_random_tie_probabilities_are_exact_for_hundreds_of_tied_neighbours(a, t
 def test_random_tie_probabilities_equal_exact_enumeration_on_random_small_cases(seed):
     """Two to six classes, a few strictly nearer and tied neighbours each, many queries at once: every path of the
     leave-one-class-out products (one, two and more other classes) against exact rational enumeration."""
-    from lazylib.neighbors import Neighbourhood, class_probabilities
+    from lazylib.voting import Neighbourhood, class_probabilities
 
     rng = np.random.default_rng(seed)
     checked = 0

@@ -11,9 +11,10 @@ import pandas as pd
 import pytest
 
 from lazylib import datasets
+from lazylib.c45_builder import entropy, extra_errors, normal_deviate
 from lazylib.datasets import load
 from lazylib.metrics import NotFittedError
-from lazylib.trees import C45Classifier, candidate_splits, entropy, extra_errors, normal_deviate
+from lazylib.trees import C45Classifier, candidate_splits
 
 # Quinlan (1993), Table 1-1: outlook, temperature, humidity, windy -> play
 GOLF = [

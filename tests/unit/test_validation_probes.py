@@ -25,12 +25,13 @@ import pytest
 
 from lazylib import evaluation, synthetic
 from lazylib._validation import Choice, Integer, Real, check
+from lazylib.c45_builder import entropy, extra_errors, normal_deviate
+from lazylib.column_stats import known_mean_std, known_range
 from lazylib.datasets import load, papers_using
-from lazylib.encoding import known_mean_std, known_range
 from lazylib.metrics import Discretizer, NotFittedError, make_metric, minimum_value_weight, value_weight, vdm_delta
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.report.robustness import policy_table
-from lazylib.trees import C45Classifier, entropy, extra_errors, normal_deviate
+from lazylib.trees import C45Classifier
 
 NUM2 = ["continuous"] * 2
 X2 = np.array([[0.0, 0.0], [1.0, 2.0], [3.0, 1.0], [2.0, 2.5], [0.5, 3.0]])

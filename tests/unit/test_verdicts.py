@@ -5,8 +5,9 @@ import pytest
 from scipy import stats
 
 from lazylib import evaluation
-from lazylib.report import scorecard, verdicts
-from lazylib.report.verdicts import all_of, judge, not_testable, prediction_band, share_rule, threshold_rule, tiers
+from lazylib.report import headline, scorecard, verdicts
+from lazylib.report.bands import prediction_band
+from lazylib.report.verdicts import all_of, judge, not_testable, share_rule, threshold_rule, tiers
 
 
 def test_band_is_the_prediction_interval_for_one_run_widened_by_the_rounding():
@@ -148,7 +149,7 @@ def test_claim_takes_a_judgement_and_summary_counts_only_published_records(tmp_p
     card.cell(source="T", cell="y", published=1.0, runs=[1.0, 1.2, 0.9], digits=1)
     card.save(tmp_path)
     cells, claims = scorecard.load(tmp_path)
-    row = scorecard.summary(cells, claims).loc["III"]
+    row = headline.summary(cells, claims).loc["III"]
     assert row["published numbers"] == 1 and row["inside"] == 1 and row["supported"] == 1
     assert row["not supported"] == 0 and row["not testable"] == 1 and row["other records"] == 2
     assert set(verdicts.VERDICTS) >= set(claims["verdict"])
