@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Integer, Real, check
+from lazylib.protocols.bench_stats import average_ranks, complete_block
 
 #: The profile's features compared, in order (:func:`features`).
 FEATURES = ("log_rows", "log_attributes", "nominal_share", "missing_share", "log_classes")
@@ -143,19 +144,14 @@ def accuracy_block(full_run: pd.DataFrame) -> pd.DataFrame:
     return complete.unstack("method")
 
 
-def _ranks(block: pd.DataFrame) -> pd.DataFrame:
-    """Ranks of the methods on each data set (1 = most accurate, ties averaged), NaN where a method has no value."""
-    return block.rank(axis=1, ascending=False, method="average")
-
-
 def _advice(block: pd.DataFrame, names, methods=None) -> tuple[str, pd.DataFrame]:
     """The method with the best mean rank on the data sets ``names`` among those that ran on all of them (and are
     in ``methods``), with every method's mean rank there (ranks computed among those methods)."""
-    sub = block.loc[list(names)]
-    candidates = [m for m in sub.columns if sub[m].notna().all() and (methods is None or m in methods)]
-    if not candidates:
+    sub = complete_block(block, names)
+    sub = sub[[m for m in sub.columns if methods is None or m in methods]]
+    if sub.shape[1] == 0:
         raise ValueError(f"no method ran on every one of {list(names)}")
-    ranks = _ranks(sub[candidates]).mean().sort_values(kind="stable")
+    ranks = average_ranks(sub)
     table = pd.DataFrame({"mean_rank": ranks, "mean_accuracy": sub[ranks.index].mean()})
     table.index.name = "method"
     return ranks.index[0], table
@@ -212,9 +208,9 @@ def catalogue_view(
         with_table = pd.concat([full, ours[compared].to_frame("your table").T])
         overall = pd.DataFrame(
             {
-                "rank_catalogue": _ranks(full).mean(),
-                "rank_with_table": _ranks(with_table).mean(),
-                "rank_on_table": _ranks(with_table.loc[["your table"]]).iloc[0],
+                "rank_catalogue": average_ranks(full),
+                "rank_with_table": average_ranks(with_table),
+                "rank_on_table": average_ranks(with_table.loc[["your table"]]),
             }
         ).sort_values("rank_with_table", kind="stable")
         overall.index.name = "method"
