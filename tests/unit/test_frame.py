@@ -14,6 +14,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lazylib.datasets import load
 from lazylib.datasets._cells import value_key
@@ -356,3 +358,53 @@ def test_a_value_the_declared_type_cannot_hold_is_refused():
     dates = pd.DataFrame({"d": pd.date_range("2020-01-01", periods=4), "class": ["a", "b"] * 2})
     with pytest.raises(TableError, match="column 'd' has dtype datetime64.*convert it"):
         from_frame(dates, "class")
+
+
+def test_a_numeric_missing_token_means_unknown_in_a_frame_and_in_its_csv(tmp_path):
+    frame = pd.DataFrame({"v": [1.5, -999.0, 2.5, 3.25, 4.0, -999.0], "class": ["a", "b"] * 3})
+    table = from_frame(frame, "class", missing=("?", "", "-999"))
+    assert table.X["v"].isna().sum() == 2
+    frame.to_csv(tmp_path / "v.csv", index=False)  # written as -999.0, which reads as the number -999
+    assert read_table(tmp_path / "v.csv", "class", missing=("-999",)).sha256 == table.sha256
+
+
+@st.composite
+def _mixed_frames(draw):
+    """A small mixed table: text, codes, integers and floats with unknown cells, a class of two or three labels."""
+    n = draw(st.integers(4, 30))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    columns = {}
+    for j in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["text", "codes", "integers", "floats"]))
+        if kind == "text":
+            values = pd.Series(rng.choice(["a", "b b", "c,d", 'e"f', "Zeta", "éa"], n), dtype=object)
+        elif kind == "codes":
+            values = pd.Series(rng.integers(0, 4, n))
+        elif kind == "integers":
+            values = pd.Series(rng.integers(-50, 50, n) * 1000 + np.arange(n), dtype=float)
+        else:
+            values = pd.Series(rng.normal(size=n) * 10.0 ** rng.integers(-8, 8))
+        blanks = rng.random(n) < draw(st.sampled_from([0.0, 0.2]))
+        blanks[0] = False
+        columns[f"c{j}"] = values.mask(blanks)
+    columns["class"] = rng.choice(["x", "y", "z"][: draw(st.integers(2, 3))], n)
+    columns["class"][:2] = ["x", "y"]
+    return pd.DataFrame(columns)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(frame=_mixed_frames())
+def test_a_frame_and_its_csv_type_alike_or_refuse_alike(frame, tmp_path):
+    """Property: from_frame and read_table of the frame's CSV give the same Table, or refuse the same column."""
+    path = tmp_path / "p.csv"
+    frame.to_csv(path, index=False)
+    try:
+        table = from_frame(frame, "class")
+    except TableError as error:
+        column = str(error).split("column ")[1].split()[0]
+        with pytest.raises(TableError, match=f"column {column}"):
+            read_table(path, "class")
+        return
+    _same_table(read_table(path, "class"), table)
+    codes = [c for c in frame.columns if frame[c].dtype.kind == "i"]
+    assert not codes, f"integer codes {codes} were typed {[table.types[c] for c in codes]} instead of refused"
