@@ -177,3 +177,10 @@ def test_the_pilot_times_one_fold_of_every_method(mine):
     assert "4 fold seed(s) x 3 folds" in found.text(1)
     sentence = describe(choose(found, 15.0, 2), {"mine": mine})
     assert sentence.count(".") == 1 and "under 5 fold seeds" in sentence and "mine 150 rows" in sentence
+
+
+def test_a_dask_cluster_gets_the_tables_data_and_gives_the_same_rows(mine, serial):
+    distributed = pytest.importorskip("distributed")
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None) as client:
+        rows = bench.run(_config(mine), tables={"mine": mine}, client=client, progress=False)
+    pd.testing.assert_frame_equal(rows[SAME], serial[SAME])
