@@ -187,6 +187,24 @@ def _frame():
     return pd.DataFrame({"a": rng.random(20), "b": rng.random(20) * 3}), np.arange(20) % 2
 
 
+def _bench_recipes():
+    """The bench budget's functions: the smooth rule, and the choice from an estimate built by hand (no pilot)."""
+    from lazylib.protocols.bench import Config
+    from lazylib.protocols.bench_budget import Estimate, choose, training_size
+
+    config = Config(datasets=(), tables=(("t", "0" * 64),), n_seeds=5, methods=("C4.5",), large_rule="smooth")
+    fake = Estimate(
+        config, pd.DataFrame({"C4.5": [1.0]}, index=["t"]), {"t": 100}, {"t": 90}, {"t": 90}, 0.0, 1.0, None
+    )
+    return {
+        "lazylib.protocols.bench_budget.training_size": (training_size, dict(n_train=100, rule="smooth", knee=50)),
+        "lazylib.protocols.bench_budget.choose": (
+            choose,
+            dict(estimate=fake, budget_minutes=1.0, n_jobs=2, max_seeds=3),
+        ),
+    }
+
+
 def _recipes():
     """A valid call of each walked function (keyword arguments), and the parameters the walk breaks."""
     from lazylib import evaluation, synthetic
@@ -203,7 +221,7 @@ def _recipes():
     X, y = _frame()
     D = np.abs(np.subtract.outer(X.a.to_numpy(), X.a.to_numpy()))
     Z = X.to_numpy()
-    return {
+    return _bench_recipes() | {
         "lazylib.c45_builder.extra_errors": (extra_errors, dict(n=10.0, e=2.0, confidence=0.25)),
         "lazylib.c45_builder.normal_deviate": (normal_deviate, dict(confidence=0.25)),
         "lazylib.trees.candidate_splits": (
@@ -335,7 +353,8 @@ def _report_recipes():
 
 #: Public functions with scalar parameters that the walk does not call, each with its reason.
 SKIPPED_FUNCTIONS = {
-    "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench.main)",
+    "lazylib.protocols.bench_budget.estimate": "runs a pilot (a bench run); pilot_train is checked by lazylib's check",
+    "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench_cli.main)",
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
     "lazylib.labels.encode_labels": "internal shared input path (min_classes and column set by the library)",
     "lazylib.encoding.fit_input": "internal shared input path (sets set by the library)",
