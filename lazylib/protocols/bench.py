@@ -304,6 +304,7 @@ def run(
     blas_threads: int | None = 1,
     folds=None,
     largest_first: bool = True,
+    keep_failed: bool = False,
 ) -> pd.DataFrame:
     """Every method of ``config`` on every fold of every seed of every data set.
 
@@ -341,6 +342,8 @@ def run(
     largest_first : bool
         Start the jobs of the largest data sets first (the best balance of workers), or the smallest first (the
         most jobs finished early, for a results folder read while the run goes on). The rows do not depend on it.
+    keep_failed : bool
+        Read back the failed jobs of a results folder (a row with an ``error``) instead of running them again.
 
     Returns
     -------
@@ -372,7 +375,7 @@ def run(
     if largest_first:
         order = order[::-1]
     folder = ResultsFolder(results, config) if results is not None else None
-    by_job = {job: folder.load(job) for job in folder.finished(jobs)} if folder is not None else {}
+    by_job = folder.resume(jobs, keep_failed=keep_failed) if folder is not None else {}
     todo = [jobs[i] for i in order if jobs[i] not in by_job]
     with progress_bar(len(todo), label, None) as bar:
         for job, rows in _execute(config, todo, n_jobs=n_jobs, client=client, blas_threads=blas_threads, label=label):
