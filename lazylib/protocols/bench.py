@@ -34,7 +34,6 @@ import argparse
 import dataclasses
 import functools
 import hashlib
-import pickle
 import time
 import warnings
 from dataclasses import asdict, dataclass
@@ -48,7 +47,7 @@ from lazylib._validation import Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
 from lazylib.evaluation import progress_bar, stratified_kfold
 from lazylib.protocols.bench_methods import METHOD_NAMES, data_kind, methods
-from lazylib.protocols.bench_results import COLUMNS, ResultsFolder
+from lazylib.protocols.bench_results import COLUMNS, ResultsFolder, cache_folder
 from lazylib.protocols.howe_cardie import K_RANGE
 from lazylib.protocols.wilson1997 import dataset_seed, prepare
 from lazylib.weighting.infogain import equal_width_bins
@@ -320,10 +319,10 @@ def run(
         Worker processes of joblib (its active backend: loky, or a Dask cluster under
         ``joblib.parallel_config("dask")``); 1 runs here. The results do not depend on it.
     cache_dir : path, optional
-        Keep the results in this folder under a name made of the configuration and
-        :func:`lazylib.report.scorecard.inputs_fingerprint` (lazylib's sources and data and the versions of the
-        numerical libraries), and reuse them only while both are unchanged: the chapters of Part VI share one
-        run.
+        Keep the results in this folder, as a results folder (``results``, data only: CSV and JSON) named by the
+        configuration and :func:`lazylib.report.scorecard.inputs_fingerprint` (lazylib's sources and data and the
+        versions of the numerical libraries) (:func:`~lazylib.protocols.bench_results.cache_folder`), reused only
+        while both are unchanged: the chapters of Part VI share one run. Ignored when ``results`` is given.
     label : str
         Text of the progress bar.
     results : path, optional
@@ -352,14 +351,8 @@ def run(
     functions, which do both), ``total_s``, ``refused`` (the refusal's message, or ""), the data set's ``kind``
     and ``error`` (``"Type: message"`` of a failure, or "").
     """
-    path = None
-    if cache_dir is not None and folds is None:
-        from lazylib.report.scorecard import inputs_fingerprint
-
-        digest = hashlib.sha256((config.key() + inputs_fingerprint()).encode()).hexdigest()[:20]
-        path = Path(cache_dir) / f"bench-{digest}.pkl"
-        if path.is_file():
-            return pd.read_pickle(path)
+    if cache_dir is not None and folds is None and results is None:
+        results = cache_folder(cache_dir, config)
     seeds = config.seeds()
     chosen = range(config.n_splits) if folds is None else sorted({check("fold", f, Integer(low=0)) for f in folds})
     if chosen and chosen[-1] >= config.n_splits:
@@ -387,12 +380,6 @@ def run(
     frame = frame[[c for c in COLUMNS if c != "error"] + ["error"]]
     frame = _check_refusals(frame)
     frame.attrs["config"] = asdict(config)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump(frame, fh)
-        tmp.replace(path)
     return frame
 
 

@@ -241,6 +241,29 @@ class ResultsFolder:
         return self._read(job)
 
 
+def cache_folder(cache_dir, config) -> Path:
+    """The results folder (:class:`ResultsFolder`) that keeps ``config``'s run in ``cache_dir``
+    (``run(cache_dir=...)``): ``bench-DIGEST``, the digest of the configuration's key and
+    :func:`lazylib.report.scorecard.inputs_fingerprint`, so that other code or another configuration gets another
+    folder. The cache holds data only (CSV and JSON, checked when read back), never a pickle.
+
+    Parameters
+    ----------
+    cache_dir : path
+        The cache's folder.
+    config : lazylib.protocols.bench.Config
+        The run's configuration.
+
+    Returns
+    -------
+    Path
+    """
+    from lazylib.report.scorecard import inputs_fingerprint
+
+    digest = hashlib.sha256((config.key() + inputs_fingerprint()).encode()).hexdigest()[:20]
+    return Path(cache_dir) / f"bench-{digest}"
+
+
 def _machine() -> str:
     """The processor's model name (Linux), its number of cores and the Python version."""
     import os

@@ -138,3 +138,27 @@ def test_a_results_folder_that_cannot_be_written_fails_before_any_job(tmp_path, 
         with pytest.raises(ValueError, match="cannot be written"):
             bench.run(SMALL, n_jobs=1, results=locked)
     assert ran == []
+
+
+def test_the_cache_is_a_results_folder_of_data_and_no_pickle_is_read(tmp_path, monkeypatch, undamaged):
+    import pathlib
+    import pickle
+
+    planted = tmp_path / f"{bench_results.cache_folder(tmp_path, SMALL).name}.pkl"
+    planted.write_bytes(pickle.dumps(0))  # the old cache's name: a planted file is never read
+    first = bench.run(SMALL, n_jobs=1, cache_dir=tmp_path)
+    folder = bench_results.cache_folder(tmp_path, SMALL)
+    assert sorted(p.suffix for p in folder.rglob("*") if p.is_file()) == [".csv"] * 3 + [".json"]
+    ran = []
+    monkeypatch.setattr(bench, "_job", lambda *a, **k: ran.append(a))
+    again = bench.run(SMALL, n_jobs=1, cache_dir=tmp_path)
+    assert ran == [] and isinstance(again, pd.DataFrame)
+    pd.testing.assert_frame_equal(again, first)
+    pd.testing.assert_frame_equal(first[SAME], undamaged[1][SAME])
+    root = pathlib.Path(bench.__file__).parents[1]
+    readers = [
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if any(call in p.read_text() for call in ("pickle.load(", "read_pickle(", "pickle.Unpickler"))
+    ]
+    assert readers == []
