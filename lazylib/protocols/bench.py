@@ -46,6 +46,7 @@ from lazylib import datasets as _datasets
 from lazylib._validation import Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
 from lazylib.evaluation import progress_bar, stratified_kfold
+from lazylib.protocols.bench_checks import check_command_line, check_config, positive_int, summary
 from lazylib.protocols.bench_methods import METHOD_NAMES, data_kind, methods
 from lazylib.protocols.bench_results import COLUMNS, ResultsFolder, cache_folder
 from lazylib.protocols.howe_cardie import K_RANGE
@@ -117,6 +118,7 @@ class Config:
         check("large", self.large, Integer(low=1), optional=True)
         check("large_seeds", self.large_seeds, Integer(low=1))
         check("large_train", self.large_train, Integer(low=2))
+        check_config(self)
 
     def seeds(self) -> list[int]:
         """The fold seeds, drawn from ``random_state``."""
@@ -380,6 +382,8 @@ def run(
     frame = frame[[c for c in COLUMNS if c != "error"] + ["error"]]
     frame = _check_refusals(frame)
     frame.attrs["config"] = asdict(config)
+    failed = sum(any(row["error"] for row in by_job[job]) for job in jobs)
+    frame.attrs["jobs"] = {"run": len(todo), "resumed": len(jobs) - len(todo), "failed": failed}
     return frame
 
 
@@ -455,7 +459,7 @@ def _parser() -> argparse.ArgumentParser:
     """The command line's arguments (:func:`main`)."""
     parser = argparse.ArgumentParser(prog="python -m lazylib.protocols.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="every data set of the catalogue (default: the book's)")
-    parser.add_argument("--seeds", type=int, default=None, help="fold seeds (default: FULL or BOOK's)")
+    parser.add_argument("--seeds", type=positive_int, default=None, help="fold seeds (default: FULL or BOOK's)")
     parser.add_argument("--datasets", nargs="*", default=None, help="data set names (overrides --full)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
@@ -488,13 +492,16 @@ def main(argv=None) -> None:
     argv : list of str, optional
         The arguments (default: the command line's).
     """
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    check_command_line(args, parser)
     base = FULL if args.full else BOOK
-    names = tuple(args.datasets) if args.datasets else base.datasets
-    chosen = {"methods": tuple(args.methods)} if args.methods else {}
+    names = tuple(args.datasets) if args.datasets is not None else base.datasets
+    chosen = {"methods": tuple(args.methods)} if args.methods is not None else {}
     if args.large is not None:
         chosen["large"] = args.large or None
-    config = dataclasses.replace(base, datasets=names, n_seeds=args.seeds or base.n_seeds, **chosen)
+    seeds = args.seeds if args.seeds is not None else base.n_seeds
+    config = dataclasses.replace(base, datasets=names, n_seeds=seeds, **chosen)
     client = None
     if args.scheduler:
         from distributed import Client
@@ -527,8 +534,8 @@ def main(argv=None) -> None:
         write_artifact(results, args.artifact, config, command=command, started=started, ended=_utc_now(), wall_s=wall)
     failed = results[results["error"].ne("")]
     print(
-        f"{len(names)} data sets x {config.n_seeds} seeds x {config.n_splits} folds x {len(config.methods)} "
-        f"methods in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of processor time in fit and predict; "
+        f"{summary(results, config, folds=args.folds)} in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of "
+        "processor time in fit and predict; "
         f"this process: {cpu:.0f} s, the whole run's with --n-jobs 1); rows in {args.output}"
     )
     from lazylib.protocols.bench_stats import average_ranks, complete_block
