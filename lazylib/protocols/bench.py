@@ -34,6 +34,7 @@ import argparse
 import dataclasses
 import functools
 import hashlib
+import os
 import time
 import warnings
 from dataclasses import asdict, dataclass
@@ -46,7 +47,7 @@ from lazylib import datasets as _datasets
 from lazylib._validation import Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
 from lazylib.evaluation import progress_bar, stratified_kfold
-from lazylib.protocols.bench_checks import check_command_line, check_config, positive_int, summary
+from lazylib.protocols import bench_checks
 from lazylib.protocols.bench_methods import METHOD_NAMES, data_kind, methods
 from lazylib.protocols.bench_results import COLUMNS, ResultsFolder, cache_folder
 from lazylib.protocols.howe_cardie import K_RANGE
@@ -118,7 +119,7 @@ class Config:
         check("large", self.large, Integer(low=1), optional=True)
         check("large_seeds", self.large_seeds, Integer(low=1))
         check("large_train", self.large_train, Integer(low=2))
-        check_config(self)
+        bench_checks.check_config(self)
 
     def seeds(self) -> list[int]:
         """The fold seeds, drawn from ``random_state``."""
@@ -241,12 +242,15 @@ def _prepared(name: str) -> dict:
     return {"X": X, "y": y, "types": types, "Z": encode(X, types), "kind": data_kind(types)}
 
 
-def _job(config: Config, job: tuple, blas_threads: int | None = 1) -> tuple[tuple, list[dict]]:
+def _job(config: Config, job: tuple, blas_threads: int | None = 1, parent: int | None = None) -> tuple:
     """One job, ``(data set, fold seed, fold)``: its rows, every method of ``config`` on that fold. It carries
     only names: the data set is loaded by name where the job runs (once per process), its folds drawn there. An
     exception outside the methods (loading the data set) is recorded on every method's row. ``blas_threads``
-    limits the BLAS thread pools while it runs (None: as they are)."""
+    limits the BLAS thread pools while it runs (None: as they are). In a worker process of ``parent`` (the run's
+    process id), the worker ends once ``parent`` is gone (:func:`~lazylib.protocols.bench_checks.watch_parent`)."""
     from threadpoolctl import threadpool_limits
+
+    bench_checks.watch_parent(parent)
 
     name, seed, f = job
     with threadpool_limits(limits=blas_threads, user_api="blas"):
@@ -276,6 +280,7 @@ def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, l
     if client is not None:
         from distributed import as_completed
 
+        bench_checks.check_workers(client)
         futures = {client.submit(_job, config, job, blas_threads, pure=False, key=f"bench-{job}"): job for job in jobs}
         for future in as_completed(futures):
             try:
@@ -291,7 +296,7 @@ def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, l
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    yield from parallel(delayed(_job)(config, job, blas_threads) for job in jobs)
+    yield from parallel(delayed(_job)(config, job, blas_threads, os.getpid()) for job in jobs)
 
 
 def run(
@@ -459,7 +464,7 @@ def _parser() -> argparse.ArgumentParser:
     """The command line's arguments (:func:`main`)."""
     parser = argparse.ArgumentParser(prog="python -m lazylib.protocols.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--full", action="store_true", help="every data set of the catalogue (default: the book's)")
-    parser.add_argument("--seeds", type=positive_int, default=None, help="fold seeds (default: FULL or BOOK's)")
+    parser.add_argument("--seeds", type=bench_checks.positive_int, help="fold seeds (default: FULL or BOOK's)")
     parser.add_argument("--datasets", nargs="*", default=None, help="data set names (overrides --full)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
@@ -494,7 +499,7 @@ def main(argv=None) -> None:
     """
     parser = _parser()
     args = parser.parse_args(argv)
-    check_command_line(args, parser)
+    bench_checks.check_command_line(args, parser)
     base = FULL if args.full else BOOK
     names = tuple(args.datasets) if args.datasets is not None else base.datasets
     chosen = {"methods": tuple(args.methods)} if args.methods is not None else {}
@@ -532,10 +537,9 @@ def main(argv=None) -> None:
 
         command = " ".join(["python -m lazylib.protocols.bench", *(sys.argv[1:] if argv is None else argv)])
         write_artifact(results, args.artifact, config, command=command, started=started, ended=_utc_now(), wall_s=wall)
-    failed = results[results["error"].ne("")]
+    failed, ran = results[results["error"].ne("")], bench_checks.summary(results, config, folds=args.folds)
     print(
-        f"{summary(results, config, folds=args.folds)} in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of "
-        "processor time in fit and predict; "
+        f"{ran} in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of processor time in fit and predict; "
         f"this process: {cpu:.0f} s, the whole run's with --n-jobs 1); rows in {args.output}"
     )
     from lazylib.protocols.bench_stats import average_ranks, complete_block
