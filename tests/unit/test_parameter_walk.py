@@ -335,6 +335,8 @@ def _report_recipes():
 
 #: Public functions with scalar parameters that the walk does not call, each with its reason.
 SKIPPED_FUNCTIONS = {
+    "lazylib.protocols.bench_checks.watch_parent": "ends the calling process once its parent is gone: run in a worker "
+    "by the bench's jobs (tests/unit/test_bench_workers.py)",
     "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench.main)",
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
     "lazylib.labels.encode_labels": "internal shared input path (min_classes and column set by the library)",
