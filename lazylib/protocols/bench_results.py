@@ -310,8 +310,10 @@ def write_artifact(results: pd.DataFrame, folder, config, *, command: str, start
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    with gzip.GzipFile(folder / "full_run.csv.gz", "wb", mtime=0) as out:
-        out.write(results.to_csv(index=False).encode())
+    tmp = folder / f".full_run.csv.gz.{os.getpid()}.tmp"
+    with open(tmp, "wb") as fh, gzip.GzipFile("full_run.csv.gz", "wb", fileobj=fh, mtime=0) as out:
+        out.write(results.to_csv(index=False).encode())  # the header names full_run.csv, as it always did
+    tmp.replace(folder / "full_run.csv.gz")
     text = {c: results[c].fillna("").astype(str) for c in ("refused", "error")}
     meta = {
         "command": command,
@@ -327,11 +329,11 @@ def write_artifact(results: pd.DataFrame, folder, config, *, command: str, start
         "errors": int(text["error"].ne("").sum()),
         "refused_rows": int(text["refused"].ne("").sum()),
     }
-    (folder / "full_run.json").write_text(json.dumps(meta, indent=1))
+    _atomic_write(folder / "full_run.json", json.dumps(meta, indent=1))
     cost = results.groupby("dataset", sort=False).agg(
         n_rows=("method", "size"), seeds=("seed", "nunique"), folds=("fold", "nunique"), processor_s=("total_s", "sum")
     )
-    cost.round(1).to_csv(folder / "cost_by_dataset.csv")
+    _atomic_write(folder / "cost_by_dataset.csv", cost.round(1).to_csv())
     return meta
 
 

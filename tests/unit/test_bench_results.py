@@ -162,3 +162,15 @@ def test_the_cache_is_a_results_folder_of_data_and_no_pickle_is_read(tmp_path, m
         if any(call in p.read_text() for call in ("pickle.load(", "read_pickle(", "pickle.Unpickler"))
     ]
     assert readers == []
+
+
+def test_the_artifact_is_written_whole_and_the_same_rows_give_the_same_bytes(tmp_path, undamaged):
+    rows = undamaged[1]
+    times = {"command": "test", "started": "2026-01-01T00:00:00Z", "ended": "2026-01-01T00:00:01Z", "wall_s": 1.0}
+    bench_results.write_artifact(rows, tmp_path / "a", SMALL, **times)
+    bench_results.write_artifact(rows, tmp_path / "b", SMALL, **times)
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert names == ["cost_by_dataset.csv", "full_run.csv.gz", "full_run.json"]
+    assert (tmp_path / "a" / "full_run.csv.gz").read_bytes() == (tmp_path / "b" / "full_run.csv.gz").read_bytes()
+    read = bench_results.load_full_run(tmp_path / "a" / "full_run.csv.gz")
+    assert bench_results.differing_rows(rows, read).empty and read.attrs["run"]["rows"] == len(rows)
