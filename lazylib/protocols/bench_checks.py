@@ -52,7 +52,7 @@ def check_config(config) -> None:
     check("n_splits", config.n_splits, Integer(low=2))
     check("mc_subsets", config.mc_subsets, Integer(low=1))
     check("random_state", config.random_state, Integer(low=0))
-    ks = tuple(config.ks) if isinstance(config.ks, (tuple, list)) else None
+    ks = tuple(config.ks) if isinstance(config.ks, (tuple, list, range)) else None
     if not ks:
         raise ValueError(f"ks must be a non-empty tuple of neighbour counts (k >= 1), got {config.ks!r}")
     for k in ks:

@@ -31,6 +31,7 @@ def test_a_configuration_error_is_an_error_naming_the_parameter(change, named):
 
 
 def test_a_valid_configuration_runs_and_its_refusals_are_the_methods_own():
+    assert bench.Config(**BASE, ks=range(1, 6, 2)).ks == range(1, 6, 2)  # any sequence of counts
     rows = bench.run(bench.Config(**BASE, ks=(1, 3), mc_subsets=2), n_jobs=1)
     assert rows["error"].eq("").all()
     assert rows.attrs["jobs"] == {"run": 3, "resumed": 0, "failed": 0}
