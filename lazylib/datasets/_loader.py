@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import functools
 import hashlib
+import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -205,6 +206,7 @@ def load(name: str, *, data_dir: Path | str | None = None) -> Dataset:
     schema = _read_schema(data_dir, name)
     frame, sha = _read_csv(data_dir, schema["file"])
     X, y, types = _typed(frame, schema)
+    _check_counts(schema, y)
     split = None
     if schema.get("split"):
         parts = schema["split"]
@@ -232,6 +234,7 @@ def _load_monks(name: str, data_dir: Path) -> Dataset:
         frames.append(frame)
         shas.append(sha)
         typed.append(_typed(frame, schema))
+        _check_counts(schema, typed[-1][1])
     if [c.get("values") for c in schemas[0]["columns"]] != [c.get("values") for c in schemas[1]["columns"]]:
         raise ValueError(f"{name}: train and test schemas declare different attribute values")
     X = pd.concat([t[0] for t in typed], ignore_index=True)
@@ -272,6 +275,8 @@ def _read_schema(data_dir: Path, stem: str) -> dict[str, Any]:
         raise ValueError(
             f"{path.name}: not valid JSON ({exc.msg} at line {exc.lineno}); is the file truncated?"
         ) from None
+    except (UnicodeDecodeError, OSError) as exc:
+        raise ValueError(f"{path}: cannot be read as UTF-8 text ({type(exc).__name__}: {exc})") from None
     if not isinstance(schema, dict):
         raise ValueError(f"{path.name}: a schema must be a JSON object, got {type(schema).__name__}")
     missing = [k for k in SCHEMA_KEYS if k not in schema]
@@ -287,7 +292,35 @@ def _read_schema(data_dir: Path, stem: str) -> dict[str, Any]:
         if col["type"] == "nominal":
             _check_values(path.name, f"column {col['name']!r}", col["values"])
     _check_values(path.name, "the class", schema["classes"])
+    file = schema["file"]
+    if not isinstance(file, str) or not file or Path(file).name != file or file in (".", ".."):
+        raise ValueError(
+            f"{path.name}: file must name a file in the schema's own folder ({data_dir}), got {file!r}: a schema "
+            "never points outside its folder"
+        )
     return schema
+
+
+def _check_counts(schema: dict[str, Any], y: pd.Series) -> None:
+    """The file holds the instances and classes its schema declares (``instances``, ``class_counts``,
+    ``missing_class``, when the schema gives them)."""
+    file = schema["file"]
+    if "instances" in schema and len(y) != schema["instances"]:
+        raise ValueError(
+            f"{file}: {len(y)} instances, its schema declares {schema['instances']}: the file is cut or is another "
+            "version of the data set"
+        )
+    if "class_counts" in schema:
+        found = {str(k): int(v) for k, v in y.value_counts().items() if v > 0}
+        declared = {str(k): int(v) for k, v in dict(schema["class_counts"]).items() if v}
+        if found != declared:
+            wrong = sorted(c for c in set(found) | set(declared) if found.get(c, 0) != declared.get(c, 0))
+            shown = {c: (found.get(c, 0), declared.get(c, 0)) for c in wrong[:5]}
+            raise ValueError(f"{file}: class counts differ from its schema's (class: (in the file, declared)): {shown}")
+    if "missing_class" in schema and int(y.isna().sum()) != schema["missing_class"]:
+        raise ValueError(
+            f"{file}: {int(y.isna().sum())} rows without a class, its schema declares {schema['missing_class']}"
+        )
 
 
 def _check_values(file: str, what: str, values) -> None:
@@ -313,15 +346,18 @@ def _read_csv(data_dir: Path, file: str) -> tuple[pd.DataFrame, str]:
         raise ChecksumError(f"{file}: no sha256 recorded in {data_dir / 'MANIFEST.md'}")
     if sha != expected:
         raise ChecksumError(f"{file}: sha256 is {sha}, MANIFEST.md records {expected}; the file has been altered")
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
-    _check_row_lengths(raw, file, frame.shape[1])
+    try:
+        frame = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False, na_filter=False)
+        _check_row_lengths(raw, file, frame.shape[1])
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"{path}: not a CSV table ({first})") from None
     return frame.replace("", np.nan), sha
 
 
 def _check_row_lengths(raw: bytes, file: str, width: int) -> None:
     """Every data row has as many cells as the header (pandas fills a short row with missing values silently)."""
     import csv
-    import io
 
     for number, row in enumerate(csv.reader(io.StringIO(raw.decode("utf-8"))), start=0):
         if row and len(row) != width:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import pickle
+import os
 import time
 import warnings
 from dataclasses import asdict, dataclass
@@ -50,9 +50,10 @@ from lazylib import datasets as _datasets
 from lazylib._validation import Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
 from lazylib.evaluation import progress_bar, stratified_kfold
+from lazylib.protocols import bench_checks
 from lazylib.protocols.bench_budget import LARGE_RULES, training_size
 from lazylib.protocols.bench_methods import METHOD_NAMES, data_kind, methods
-from lazylib.protocols.bench_results import COLUMNS, ResultsFolder
+from lazylib.protocols.bench_results import COLUMNS, ResultsFolder, cache_folder
 from lazylib.protocols.howe_cardie import K_RANGE
 from lazylib.protocols.wilson1997 import dataset_seed, prepare
 from lazylib.weighting.infogain import equal_width_bins
@@ -141,6 +142,7 @@ class Config:
         check("large", self.large, Integer(low=1), optional=True)
         check("large_seeds", self.large_seeds, Integer(low=1))
         check("large_train", self.large_train, Integer(low=2))
+        bench_checks.check_config(self)
 
     def seeds(self) -> list[int]:
         """The fold seeds, drawn from ``random_state``."""
@@ -303,13 +305,16 @@ def _table_data(table) -> dict:
     return {"X": table.X, "y": table.y, "types": types, "Z": Z, "kind": data_kind(types), "seed_name": table.sha256}
 
 
-def _job(config: Config, job: tuple, blas_threads: int | None = 1, data=None) -> tuple[tuple, list[dict]]:
+def _job(config: Config, job: tuple, blas_threads: int | None = 1, data=None, parent: int | None = None) -> tuple:
     """One job, ``(data set, fold seed, fold)``: its rows, every method of ``config`` on that fold. A catalogue
     job carries only names: the data set is loaded by name where the job runs (once per process); a user's
     table's job carries the table's ``data`` (:func:`_table_data`). The folds are drawn where the job runs. An
     exception outside the methods (loading the data set) is recorded on every method's row. ``blas_threads``
-    limits the BLAS thread pools while it runs (None: as they are)."""
+    limits the BLAS thread pools while it runs (None: as they are). In a worker process of ``parent`` (the run's
+    process id), the worker ends once ``parent`` is gone (:func:`~lazylib.protocols.bench_checks.watch_parent`)."""
     from threadpoolctl import threadpool_limits
+
+    bench_checks.watch_parent(parent)
 
     name, seed, f = job
     with threadpool_limits(limits=blas_threads, user_api="blas"):
@@ -341,6 +346,7 @@ def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, d
     if client is not None:
         from distributed import as_completed
 
+        bench_checks.check_workers(client)
         sent = {name: client.scatter([d], broadcast=False)[0] for name, d in data.items()}
         futures = {
             client.submit(_job, config, job, blas_threads, sent.get(job[0]), pure=False, key=f"bench-{job}"): job
@@ -360,36 +366,7 @@ def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, d
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    yield from parallel(delayed(_job)(config, job, blas_threads, data.get(job[0])) for job in jobs)
-
-
-def _check_tables_given(config: Config, tables) -> dict:
-    """The tables of ``config`` from ``tables`` (name -> Table), each with the content ``config`` names, and each
-    class with at least one member per fold (checked before any job)."""
-    tables = dict(tables or {})
-    expected = dict(config.tables)
-    if set(tables) != set(expected):
-        raise ValueError(
-            f"the configuration names the tables {sorted(expected)}, run was given {sorted(tables)}: pass "
-            "tables={name: Table} for exactly the configuration's tables (Config(tables=((name, table.sha256), ...)))"
-        )
-    for name, table in tables.items():
-        if table.sha256 != expected[name]:
-            raise ValueError(
-                f"table {name!r}: its content (sha256 {table.sha256[:12]}...) is not the one the configuration "
-                f"names ({expected[name][:12]}...): build the Config from this table"
-            )
-        counts = pd.Series(table.y).value_counts()
-        small = counts[counts < config.n_splits]
-        if len(small):
-            cls, count = small.index[-1], int(small.iloc[-1])
-            fix = f"use at most {count} folds (n_splits={count}, --folds {count})" if count >= 2 else "leave it out"
-            raise ValueError(
-                f"table {name!r}: class {cls!r} has {count} row{'s' * (count != 1)}, fewer than the "
-                f"{config.n_splits} folds of each cross-validation (every test fold needs one of each class): "
-                f"{fix}, or merge the class with another"
-            )
-    return tables
+    yield from parallel(delayed(_job)(config, job, blas_threads, data.get(job[0]), os.getpid()) for job in jobs)
 
 
 def run(
@@ -405,6 +382,7 @@ def run(
     folds=None,
     largest_first: bool = True,
     progress: bool | None = None,
+    keep_failed: bool = False,
 ) -> pd.DataFrame:
     """Every method of ``config`` on every fold of every seed of every data set and table.
 
@@ -425,10 +403,10 @@ def run(
         Worker processes of joblib (its active backend: loky, or a Dask cluster under
         ``joblib.parallel_config("dask")``); 1 runs here. The results do not depend on it.
     cache_dir : path, optional
-        Keep the results in this folder under a name made of the configuration and
-        :func:`lazylib.report.scorecard.inputs_fingerprint` (lazylib's sources and data and the versions of the
-        numerical libraries), and reuse them only while both are unchanged: the chapters of Part VI share one
-        run.
+        Keep the results in this folder, as a results folder (``results``, data only: CSV and JSON) named by the
+        configuration and :func:`lazylib.report.scorecard.inputs_fingerprint` (lazylib's sources and data and the
+        versions of the numerical libraries) (:func:`~lazylib.protocols.bench_results.cache_folder`), reused only
+        while both are unchanged: the chapters of Part VI share one run. Ignored when ``results`` is given.
     label : str
         Text of the progress bar.
     results : path, optional
@@ -449,6 +427,8 @@ def run(
         most jobs finished early, for a results folder read while the run goes on). The rows do not depend on it.
     progress : bool or None
         Draw the progress bar (None: on a terminal or in a notebook, :func:`lazylib.evaluation.progress_bar`).
+    keep_failed : bool
+        Read back the failed jobs of a results folder (a row with an ``error``) instead of running them again.
 
     Returns
     -------
@@ -457,15 +437,9 @@ def run(
     functions, which do both), ``total_s``, ``refused`` (the refusal's message, or ""), the data set's ``kind``
     and ``error`` (``"Type: message"`` of a failure, or "").
     """
-    tables = _check_tables_given(config, tables)
-    path = None
-    if cache_dir is not None and folds is None:
-        from lazylib.report.scorecard import inputs_fingerprint
-
-        digest = hashlib.sha256((config.key() + inputs_fingerprint()).encode()).hexdigest()[:20]
-        path = Path(cache_dir) / f"bench-{digest}.pkl"
-        if path.is_file():
-            return pd.read_pickle(path)
+    tables = bench_checks.check_tables(config, tables)
+    if cache_dir is not None and folds is None and results is None:
+        results = cache_folder(cache_dir, config)
     seeds = config.seeds()
     chosen = range(config.n_splits) if folds is None else sorted({check("fold", f, Integer(low=0)) for f in folds})
     if chosen and chosen[-1] >= config.n_splits:
@@ -482,7 +456,7 @@ def run(
     if largest_first:
         order = order[::-1]
     folder = ResultsFolder(results, config) if results is not None else None
-    by_job = {job: folder.load(job) for job in folder.finished(jobs)} if folder is not None else {}
+    by_job = folder.resume(jobs, keep_failed=keep_failed) if folder is not None else {}
     todo = [jobs[i] for i in order if jobs[i] not in by_job]
     with progress_bar(len(todo), label, progress) as bar:
         for job, rows in _execute(config, todo, n_jobs=n_jobs, client=client, blas_threads=blas_threads, data=data):
@@ -494,12 +468,8 @@ def run(
     frame = frame[[c for c in COLUMNS if c != "error"] + ["error"]]
     frame = _check_refusals(frame)
     frame.attrs["config"] = asdict(config)
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump(frame, fh)
-        tmp.replace(path)
+    failed = sum(any(row["error"] for row in by_job[job]) for job in jobs)
+    frame.attrs["jobs"] = {"run": len(todo), "resumed": len(jobs) - len(todo), "failed": failed}
     return frame
 
 

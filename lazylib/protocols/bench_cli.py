@@ -8,7 +8,7 @@ import argparse
 import dataclasses
 import time
 
-from lazylib.protocols import bench
+from lazylib.protocols import bench, bench_checks
 from lazylib.protocols.bench import BOOK, FULL, accuracy_table, run
 
 
@@ -25,7 +25,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m lazylib.protocols.bench", description=bench.__doc__.split("\n\n")[0]
     )
     parser.add_argument("--full", action="store_true", help="every data set of the catalogue (default: the book's)")
-    parser.add_argument("--seeds", type=int, default=None, help="fold seeds (default: FULL or BOOK's)")
+    seeds_help = "fold seeds (default: FULL or BOOK's)"
+    parser.add_argument("--seeds", type=bench_checks.positive_int, default=None, help=seeds_help)
     parser.add_argument("--datasets", nargs="*", default=None, help="data set names (overrides --full)")
     parser.add_argument("--n-jobs", type=int, default=2)
     parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
@@ -58,13 +59,16 @@ def main(argv=None) -> None:
     argv : list of str, optional
         The arguments (default: the command line's).
     """
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    bench_checks.check_command_line(args, parser)
     base = FULL if args.full else BOOK
-    names = tuple(args.datasets) if args.datasets else base.datasets
-    chosen = {"methods": tuple(args.methods)} if args.methods else {}
+    names = tuple(args.datasets) if args.datasets is not None else base.datasets
+    chosen = {"methods": tuple(args.methods)} if args.methods is not None else {}
     if args.large is not None:
         chosen["large"] = args.large or None
-    config = dataclasses.replace(base, datasets=names, n_seeds=args.seeds or base.n_seeds, **chosen)
+    seeds = args.seeds if args.seeds is not None else base.n_seeds
+    config = dataclasses.replace(base, datasets=names, n_seeds=seeds, **chosen)
     client = None
     if args.scheduler:
         from distributed import Client
@@ -95,10 +99,9 @@ def main(argv=None) -> None:
 
         command = " ".join(["python -m lazylib.protocols.bench", *(sys.argv[1:] if argv is None else argv)])
         write_artifact(results, args.artifact, config, command=command, started=started, ended=_utc_now(), wall_s=wall)
-    failed = results[results["error"].ne("")]
+    failed, ran = results[results["error"].ne("")], bench_checks.summary(results, config, folds=args.folds)
     print(
-        f"{len(names)} data sets x {config.n_seeds} seeds x {config.n_splits} folds x {len(config.methods)} "
-        f"methods in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of processor time in fit and predict; "
+        f"{ran} in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of processor time in fit and predict; "
         f"this process: {cpu:.0f} s, the whole run's with --n-jobs 1); rows in {args.output}"
     )
     from lazylib.protocols.bench_stats import average_ranks, complete_block

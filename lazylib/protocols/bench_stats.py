@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from lazylib._validation import check_random_state
+from lazylib._validation import Integer, Real, check, check_random_state
 from lazylib.protocols.bench_methods import KINDS
 
 
@@ -38,15 +38,30 @@ def friedman(table: pd.DataFrame) -> dict:
     Returns
     -------
     dict with ``chi2`` and ``p`` (scipy's :func:`scipy.stats.friedmanchisquare`), ``F`` and ``p_F`` (Iman and
-    Davenport), ``N`` data sets and ``k`` methods.
+    Davenport), ``N`` data sets, ``k`` methods and ``note``: "" or, when every data set ties every method (the
+    ranks are all equal, scipy's statistic 0/0), "no difference to test", with ``p = p_F = 1``.
     """
+    _enough(table, "the Friedman test", methods=3)
     N, k = table.shape
-    if k < 3 or N < 2:
-        raise ValueError(f"the Friedman test needs at least 3 methods and 2 data sets, got {k} and {N}")
+    values = table.to_numpy(dtype=float)
+    if (values == values[:, :1]).all():
+        return {"chi2": 0.0, "p": 1.0, "F": 0.0, "p_F": 1.0, "N": N, "k": k, "note": "no difference to test"}
     chi2, p = stats.friedmanchisquare(*[table[c].to_numpy() for c in table.columns])
     F = (N - 1) * chi2 / (N * (k - 1) - chi2) if N * (k - 1) > chi2 else np.inf
     p_F = float(stats.f.sf(F, k - 1, (k - 1) * (N - 1))) if np.isfinite(F) else 0.0
-    return {"chi2": float(chi2), "p": float(p), "F": float(F), "p_F": p_F, "N": N, "k": k}
+    return {"chi2": float(chi2), "p": float(p), "F": float(F), "p_F": p_F, "N": N, "k": k, "note": ""}
+
+
+def _enough(table: pd.DataFrame, what: str, *, methods: int) -> None:
+    """Refuse a table of fewer than ``methods`` methods (columns), fewer than two data sets (rows) or a missing
+    accuracy, naming ``what`` needs them."""
+    N, k = table.shape
+    if k < methods:
+        raise ValueError(f"{what} needs at least {methods} methods (columns), got {k}: {list(table.columns)}")
+    if N < 2:
+        raise ValueError(f"{what} needs at least 2 data sets (rows), got {N}: {list(table.index)}")
+    if table.isna().any().any():
+        raise ValueError(f"{what} needs a complete block (see complete_block): the table has missing accuracies")
 
 
 def nemenyi(table: pd.DataFrame) -> pd.DataFrame:
@@ -63,7 +78,12 @@ def critical_difference(k: int, N: int, alpha: float = 0.05) -> float:
 
     >>> round(critical_difference(10, 30), 3)  # Demsar's Table 5a: q_0.05 = 3.164 for k = 10
     2.473
+
+    ``k`` (methods) and ``N`` (data sets) must be whole numbers of at least 2, ``alpha`` in (0, 1).
     """
+    k = check("k (methods)", k, Integer(low=2))
+    N = check("N (data sets)", N, Integer(low=2))
+    alpha = check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
     q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
     return float(q * np.sqrt(k * (k + 1) / (6 * N)))
 
@@ -155,6 +175,7 @@ def ranking(table: pd.DataFrame, datasets=None, *, alpha: float = 0.05) -> dict:
     they refuse one of the data sets).
     """
     block = complete_block(table, datasets)
+    _enough(block, "ranking the methods (Friedman's test on the methods that accept every data set)", methods=3)
     ranks = average_ranks(block)
     p = nemenyi(block)
     best = ranks.index[0]

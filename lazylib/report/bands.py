@@ -315,6 +315,8 @@ def reading_note(
     """
     digits, _, deterministic, averaged = _check_band_parameters(digits, LEVEL, deterministic, averaged)
     published = float(published)
+    if not math.isfinite(published):
+        raise ValueError(f"reading_note needs a finite published value, got {published}: no reading can hold it")
     means, holding = {}, []
     for name, runs in readings.items():
         values = np.asarray(runs, dtype=float).ravel()

@@ -260,11 +260,17 @@ class Chapter:
         Raises
         ------
         ValueError
-            A non-numeric or NaN value, an unknown kind or note kind, no runs, or a published-kind cell outside
-            its band without a deviation and its note kind.
+            A non-numeric or NaN value, a published value outside ``bounds``, a cell this chapter registered
+            already, an unknown kind or note kind, no runs, or a published-kind cell outside its band without a
+            deviation and its note kind.
         """
         name = f"{source} / {cell}"
         published = _number(published, f"published value of {name}")
+        if any(c["source"] == str(source) and c["cell"] == str(cell) for c in self._cells):
+            raise ValueError(
+                f"cell {name} is registered twice in chapter {self.chapter}: register each cell once (a second "
+                "registration would be counted twice)"
+            )
         check_kind(kind)
         if runs is None or digits is None:
             raise ValueError(
@@ -272,6 +278,11 @@ class Chapter:
             )
         values = np.atleast_1d(np.asarray(runs, dtype=float))
         band = prediction_band(values, digits=digits, deterministic=deterministic, averaged=averaged, bounds=bounds)
+        if band.bounds is not None and not band.bounds[0] <= published <= band.bounds[1]:
+            raise ValueError(
+                f"cell {name}: the published value {published:g} lies outside its bounds [{band.bounds[0]:g}, "
+                f"{band.bounds[1]:g}]: check the value typed (or the bounds)"
+            )
         inside = band.contains(published)
         deviation = str(deviation or "").strip()
         ruled_out = (proven_max is not None and published - rounding(digits) > float(proven_max)) or (
@@ -431,8 +442,21 @@ class Chapter:
             "cells": self._cells,
             "claims": self._claims,
         }
-        path.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
+        tmp.replace(path)  # whole: a reader never sees half a record
         return path
+
+
+def _read_record(path: Path) -> dict:
+    """A chapter's record, or a ValueError naming the file when it is not a record's JSON."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"the scorecard record {path} is damaged ({err}): re-execute its chapter") from None
+    if not isinstance(record, dict) or not {"chapter", "cells", "claims"} <= set(record):
+        raise ValueError(f"the scorecard record {path} lacks a chapter's fields: re-execute its chapter")
+    return record
 
 
 def load(
@@ -466,7 +490,7 @@ def load(
     if directory is not None and not folder.is_dir():
         raise FileNotFoundError(f"directory {str(folder)!r} (the scorecard records) does not exist or is not a folder")
     root = (book_root() if directory is None else None) if book is None or book is True else book or None
-    records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
+    records = [_read_record(path) for path in sorted(folder.glob("*.json"))]
     wanted = None if parts is None else {_check_part(p) for p in ([parts] if isinstance(parts, str) else parts)}
     if wanted is not None:
         records = [r for r in records if r["part"] in wanted]

@@ -176,7 +176,7 @@ def test_the_command_line_stores_an_artifact_that_part_vi_reads_back(tmp_path, s
     argv += ["--n-jobs", "1", "--output", str(tmp_path / "rows.csv"), "--artifact", str(tmp_path / "art")]
     config = dataclasses.replace(bench.BOOK, datasets=("lenses", "iris"), n_seeds=1, methods=TINY.methods)
     bench_cli.main(argv)
-    assert "data sets x 1 seeds" in capsys.readouterr().out
+    assert "2 data sets (lenses, iris) x 4 methods x 1 seeds x 10 folds: 20 jobs (20 run," in capsys.readouterr().out
     stored = bench_results.load_full_run(tmp_path / "art" / "full_run.csv.gz")
     rows = bench.run(config, n_jobs=1)
     assert bench_results.differing_rows(rows, stored).empty and len(stored) == len(rows)

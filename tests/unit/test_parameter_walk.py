@@ -412,6 +412,8 @@ def _report_recipes():
 SKIPPED_FUNCTIONS = {
     "lazylib.datasets._cells.number_text": "internal: writes a value the reader has already parsed as a number",
     "lazylib.protocols.bench_budget.estimate": "runs a pilot (a bench run); pilot_train is checked by lazylib's check",
+    "lazylib.protocols.bench_checks.watch_parent": "ends the calling process once its parent is gone: run in a worker "
+    "by the bench's jobs (tests/unit/test_bench_workers.py)",
     "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench_cli.main)",
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
     "lazylib.labels.encode_labels": "internal shared input path (min_classes and column set by the library)",
