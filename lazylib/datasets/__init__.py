@@ -2,7 +2,8 @@
 
 The files in ``lazylib/datasets/uci/`` are byte-for-byte copies of the staged UCI files (one CSV with the class
 last and one ``.schema.json`` per file, plus ``MANIFEST.md`` with every file's origin and sha256). They ship with
-the package, so nothing is downloaded or cached anywhere else.
+the package, so nothing is downloaded or cached anywhere else. A table of one's own is typed by
+:func:`lazylib.datasets.frame.from_frame` (a DataFrame) or :func:`lazylib.datasets.frame.read_table` (a file).
 
 >>> from lazylib import datasets
 >>> ds = datasets.load("iris")
@@ -20,16 +21,21 @@ from lazylib.datasets._loader import (
     papers_using,
     summary_table,
 )
+from lazylib.datasets.frame import Table, TableError, from_frame, read_table
 from lazylib.papers import PAPER_DATASETS
 
 __all__ = [
     "ChecksumError",
     "Dataset",
     "PAPER_DATASETS",
+    "Table",
+    "TableError",
     "UnknownDatasetError",
+    "from_frame",
     "list_datasets",
     "load",
     "manifest",
     "papers_using",
+    "read_table",
     "summary_table",
 ]

@@ -344,18 +344,22 @@ def _typed(frame: pd.DataFrame, schema: dict[str, Any]) -> tuple[pd.DataFrame, p
         if kind == "identifier":
             continue
         if kind == "nominal":
-            columns[col["name"]] = _categorical(frame[col["name"]], col["values"], f"{schema['file']}:{col['name']}")
+            columns[col["name"]] = categorical_column(
+                frame[col["name"]], col["values"], f"{schema['file']}:{col['name']}"
+            )
         elif kind in ("continuous", "integer"):
-            columns[col["name"]] = _numeric(frame[col["name"]], f"{schema['file']}: column {col['name']!r}")
+            columns[col["name"]] = numeric_column(frame[col["name"]], f"{schema['file']}: column {col['name']!r}")
         else:
             raise ValueError(f"{schema['file']}: column {col['name']!r} has unknown type {kind!r}")
         types[col["name"]] = kind
     X = pd.DataFrame(columns, index=pd.RangeIndex(len(frame)))
-    y = _categorical(frame[schema["class_column"]], schema["classes"], f"{schema['file']}:class")
+    y = categorical_column(frame[schema["class_column"]], schema["classes"], f"{schema['file']}:class")
     return X, y.rename("class"), types
 
 
-def _numeric(values: pd.Series, where: str) -> pd.Series:
+def numeric_column(values: pd.Series, where: str) -> pd.Series:
+    """``values`` (text or numbers, NaN unknown) as float64; a ValueError naming ``where`` and the first row for a
+    cell that is not a number or is not finite (shared with :mod:`lazylib.datasets.frame`)."""
     numbers = pd.to_numeric(values, errors="coerce").astype("float64")
     bad = numbers.isna() & values.notna()
     if bad.any():
@@ -373,7 +377,9 @@ def _numeric(values: pd.Series, where: str) -> pd.Series:
     return numbers
 
 
-def _categorical(values: pd.Series, categories: list[str], where: str) -> pd.Series:
+def categorical_column(values: pd.Series, categories: list[str], where: str) -> pd.Series:
+    """``values`` (text, NaN unknown) as an unordered Categorical of ``categories`` in their order; a ValueError
+    naming ``where`` for a value outside them (shared with :mod:`lazylib.datasets.frame`)."""
     present = set(values.dropna().unique())
     unknown = sorted(present - set(categories))
     if unknown:
