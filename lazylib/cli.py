@@ -105,14 +105,12 @@ def _targets(args) -> list:
     return args.target * len(args.tables) if len(args.target) == 1 else list(args.target)
 
 
-def _folders(report, tables) -> list:
-    """The report folder of each table: ``report`` itself for one table, a sub-folder per table for several."""
-    from pathlib import Path
-
-    if len(tables) == 1:
-        return [Path(report)]
-    names = [t.name for t in tables]
-    return [Path(report) / (n if names.count(n) == 1 else f"{n}-{i + 1}") for i, n in enumerate(names)]
+def _said(result, folder) -> None:
+    st = result.statistics
+    print(
+        f"{result.table.name}: best {st.best} ({st.summary.at[st.best, 'mean']:.2f} %), recommended "
+        f"{st.recommended}; report in {folder / 'index.html'}"
+    )
 
 
 def bench(args, command: str) -> int:
@@ -130,8 +128,11 @@ def bench(args, command: str) -> int:
     int
         The exit status (0).
     """
+    from pathlib import Path
+
     from lazylib.datasets.frame import read_table
     from lazylib.protocols.user_table import bench_table, check_writable
+    from lazylib.protocols.user_tables import bench_tables, unique_names
 
     check_writable(args.report)
     for name, value, low in (("--seeds", args.seeds, 1), ("--n-jobs", args.n_jobs, 1)):
@@ -146,19 +147,23 @@ def bench(args, command: str) -> int:
         for path, target in zip(args.tables, targets)
     ]
     client = _client(args.scheduler)
+    options = {
+        "methods": args.methods, "seeds": args.seeds, "budget": args.budget, "n_jobs": args.n_jobs,
+        "client": client, "with_catalogue": args.with_catalogue, "random_state": args.random_state,
+        "command": command, "log": print,
+    }  # fmt: skip
     try:
-        for table, target, folder in zip(tables, targets, _folders(args.report, tables)):
-            result = bench_table(
-                table, target=target, methods=args.methods, seeds=args.seeds, budget=args.budget,
-                n_jobs=args.n_jobs, client=client, results=folder, with_catalogue=args.with_catalogue,
-                random_state=args.random_state, command=command, log=print,
-            )  # fmt: skip
-            result.write(folder)
-            st = result.statistics
-            print(
-                f"{table.name}: best {st.best} ({st.summary.at[st.best, 'mean']:.2f} %), recommended "
-                f"{st.recommended}; report in {folder / 'index.html'}"
-            )
+        if len(tables) == 1:
+            result = bench_table(tables[0], target=targets[0], results=args.report, **options)
+            result.write(args.report)
+            _said(result, Path(args.report))
+        else:
+            named = unique_names(tables)
+            several = bench_tables(named, results=args.report, **options)
+            several.write(args.report)
+            for name, result in several.results.items():
+                _said(result, Path(args.report) / name)
+            print(f"the tables compared: {Path(args.report) / 'index.html'}")
     finally:
         if client is not None:
             client.close()

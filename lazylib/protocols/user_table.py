@@ -354,7 +354,7 @@ def _as_table(X, y, target, types, missing):
     if isinstance(X, Table):
         if y is not None or types is not None:
             raise ValueError("X is already a Table (its classes and types are read): give neither y nor types")
-        return X, target or "class"
+        return X, target or str(X.y.name)
     if not isinstance(X, pd.DataFrame):
         raise ValueError(f"X must be a pandas DataFrame or a lazylib Table, got {type(X).__name__}")
     if y is None:

@@ -328,3 +328,47 @@ def _time_table(rows: pd.DataFrame) -> pd.DataFrame:
         fit=("fit_s", "median"), predict=("predict_s", "median"), total=("total_s", "median"), run=("total_s", "sum")
     )
     return out.sort_values("total")
+
+
+def render_across(tables) -> str:
+    """The page comparing several tables (:class:`lazylib.protocols.user_tables.TablesResult`): each table's
+    mean accuracies, average ranks, Friedman's test, the methods Nemenyi's test does not tell from the best, the
+    Wilcoxon signed-rank tests against the baseline with Holm's correction, the Bayesian signed-rank test of the
+    leading pairs, and a link to each table's own page (a relative link, in the same folder).
+
+    Parameters
+    ----------
+    tables : lazylib.protocols.user_tables.TablesResult
+
+    Returns
+    -------
+    str
+    """
+    a = tables.across
+    links = "".join(f'<li><a href="{_e(name)}/index.html">{_e(name)}</a></li>' for name in tables.results)
+    parts = [f"<section id='tables'><h2>The tables</h2><ul>{links}</ul>"]
+    if a is None:
+        parts.append("<p class='note'>One table: no comparison across tables.</p></section>")
+    else:
+        parts.append(f"<h3>Mean accuracy (%)</h3>{_table(a['block'].T)}</section>")
+        ranking = a["ranking"]
+        if ranking is not None:
+            f = ranking["friedman"]
+            parts.append(
+                "<section id='ranks'><h2>Average ranks</h2>"
+                f"<p>Friedman's test over {_e(f['N'])} tables and {_e(f['k'])} methods: p = {_cell(f['p'], 4)} "
+                f"(Iman and Davenport's F: p = {_cell(f['p_F'], 4)}). Nemenyi's test does not tell "
+                f"{_e(', '.join(ranking['group']))} from the best (critical difference {ranking['cd']:.2f}).</p>"
+                f"{_table(ranking['ranks'].rename('average rank').to_frame())}</section>"
+            )
+        for key, title in (("against_baseline", "Against the baseline"), ("leading_pairs", "Leading pairs")):
+            if a[key] is not None:
+                parts.append(f"<section id='{key}'><h2>{_e(title)}</h2>{_table(a[key], 3)}</section>")
+        notes = "".join(f"<li>{_e(n)}</li>" for n in a["notes"])
+        parts.append(f"<section id='notes'><h2>Notes</h2><ul>{notes}</ul></section>")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>lazylib bench: several tables</title>'
+        f"<style>{_STYLE}</style></head><body><h1>lazylib bench: {_e(len(tables.results))} tables</h1>"
+        + "".join(parts)
+        + "</body></html>"
+    )

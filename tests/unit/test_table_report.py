@@ -70,7 +70,7 @@ class _Config:
         return [11, 22]
 
 
-def _result(column="colour") -> TableResult:
+def _result(column="colour", rng=0) -> TableResult:
     frame = pd.DataFrame(
         {
             column: pd.Categorical(list("rgbrgbrgbr") * 3),
@@ -79,7 +79,7 @@ def _result(column="colour") -> TableResult:
         }
     )
     table = from_frame(frame, "label", {column: "nominal", "size": "continuous"}, name="<script>x</script>")
-    rows = rows_of_run(_run_rows())
+    rows = rows_of_run(_run_rows(rng))
     st = one_table(rows, baseline="1-NN Euclidean", test_share=1 / (K - 1))
     record = provenance(
         table, _Config, command="lazylib bench t.csv", started="2026-12-02T00:00:00Z", wall_s=1.0, target="label",
@@ -133,7 +133,7 @@ def test_the_report_folder_is_offline_with_every_section_and_the_numbers(tmp_pat
 def test_user_strings_are_escaped(tmp_path):
     result = _result(column='<img src="http://x.test/a.png">')
     text = result.to_html(tmp_path / "page.html").read_text(encoding="utf-8")
-    assert "<script>" not in text and "<img src=\"http" not in text and "<i>c</i>" not in text
+    assert "<script>" not in text and '<img src="http' not in text and "<i>c</i>" not in text
     assert "&lt;script&gt;x&lt;/script&gt;" in text and "a&amp;b" in text
     page = _Page()
     page.feed(text)
@@ -147,3 +147,27 @@ def test_an_unwritable_folder_is_refused_before_any_work(tmp_path):
         check_writable(blocker / "report")
     with pytest.raises(OSError, match="cannot write"):
         _result().write(blocker / "report")
+
+
+def test_several_tables_are_compared_as_blocks_on_a_page_of_their_own(tmp_path):
+    pytest.importorskip("scikit_posthocs")
+    from lazylib.protocols.bench_stats import friedman
+    from lazylib.protocols.user_tables import TablesResult, accuracy_block, across_tables
+
+    results = {name: _result(rng=i) for i, name in enumerate(["a", "b", "c"])}
+    block = accuracy_block(results)
+    assert block.shape == (3, 4) and block["CA"].isna().all()
+    across = across_tables(results, baseline="1-NN Euclidean")
+    assert list(across["ranking"]["block"].columns) == ["k-NN IVDM", "1-NN Euclidean", "MDW"]
+    assert across["ranking"]["friedman"] == friedman(block.drop(columns="CA"))
+    assert any("CA: left out" in n for n in across["notes"]) and any("3 tables" in n for n in across["notes"])
+    folder = TablesResult(results, across).write(tmp_path / "r")
+    page = _Page()
+    page.feed((folder / "index.html").read_text(encoding="utf-8"))
+    assert page.links == ["a/index.html", "b/index.html", "c/index.html"]
+    assert all((folder / n / "index.html").is_file() for n in "abc")
+    assert f"p = {across['ranking']['friedman']['p']:.4f}" in page.text["ranks"]
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["tables"] == ["a", "b", "c"] and summary["friedman"]["N"] == 3
+    with pytest.raises(ValueError, match="at least two tables"):
+        across_tables({"a": results["a"]})
