@@ -126,7 +126,7 @@ def fold_plot(rows: pd.DataFrame, order) -> str:
     ax.set_yticks(range(len(order) - 1, -1, -1), order)
     ax.set_xlabel("test accuracy of a fold (%)")
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=7, loc="lower left", frameon=False)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     return _png(fig)
 
 
@@ -170,6 +170,7 @@ def _data_section(result) -> str:
         f"<code>{_e(result.provenance.get('target', ''))}</code>; {_e(dropped)} rows without a class left out. "
         f"Source: <code>{_e(info.get('source') or 'a DataFrame')}</code>.</p>"
         f"<h3>Columns</h3>{_table(columns)}<h3>Class balance</h3>{_table(classes, 1)}"
+        f"<h3>As the command printed it</h3><pre>{_e(result.table.schema_text())}</pre>"
     )
 
 
