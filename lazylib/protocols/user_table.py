@@ -427,25 +427,53 @@ def _log(log, text: str) -> None:
         log(text)
 
 
-def _configure(table, *, methods, seeds, budget, n_jobs, random_state, log):
-    """The run's configuration: ``seeds`` fold seeds when given, else the repetitions (and, for a large table,
-    the training sample) that :func:`lazylib.protocols.bench_budget.choose` fits in ``budget`` minutes after a
-    one-fold pilot; with the protocol in words."""
+def _configure(table, *, methods, seeds, budget, n_jobs, random_state, progress, log):
+    """The run's configuration: ``seeds`` fold seeds when given, else the fold seeds (and, for a large table, the
+    training sample) that :func:`lazylib.protocols.bench_budget.choose` fits in ``budget`` minutes after a
+    one-fold pilot (:func:`~lazylib.protocols.bench_budget.estimate`, said through ``log``); with the protocol in
+    words. A user's table always follows the smooth rule of the training sample (no cliff)."""
     import dataclasses
 
     from lazylib.protocols import bench_budget
     from lazylib.protocols.bench import Config
 
     chosen = {"methods": tuple(methods)} if methods else {}
-    base = Config(datasets=(), tables=((table.name, table.sha256),), random_state=random_state, **chosen)
+    tables = {table.name: table}
+    base = Config(
+        datasets=(), tables=((table.name, table.sha256),), random_state=random_state, large_rule="smooth", **chosen
+    )
     if seeds is not None:
         config = dataclasses.replace(base, n_seeds=seeds)
-        return config, bench_budget.describe(config, {table.name: table})
-    estimate = bench_budget.estimate(base, {table.name: table}, n_jobs=n_jobs)
-    config = bench_budget.choose(estimate, DEFAULT_BUDGET if budget is None else budget, n_jobs)
-    words = bench_budget.describe(config, {table.name: table}, estimate=estimate)
+    else:
+        estimate = bench_budget.estimate(base, tables, progress=progress)
+        _log(log, estimate.text(n_jobs))
+        config = bench_budget.choose(estimate, DEFAULT_BUDGET if budget is None else budget, n_jobs)
+    words = bench_budget.describe(config, tables)
     _log(log, words)
     return config, words
+
+
+def fold_test_share(config, table) -> float:
+    """``n_test / n_train`` of a fold of ``table`` under ``config`` (the corrected t-test's factor): the first fold
+    of the first fold seed, its training part as the run samples it
+    (:func:`lazylib.protocols.bench.training_part`).
+
+    Parameters
+    ----------
+    config : lazylib.protocols.bench.Config
+    table : lazylib.datasets.frame.Table
+
+    Returns
+    -------
+    float
+    """
+    from lazylib.evaluation import stratified_kfold
+    from lazylib.protocols.bench import training_part
+    from lazylib.protocols.wilson1997 import dataset_seed
+
+    base = dataset_seed(table.sha256, config.seeds()[0])
+    train, test = stratified_kfold(table.y, config.n_splits, random_state=base)[0]
+    return len(test) / len(training_part(config, train, table.y, base))
 
 
 def bench_table(
@@ -526,8 +554,9 @@ def bench_table(
     table, target = _as_table(X, y, target, types, missing)
     _log(log, table.schema_text())
     config, protocol = _configure(
-        table, methods=methods, seeds=seeds, budget=budget, n_jobs=n_jobs, random_state=random_state, log=log
-    )
+        table, methods=methods, seeds=seeds, budget=budget, n_jobs=n_jobs, random_state=random_state,
+        progress=progress, log=log,
+    )  # fmt: skip
     if results is not None:
         _check_results_folder(results, config)
     started, t0 = utc_now(), time.perf_counter()
@@ -536,7 +565,7 @@ def bench_table(
     )
     wall = time.perf_counter() - t0
     rows = rows_of_run(run)
-    statistics = one_table(rows, baseline=baseline, test_share=bench.test_share(config, len(table.y)))
+    statistics = one_table(rows, baseline=baseline, test_share=fold_test_share(config, table))
     catalogue, note = catalogue_of(table, statistics, config.methods) if with_catalogue else (None, "")
     command = command or default_command(target=target, methods=methods, seeds=seeds, budget=budget)
     record = provenance(table, config, command=command, started=started, wall_s=wall, target=target, protocol=protocol)

@@ -279,8 +279,12 @@ def _catalogue_section(result) -> str:
 
 
 def _provenance_section(provenance: dict) -> str:
-    shown = {k: v for k, v in provenance.items() if not isinstance(v, (dict, list))}
-    table = pd.Series({k: str(v) for k, v in shown.items()}, name="value").to_frame()
+    shown = {
+        k: ", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)
+        for k, v in provenance.items()
+        if v not in (None, "") and not isinstance(v, dict)
+    }
+    table = pd.Series(shown, name="value").to_frame()
     table.index.name = "what"
     return _table(table)
 

@@ -114,7 +114,7 @@ def test_the_report_folder_is_offline_with_every_section_and_the_numbers(tmp_pat
     assert f"{p:.1e}" in page.text["tests"] or f"{p:.3f}" in page.text["tests"]
     assert "ROPE 0.5" in page.text["bayes"] and "ROPE 2" in page.text["bayes"]
     assert "sub-space mapping needs numeric attributes <b>" in page.text["refusals"]
-    assert result.table.sha256 in page.text["provenance"]
+    assert result.table.sha256 in page.text["provenance"] and "11, 22" in page.text["provenance"]
     back = pd.read_csv(folder / "results.csv", keep_default_na=False, na_values={"accuracy": [""]})
     assert back[["method", "seed", "fold", "status"]].equals(result.rows[["method", "seed", "fold", "status"]])
     np.testing.assert_array_equal(back["accuracy"].to_numpy(float), result.rows["accuracy"].to_numpy(float))
