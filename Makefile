@@ -18,7 +18,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[book,test,dev,dask,peers]"
+	$(BIN)/python -m pip install --quiet -e ".[book,test,dev,dask,peers,bench]"
 	touch $(STAMP)
 
 ## The HTML book, from scratch but for the execution cache (which execute_once.py checks): any warning or failing

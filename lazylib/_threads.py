@@ -4,11 +4,15 @@ A matrix product of a few million multiply-adds is over before a second BLAS thr
 its synchronisation, and on a busy machine (other processes, or the workers of a parallel run) extra threads only
 compete for the same cores. The engine (:mod:`lazylib.metrics._engine`) and the search (:mod:`lazylib.search`)
 therefore run each block of products of fewer than :data:`SMALL_WORK` multiply-adds on one BLAS thread
-(:func:`threads_for`) and leave larger blocks to the BLAS library's own setting. The search's results (which
-instances, their distances) do not depend on the number of threads: it decides on sums computed again outside
-BLAS. A ``pairwise`` matrix's entries can differ in their last bits, since BLAS may add in another order with
-another number of threads (on the development machine of 2026-11-28, 30 of 30,000 HVDM distances by one unit in
-the last place); near-zero sums are recomputed from direct differences either way.
+(:func:`threads_for`), and a larger block too when the machine has no idle core for a second thread (the load
+average of the last minute, :func:`spare_cores`, leaves less than two of this process's cores free: measured on
+the shared 2-core machine at a load of 4-6 in issue 52, HVDM's 10-NN search took 31-37 s with the threads as
+they are and 8.1-8.7 s on one). Only a large block on an idle machine keeps the BLAS library's own setting.
+The search's results (which instances, their distances) do not depend on the number of threads: it decides on
+sums computed again outside BLAS. A ``pairwise`` matrix's entries can differ in their last bits, since BLAS may
+add in another order with another number of threads (on the development machine of 2026-11-28, 30 of 30,000 HVDM
+distances by one unit in the last place), so its last bits may follow the machine's load; near-zero sums are
+recomputed from direct differences either way.
 
 The workers of :func:`lazylib.evaluation.parallel_map` are already limited by joblib (``cpu_count() // n_jobs``
 threads each), so nothing changes there; single-process work (a notebook, a script, the tests) stops spending
@@ -19,6 +23,7 @@ changes its speed, never its results.
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 
@@ -36,9 +41,27 @@ def _controller():
     return ThreadpoolController()
 
 
+def spare_cores() -> float:
+    """Cores of this process (its CPU affinity) that the load average of the last minute leaves idle; the number
+    of cores where the platform reports no load average.
+
+    Examples
+    --------
+    >>> 0 <= spare_cores() <= (os.cpu_count() or 1)
+    True
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows: no load average
+        return float(cores)
+    return max(0.0, cores - load)
+
+
 def threads_for(work: float):
     """A context in which BLAS uses one thread when ``work`` (multiply-adds of the block of products about to
-    run) is below :data:`SMALL_WORK`, and its own setting otherwise.
+    run) is below :data:`SMALL_WORK` or when fewer than two cores are idle (:func:`spare_cores`), and its own
+    setting otherwise. The load is read once per block (one system call).
 
     Examples
     --------
@@ -47,7 +70,7 @@ def threads_for(work: float):
     ...     {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"} <= {1}
     True
     """
-    return _one_thread() if work < SMALL_WORK else nullcontext()
+    return _one_thread() if work < SMALL_WORK or spare_cores() < 2 else nullcontext()
 
 
 @contextmanager

@@ -439,9 +439,9 @@ def product_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 
 def _exact_rows(plan, lo: int, hi: int) -> np.ndarray:
-    with threads_for((hi - lo) * plan.right.shape[0] * plan.right.shape[1]):
+    with threads_for((hi - lo) * plan.right.shape[0] * plan.right.shape[1]):  # the fills' product too
         S = plan.left[lo:hi] @ plan.right.T
-    plan.add_fills(S, lo, hi)
+        plan.add_fills(S, lo, hi)
     return S
 
 

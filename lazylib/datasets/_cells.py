@@ -61,8 +61,14 @@ def cell_text(value):
     return str(value)
 
 
+def is_number_dtype(dtype) -> bool:
+    """Whether ``dtype`` holds numbers (NumPy's or pandas' nullable integers and floats; not bool, not category)."""
+    return not isinstance(dtype, pd.CategoricalDtype) and dtype.kind in "iuf"
+
+
 def texts(values: pd.Series, missing: frozenset) -> pd.Series:
-    """A column's cells as text (object dtype, stripped), NaN where unknown or a ``missing`` token.
+    """A column's cells as text (object dtype, stripped), NaN where unknown or a ``missing`` token (a token written
+    as a number also where a cell is that number).
 
     Parameters
     ----------
@@ -75,10 +81,9 @@ def texts(values: pd.Series, missing: frozenset) -> pd.Series:
     -------
     pandas.Series
     """
-    kind = values.dtype.kind
-    if kind in "iuf" and not isinstance(values.dtype, pd.CategoricalDtype):
-        numbers = values.to_numpy(dtype="float64", na_value=np.nan)
-        text = pd.Series([np.nan if np.isnan(x) else number_text(x) for x in numbers], dtype=object)
+    if is_number_dtype(values.dtype):
+        numbers = pd.Series(values.to_numpy(dtype="float64", na_value=np.nan))
+        text = numbers.map({x: number_text(x) for x in numbers.dropna().unique()}).astype(object)
     else:
         cells = values.astype(object).reset_index(drop=True)
         if pd.api.types.infer_dtype(cells, skipna=True) in ("string", "empty"):
@@ -87,7 +92,17 @@ def texts(values: pd.Series, missing: frozenset) -> pd.Series:
             text = cells.map(cell_text)
         text = text.astype(object).str.strip()
     text = text.reset_index(drop=True)
-    return text.where(~text.isin(missing) & text.notna(), np.nan).astype(object)
+    unknown = text.isin(missing) | text.isna()
+    tokens = numeric_tokens(missing)
+    if tokens:  # a token written as a number matches the number however a cell writes it ("-999.0", "-999")
+        numbers = text.where(text.str.fullmatch(NUMBER).fillna(False).astype(bool))
+        unknown |= pd.to_numeric(numbers, errors="coerce").isin(tokens)
+    return text.mask(unknown).astype(object)
+
+
+def numeric_tokens(missing) -> list[float]:
+    """The missing tokens written as numbers, as numbers (``"-999"`` -> ``-999.0``)."""
+    return [float(m) for m in missing if NUMBER.fullmatch(m)]
 
 
 def numbers_canonical(text: pd.Series) -> pd.Series:

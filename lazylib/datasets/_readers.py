@@ -77,25 +77,38 @@ def _dialect(text: str, delimiter: str | None):
         return csv.excel
 
 
-def _delimited(text: str, path: Path, delimiter: str | None) -> pd.DataFrame:
-    dialect = _dialect(text, delimiter)
+def _rows(text: str, dialect, path: Path) -> list[list[str]]:
     try:
-        rows = [row for row in csv.reader(io.StringIO(text, newline=""), dialect) if row]
+        return [row for row in csv.reader(io.StringIO(text, newline=""), dialect) if row]
     except csv.Error as exc:
         raise TableError(f"{path}: not a readable delimited table ({exc}); save it as CSV") from None
-    shown = repr(dialect.delimiter)
+
+
+def _ragged(rows: list[list[str]]) -> int | None:
+    """The index of the first row whose length differs from the header's, or None."""
+    return next((i for i, row in enumerate(rows) if len(row) != len(rows[0])), None)
+
+
+def _delimited(text: str, path: Path, delimiter: str | None) -> pd.DataFrame:
+    dialect = _dialect(text, delimiter)
+    rows = _rows(text, dialect, path)
+    if _ragged(rows) is not None and delimiter is None and dialect.delimiter != ",":
+        commas = _rows(text, csv.excel, path)  # the sniffer guessed wrong where a comma reads a whole table
+        if _ragged(commas) is None and len(commas[0]) > 1:
+            rows, dialect = commas, csv.excel
     header = [name.strip() for name in rows[0]]
     repeated = sorted({n for n in header if header.count(n) > 1})
     if repeated:
         raise TableError(f"{path}: duplicated column names {repeated}: give every column its own name")
     if len(rows) == 1:
         raise TableError(f"{path}: the file has a header but no rows: nothing to read")
-    for number, row in enumerate(rows[1:], start=2):
-        if len(row) != len(header):
-            raise TableError(
-                f"{path}: line {number} has {len(row)} cells, the header {len(header)} (delimiter read as "
-                f"{shown}): is it a table? Quote cells that hold the delimiter, or give it a .tsv name if tabbed"
-            )
+    bad = _ragged(rows)
+    if bad is not None:
+        raise TableError(
+            f"{path}: row {bad + 1} (the header is row 1, blank lines skipped) has {len(rows[bad])} cells, the "
+            f"header {len(header)} (delimiter read as {dialect.delimiter!r}): is it a table? Quote cells that "
+            "hold the delimiter, or give the file a .tsv name if it is tab-separated"
+        )
     columns = zip(*rows[1:])
     return pd.DataFrame({name: pd.Series(cells, dtype=object) for name, cells in zip(header, columns)})
 

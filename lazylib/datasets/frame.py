@@ -25,7 +25,15 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import suggest
-from lazylib.datasets._cells import NUMBER, number_text, numbers_canonical, texts, value_key
+from lazylib.datasets._cells import (
+    NUMBER,
+    is_number_dtype,
+    number_text,
+    numbers_canonical,
+    numeric_tokens,
+    texts,
+    value_key,
+)
 from lazylib.datasets._loader import categorical_column, numeric_column
 
 #: A column of integers with at most this many distinct values may be the codes of a nominal attribute or a small
@@ -161,7 +169,9 @@ def from_frame(frame, target, types=None, *, name="table", missing=("?", "")) ->
     name : str, default "table"
         The table's name, for display only.
     missing : sequence of str, default ("?", "")
-        Text cells meaning "unknown" (compared after stripping spaces); NaN, None and pandas' NA are unknown too.
+        Text cells meaning "unknown" (compared after stripping spaces; a token written as a number also matches
+        that number however it is written, ``"-999"`` matching ``-999.0``); NaN, None and pandas' NA are unknown
+        too.
 
     Returns
     -------
@@ -343,20 +353,31 @@ def _type_column(values: pd.Series, declared, missing: frozenset, where: str) ->
         Categorical (nominal) or float64 (numeric).
     """
     column = str(values.name)
+    if is_number_dtype(values.dtype) and declared != "nominal":
+        numbers = pd.Series(values.to_numpy(dtype="float64", na_value=np.nan))
+        numbers = numbers.mask(numbers.isin(numeric_tokens(missing)))  # a token "-999" means -999.0 too
+        _check_known(numbers, column, missing, where)
+        unique = numbers.dropna().unique()
+        if declared is None and np.isfinite(unique).all():
+            _check_few_integers(numbers.dropna().unique(), column, where)
+        return _numeric(numbers, declared or "numeric", column, where)
     text = texts(values, missing)
-    known = text.dropna()
-    if known.empty:
-        raise TableError(
-            f"{where}: column {column!r} has no known value (every cell is empty or a missing token "
-            f"{sorted(missing)}): leave the column out"
-        )
+    _check_known(text, column, missing, where)
     if declared is None:
-        declared = _inferred(values.dtype, known, column, where)
+        declared = _inferred(values.dtype, text.dropna(), column, where)
     if declared == "nominal":
         text = numbers_canonical(text)
         categories = sorted(text.dropna().unique(), key=value_key)
         return "nominal", categorical_column(text, categories, f"{where}: column {column!r}")
     return _numeric(text, declared, column, where)
+
+
+def _check_known(values: pd.Series, column: str, missing: frozenset, where: str) -> None:
+    if values.isna().all():
+        raise TableError(
+            f"{where}: column {column!r} has no known value (every cell is empty or a missing token "
+            f"{sorted(missing)}): leave the column out"
+        )
 
 
 def _settle(column: str) -> str:
@@ -366,8 +387,19 @@ def _settle(column: str) -> str:
     )
 
 
+def _check_few_integers(values: np.ndarray, column: str, where: str) -> None:
+    """The rule's refusal of integers with at most :data:`FEW_INTEGERS` distinct values (``values``: distinct)."""
+    if len(values) <= FEW_INTEGERS and np.all(values == np.round(values)):
+        shown = ", ".join(number_text(v) for v in np.sort(values))
+        raise TableError(
+            f"{where}: column {column!r} holds {len(values)} distinct integers ({shown}): the codes of a "
+            f"nominal attribute or a number? {_settle(column)}"
+        )
+
+
 def _inferred(dtype, known: pd.Series, column: str, where: str) -> str:
-    """The rule of :func:`from_frame` for a column not declared: ``nominal`` or ``numeric``, or a TableError."""
+    """The rule of :func:`from_frame` for a column of text not declared: ``nominal`` or ``numeric``, or a
+    TableError."""
     if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
         return "nominal"
     if dtype.kind in "mMc" or isinstance(dtype, (pd.PeriodDtype, pd.IntervalDtype)):
@@ -375,22 +407,14 @@ def _inferred(dtype, known: pd.Series, column: str, where: str) -> str:
             f"{where}: column {column!r} has dtype {dtype}, which is neither nominal nor numeric: convert it "
             "to numbers or to text, or leave it out"
         )
-    if dtype.kind in "iuf" and known.isin(["inf", "-inf"]).any():
-        return "numeric"  # refused as non-finite by the loader's check, with its row
-    numbers = known.str.fullmatch(NUMBER)
-    share = float(numbers.mean())
+    counts = known.value_counts()
+    numbers = pd.Series(counts.index.astype(object), dtype=object).str.fullmatch(NUMBER).to_numpy(dtype=bool)
+    share = float(counts.to_numpy()[numbers].sum() / counts.sum())
     if share == 1.0:
-        values = known.astype(float).unique()
-        if np.all(values == np.round(values)) and len(values) <= FEW_INTEGERS:
-            shown = ", ".join(number_text(v) for v in np.sort(values))
-            raise TableError(
-                f"{where}: column {column!r} holds {len(values)} distinct integers ({shown}): the codes of a "
-                f"nominal attribute or a number? {_settle(column)}"
-            )
+        _check_few_integers(np.unique(counts.index.astype(float)), column, where)
         return "numeric"
     if share >= MOSTLY_NUMBERS:
-        words = known[~numbers].value_counts()
-        shown = ", ".join(f"{w!r} ({n}x)" for w, n in words.head(3).items())
+        shown = ", ".join(f"{w!r} ({n}x)" for w, n in counts[~numbers].head(3).items())
         raise TableError(
             f"{where}: column {column!r} is mostly numbers ({share:.0%} of its known values) but also holds "
             f"{shown}: if those mean 'unknown', add --missing TOKEN (missing=(...) in Python); otherwise "
@@ -404,7 +428,7 @@ def _numeric(text: pd.Series, declared: str, column: str, where: str) -> tuple[s
         numbers = numeric_column(text, f"{where}: column {column!r}")
     except ValueError as exc:
         raise TableError(
-            f"{exc}: declared {declared}; declare it --nominal {column} (types={{{column!r}: 'nominal'}}) or add "
+            f"{exc}; declare it --nominal {column} (types={{{column!r}: 'nominal'}}) or add "
             "the token to --missing if it means 'unknown'"
         ) from None
     finite = numbers.dropna().to_numpy()

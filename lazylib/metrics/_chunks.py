@@ -75,12 +75,13 @@ def bilinear_sums(p: Plan, start: int, stop: int, n_stored: int, out: np.ndarray
     """The bilinear part of the sums of the queries ``start:stop`` (0 without bilinear terms): the plan's product,
     its unknown-at-one fills and its near-zero refinement, written into ``out`` when given."""
     if p.left is not None:
+        # the fills' and the refinement's products too: a BLAS pool woken between them costs more than it gains
         with threads_for((stop - start) * p.right.shape[0] * p.right.shape[1]):
             S = np.matmul(p.left[start:stop], p.right.T, out=out)
-        p.add_fills(S, start, stop)
-        # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
-        # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
-        refine_near_zero(p, S, start)
+            p.add_fills(S, start, stop)
+            # sums near zero have lost their relative precision (and a root amplifies that): recomputed, so that
+            # identical instances are at exactly 0 and ties among near-zero sums are decided on exact values
+            refine_near_zero(p, S, start)
         return S
     if out is None:
         return np.zeros((stop - start, n_stored))

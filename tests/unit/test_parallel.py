@@ -49,6 +49,8 @@ def test_workers_are_other_processes_with_limited_blas_threads():
 
 
 def test_small_products_run_on_one_blas_thread_and_the_setting_comes_back():
+    from unittest import mock
+
     from threadpoolctl import threadpool_limits
 
     from lazylib import _threads
@@ -58,8 +60,11 @@ def test_small_products_run_on_one_blas_thread_and_the_setting_comes_back():
         with _threads.threads_for(_threads.SMALL_WORK - 1):
             assert set(_blas_threads(None)[1]) <= {1}
         assert _blas_threads(None)[1] == before
-        with _threads.threads_for(_threads.SMALL_WORK):
-            assert _blas_threads(None)[1] == before
+        with mock.patch("lazylib._threads.spare_cores", lambda: 2.0), _threads.threads_for(_threads.SMALL_WORK):
+            assert _blas_threads(None)[1] == before  # a large block on an idle machine: the library's setting
+        with mock.patch("lazylib._threads.spare_cores", lambda: 1.5), _threads.threads_for(_threads.SMALL_WORK):
+            assert set(_blas_threads(None)[1]) <= {1}  # a large block on a busy machine: one thread
+        assert _blas_threads(None)[1] == before
 
 
 def test_the_search_and_the_matrix_give_the_same_results_on_one_thread_and_on_two():
@@ -72,7 +77,7 @@ def test_the_search_and_the_matrix_give_the_same_results_on_one_thread_and_on_tw
     metric = make_metric("hvdm").fit(X.iloc[:300], y.iloc[:300])
     with threadpool_limits(limits=2, user_api="blas"):
         one = metric.pairwise(X.iloc[300:]), list(metric.nearest_chunks(X.iloc[300:], 3))
-    with mock_small_work(0), threadpool_limits(limits=2, user_api="blas"):
+    with mock_small_work(0), mock_spare_cores(2.0), threadpool_limits(limits=2, user_api="blas"):
         assert _threads.SMALL_WORK == 0  # every block keeps the library's two threads
         two = metric.pairwise(X.iloc[300:]), list(metric.nearest_chunks(X.iloc[300:], 3))
     # the matrix's sums come from BLAS, whose blocking (and so the order of its additions) may depend on the
@@ -88,6 +93,12 @@ def mock_small_work(value):
     from unittest import mock
 
     return mock.patch("lazylib._threads.SMALL_WORK", value)
+
+
+def mock_spare_cores(value):
+    from unittest import mock
+
+    return mock.patch("lazylib._threads.spare_cores", lambda: value)
 
 
 SPAWN_SCRIPT = textwrap.dedent(
