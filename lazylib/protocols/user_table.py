@@ -427,7 +427,21 @@ def _log(log, text: str) -> None:
         log(text)
 
 
-def _configure(table, *, methods, seeds, budget, n_jobs, random_state, progress, log):
+def _earlier_choice(results, base) -> dict | None:
+    """``n_seeds`` and ``max_train`` of the run a results folder holds, if it is ``base`` but for those two."""
+    meta = None if results is None else Path(results) / "config.json"
+    if meta is None or not meta.is_file():
+        return None
+    try:
+        found = json.loads(meta.read_text()).get("config", {})
+    except (OSError, ValueError):
+        return None  # refused, with its reason, by _check_results_folder
+    now = json.loads(json.dumps(config_dict(base), default=list))
+    same = all(found.get(k) == v for k, v in now.items() if k not in ("n_seeds", "max_train"))
+    return {"n_seeds": found["n_seeds"], "max_train": found.get("max_train")} if same and "n_seeds" in found else None
+
+
+def _configure(table, *, methods, seeds, budget, n_jobs, random_state, progress, log, results=None):
     """The run's configuration: ``seeds`` fold seeds when given, else the fold seeds (and, for a large table, the
     training sample) that :func:`lazylib.protocols.bench_budget.choose` fits in ``budget`` minutes after a
     one-fold pilot (:func:`~lazylib.protocols.bench_budget.estimate`, said through ``log``); with the protocol in
@@ -442,8 +456,12 @@ def _configure(table, *, methods, seeds, budget, n_jobs, random_state, progress,
     base = Config(
         datasets=(), tables=((table.name, table.sha256),), random_state=random_state, large_rule="smooth", **chosen
     )
+    earlier = _earlier_choice(results, base)
     if seeds is not None:
         config = dataclasses.replace(base, n_seeds=seeds)
+    elif earlier is not None:  # resuming: the budget's choice of the folder's first run, not a new pilot's
+        config = dataclasses.replace(base, **earlier)
+        _log(log, f"resuming the run in {results}: {earlier['n_seeds']} fold seed(s), as its budget chose them")
     else:
         estimate = bench_budget.estimate(base, tables, progress=progress)
         _log(log, estimate.text(n_jobs))
@@ -555,7 +573,7 @@ def bench_table(
     _log(log, table.schema_text())
     config, protocol = _configure(
         table, methods=methods, seeds=seeds, budget=budget, n_jobs=n_jobs, random_state=random_state,
-        progress=progress, log=log,
+        progress=progress, log=log, results=results,
     )  # fmt: skip
     if results is not None:
         _check_results_folder(results, config)

@@ -110,3 +110,16 @@ def test_bad_input_only_a_run_can_see(tmp_path, capsys):
     assert cli.main([*base, "--methods", "1-NN Euclidean,no such method"]) == cli.BAD_INPUT
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no such method" in err[0], err
+
+
+def test_a_budgeted_run_is_piloted_and_resumes_with_its_first_choice(tmp_path):
+    table, said = from_frame(_frame(), "label", name="mine"), []
+    options = {"methods": METHODS[:2], "results": tmp_path / "r", "with_catalogue": False, "log": said.append}
+    first = bench_table(table, budget=0.5, **options)
+    assert any(line.startswith("pilot") for line in said) and not any("resuming" in line for line in said)
+    n_seeds = first.config.n_seeds
+    assert 1 <= n_seeds <= 5 and first.rows["seed"].nunique() == n_seeds
+    said.clear()
+    again = bench_table(table, budget=0.01, **options)  # a budget that would choose fewer seeds: the folder's choice
+    assert any("resuming" in line for line in said) and not any(line.startswith("pilot") for line in said)
+    pd.testing.assert_frame_equal(again.rows, first.rows)
