@@ -123,3 +123,15 @@ def test_a_budgeted_run_is_piloted_and_resumes_with_its_first_choice(tmp_path):
     again = bench_table(table, budget=0.01, **options)  # a budget that would choose fewer seeds: the folder's choice
     assert any("resuming" in line for line in said) and not any(line.startswith("pilot") for line in said)
     pd.testing.assert_frame_equal(again.rows, first.rows)
+
+
+def test_a_dataframe_and_its_classes_go_in_as_they_are(first, tmp_path):
+    frame = _frame()
+    result = bench_table(frame.drop(columns="label"), frame["label"], methods=METHODS[:2], seeds=1,
+                         with_catalogue=False, log=None)  # fmt: skip
+    assert result.table.sha256 == first[0].table.sha256 and result.provenance["target"] == "label"
+    assert len(result.rows) == 20 and result.to_html(tmp_path / "page.html").is_file()
+    with pytest.raises(ValueError, match="already has a column 'label'"):
+        bench_table(frame, frame["label"], log=None)
+    with pytest.raises(ValueError, match="name the class column"):
+        bench_table(frame, log=None)
