@@ -23,15 +23,18 @@ Benavoli et al. (2017): average ranks, the Friedman test, Nemenyi's post-hoc com
 difference diagram (:mod:`scikit_posthocs`), and the Bayesian signed-rank test with a region of practical
 equivalence (:mod:`baycomp`), in :mod:`lazylib.protocols.bench_stats`.
 
-Run the whole bench from the command line (every data set, every seed; ``--help`` for the options)::
+A user's own tables (:class:`lazylib.datasets.frame.Table`) run beside or instead of the catalogue's (``tables``
+of :class:`Config` and :func:`run`), their folds seeded from their content; the budget of such a run, its pilot
+and the smooth rule for the training sample of a large table are in :mod:`lazylib.protocols.bench_budget`.
+
+Run the whole bench from the command line (every data set, every seed; ``--help`` for the options;
+:mod:`lazylib.protocols.bench_cli`)::
 
     python -m lazylib.protocols.bench --full
 """
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import functools
 import hashlib
 import pickle
@@ -47,6 +50,7 @@ from lazylib import datasets as _datasets
 from lazylib._validation import Integer, check, check_random_state
 from lazylib.encoding import encode, label_values
 from lazylib.evaluation import progress_bar, stratified_kfold
+from lazylib.protocols.bench_budget import LARGE_RULES, training_size
 from lazylib.protocols.bench_methods import METHOD_NAMES, data_kind, methods
 from lazylib.protocols.bench_results import COLUMNS, ResultsFolder
 from lazylib.protocols.howe_cardie import K_RANGE
@@ -87,7 +91,19 @@ class Config:
         instances (:func:`training_part`; the test fold stays whole). None: every data set under the same
         protocol.
     large_seeds, large_train : int
-        See ``large``.
+        See ``large``; ``large_train`` is also the knee of the smooth rule (``large_rule``).
+    tables : tuple of (str, str)
+        A user's tables, ``(name, sha256)`` of each :class:`lazylib.datasets.frame.Table` that :func:`run` is given:
+        the name labels its rows, the content's sha256 seeds its folds and names the run.
+    large_rule : {"cliff", "smooth"}
+        The training sample of a large data set. ``"cliff"``: the stated protocol of the largest above ``large``
+        instances (the catalogue's stored run). ``"smooth"``: every data set under every fold seed, each training
+        part of ``n`` instances whole up to ``large_train`` and above that a stratified sample of
+        :func:`training_size` instances, which grows with the table without a jump (``large`` and
+        ``large_seeds`` then unused).
+    max_train : int or None
+        At most this many training instances per fold (a stratified sample), the cap a budget chooses
+        (:func:`lazylib.protocols.bench_budget.choose`); None: no cap.
     """
 
     datasets: tuple
@@ -102,12 +118,19 @@ class Config:
     large: int | None = None
     large_seeds: int = 1
     large_train: int = 5000
+    tables: tuple = ()
+    large_rule: str = "cliff"
+    max_train: int | None = None
 
     def __post_init__(self):
         known = set(_datasets.list_datasets())
         unknown = [d for d in self.datasets if d not in known]
-        if unknown or not self.datasets:
-            raise ValueError(f"unknown or no data sets: {unknown or list(self.datasets)}")
+        if unknown or not (self.datasets or self.tables):
+            raise ValueError(f"unknown or no data sets: {unknown or list(self.datasets)} (and no tables)")
+        object.__setattr__(self, "tables", _check_tables(self.tables, self.datasets))
+        if self.large_rule not in LARGE_RULES:
+            raise ValueError(f"large_rule must be one of {list(LARGE_RULES)}, got {self.large_rule!r}")
+        check("max_train", self.max_train, Integer(low=2), optional=True)
         bad = [m for m in self.methods if m not in METHOD_NAMES]
         if bad or not self.methods:
             raise ValueError(f"unknown or no methods: {bad or list(self.methods)} (known: {list(METHOD_NAMES)})")
@@ -124,12 +147,41 @@ class Config:
         return [int(s) for s in check_random_state(self.random_state).integers(0, 2**31 - 1, self.n_seeds)]
 
     def is_large(self, n: int) -> bool:
-        """Whether a data set of ``n`` instances follows the stated protocol of the largest (``large``)."""
-        return self.large is not None and n > self.large
+        """Whether a data set of ``n`` instances follows the stated protocol of the largest (``large``, under
+        ``large_rule="cliff"``)."""
+        return self.large_rule == "cliff" and self.large is not None and n > self.large
 
     def key(self) -> str:
-        """A short hash of the configuration (with the library's inputs fingerprint, the name of a cached run)."""
-        return hashlib.sha256(repr(sorted(asdict(self).items())).encode()).hexdigest()[:16]
+        """A short hash of the configuration (with the library's inputs fingerprint, the name of a cached run).
+        The fields added with the user's tables count only when they differ from their defaults, so a run of the
+        catalogue keeps the key it had before them."""
+        fields = asdict(self)
+        for name, default in _LATER_FIELDS.items():
+            if fields[name] == default:
+                del fields[name]
+        return hashlib.sha256(repr(sorted(fields.items())).encode()).hexdigest()[:16]
+
+
+#: Fields of :class:`Config` added after runs were stored, with their defaults: left out of :meth:`Config.key` at
+#: their default, so the stored runs keep their keys.
+_LATER_FIELDS = {"tables": (), "large_rule": "cliff", "max_train": None}
+
+
+def _check_tables(tables, datasets) -> tuple:
+    """``tables`` as a tuple of ``(name, sha256)`` pairs, names unique and none a data set of ``datasets``."""
+    pairs = tuple(tuple(t) for t in tables)
+    for pair in pairs:
+        if len(pair) != 2 or not isinstance(pair[0], str) or not pair[0] or not isinstance(pair[1], str):
+            raise ValueError(f"tables holds (name, sha256) pairs of Table objects, got {pair!r}")
+        if len(pair[1]) != 64 or any(c not in "0123456789abcdef" for c in pair[1]):
+            raise ValueError(f"table {pair[0]!r}: {pair[1]!r} is not a sha256 (64 hex digits): pass Table.sha256")
+        if any(c in pair[0] for c in "/\\") or pair[0] in (".", ".."):
+            raise ValueError(f"table name {pair[0]!r} names a path: give the table a plain name")
+    names = [name for name, _ in pairs]
+    clash = sorted({n for n in names if names.count(n) > 1} | (set(names) & set(datasets)))
+    if clash:
+        raise ValueError(f"table names {clash} are given twice or are data sets of the run: rename the tables")
+    return pairs
 
 
 #: Messages of numpy's own allocation errors (a ValueError, not a refusal by the library).
@@ -195,9 +247,10 @@ def _fold_rows(config: Config, name: str, data: dict, seed: int, f: int, fold) -
 
 
 def training_part(config: Config, train: np.ndarray, y: pd.Series, random_state: int) -> np.ndarray:
-    """The training part a fold uses: ``train`` itself, or for a data set under the stated protocol of the largest
-    (``large`` of :class:`Config`) a stratified sample of ``config.large_train`` of its instances
-    (:func:`sklearn.model_selection.train_test_split`), in increasing order.
+    """The training part a fold uses: ``train`` itself, or a stratified sample of :func:`training_size` of its
+    instances under ``config.large_rule`` (the stated protocol of the largest, ``large`` of :class:`Config`, or
+    the smooth rule), at most ``config.max_train`` (:func:`sklearn.model_selection.train_test_split`), in
+    increasing order.
 
     Parameters
     ----------
@@ -222,13 +275,15 @@ def training_part(config: Config, train: np.ndarray, y: pd.Series, random_state:
     >>> len(part), sorted(pd.Series(y[part]).value_counts())
     (30, [10, 10, 10])
     """
-    if not config.is_large(len(y)) or len(train) <= config.large_train:
+    large = config.large if config.large_rule == "cliff" else None
+    size = training_size(len(train), config.large_rule, knee=config.large_train, large=large, n_total=len(y))
+    if config.max_train is not None:
+        size = min(size, config.max_train)
+    if size >= len(train):
         return train
     from sklearn.model_selection import train_test_split
 
-    part, _ = train_test_split(
-        train, train_size=config.large_train, stratify=y.iloc[train].to_numpy(), random_state=random_state
-    )
+    part, _ = train_test_split(train, train_size=size, stratify=y.iloc[train].to_numpy(), random_state=random_state)
     return np.sort(part)
 
 
@@ -237,12 +292,21 @@ def _prepared(name: str) -> dict:
     """A data set as the bench uses it, loaded once per process (each worker of a cluster loads it by name)."""
     X, y, types, _ = prepare(name)
     types = dict(types) if types is not None else None
-    return {"X": X, "y": y, "types": types, "Z": encode(X, types), "kind": data_kind(types)}
+    return {"X": X, "y": y, "types": types, "Z": encode(X, types), "kind": data_kind(types), "seed_name": name}
 
 
-def _job(config: Config, job: tuple, blas_threads: int | None = 1) -> tuple[tuple, list[dict]]:
-    """One job, ``(data set, fold seed, fold)``: its rows, every method of ``config`` on that fold. It carries
-    only names: the data set is loaded by name where the job runs (once per process), its folds drawn there. An
+def _table_data(table) -> dict:
+    """A user's table as the bench uses it, the same fields as :func:`_prepared`; its folds are seeded from its
+    content's sha256, never from its name."""
+    types = dict(table.types)
+    Z = encode(table.X, types)
+    return {"X": table.X, "y": table.y, "types": types, "Z": Z, "kind": data_kind(types), "seed_name": table.sha256}
+
+
+def _job(config: Config, job: tuple, blas_threads: int | None = 1, data=None) -> tuple[tuple, list[dict]]:
+    """One job, ``(data set, fold seed, fold)``: its rows, every method of ``config`` on that fold. A catalogue
+    job carries only names: the data set is loaded by name where the job runs (once per process); a user's
+    table's job carries the table's ``data`` (:func:`_table_data`). The folds are drawn where the job runs. An
     exception outside the methods (loading the data set) is recorded on every method's row. ``blas_threads``
     limits the BLAS thread pools while it runs (None: as they are)."""
     from threadpoolctl import threadpool_limits
@@ -250,9 +314,10 @@ def _job(config: Config, job: tuple, blas_threads: int | None = 1) -> tuple[tupl
     name, seed, f = job
     with threadpool_limits(limits=blas_threads, user_api="blas"):
         try:
-            data = _prepared(name)
-            train, test = stratified_kfold(data["y"], config.n_splits, random_state=dataset_seed(name, seed))[f]
-            train = training_part(config, train, data["y"], dataset_seed(name, seed) + f)
+            data = _prepared(name) if data is None else data
+            base = dataset_seed(data["seed_name"], seed)
+            train, test = stratified_kfold(data["y"], config.n_splits, random_state=base)[f]
+            train = training_part(config, train, data["y"], base + f)
             return job, _fold_rows(config, name, data, seed, f, (train, test))
         except Exception as err:
             return job, _failed_rows(config, job, err)
@@ -269,13 +334,18 @@ def _failed_rows(config: Config, job: tuple, err: BaseException) -> list[dict]:
     ]
 
 
-def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, label: str):
+def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, data: dict):
     """Yield ``(job, rows)`` as jobs end: here one by one (``n_jobs=1``), on joblib's workers, or on the Dask
-    ``client``'s cluster (one task per job; a task lost with its worker is recorded as that job's error)."""
+    ``client``'s cluster (one task per job; a task lost with its worker is recorded as that job's error).
+    ``data`` holds the user's tables' data by name (sent with their jobs; scattered once to a cluster)."""
     if client is not None:
         from distributed import as_completed
 
-        futures = {client.submit(_job, config, job, blas_threads, pure=False, key=f"bench-{job}"): job for job in jobs}
+        sent = {name: client.scatter([d], broadcast=False)[0] for name, d in data.items()}
+        futures = {
+            client.submit(_job, config, job, blas_threads, sent.get(job[0]), pure=False, key=f"bench-{job}"): job
+            for job in jobs
+        }
         for future in as_completed(futures):
             try:
                 yield future.result()
@@ -285,17 +355,47 @@ def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, l
         return
     if n_jobs == 1 or len(jobs) <= 1:
         for job in jobs:
-            yield _job(config, job, blas_threads)
+            yield _job(config, job, blas_threads, data.get(job[0]))
         return
     from joblib import Parallel, delayed
 
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    yield from parallel(delayed(_job)(config, job, blas_threads) for job in jobs)
+    yield from parallel(delayed(_job)(config, job, blas_threads, data.get(job[0])) for job in jobs)
+
+
+def _check_tables_given(config: Config, tables) -> dict:
+    """The tables of ``config`` from ``tables`` (name -> Table), each with the content ``config`` names, and each
+    class with at least one member per fold (checked before any job)."""
+    tables = dict(tables or {})
+    expected = dict(config.tables)
+    if set(tables) != set(expected):
+        raise ValueError(
+            f"the configuration names the tables {sorted(expected)}, run was given {sorted(tables)}: pass "
+            "tables={name: Table} for exactly the configuration's tables (Config(tables=((name, table.sha256), ...)))"
+        )
+    for name, table in tables.items():
+        if table.sha256 != expected[name]:
+            raise ValueError(
+                f"table {name!r}: its content (sha256 {table.sha256[:12]}...) is not the one the configuration "
+                f"names ({expected[name][:12]}...): build the Config from this table"
+            )
+        counts = pd.Series(table.y).value_counts()
+        small = counts[counts < config.n_splits]
+        if len(small):
+            cls, count = small.index[-1], int(small.iloc[-1])
+            fix = f"use at most {count} folds (n_splits={count}, --folds {count})" if count >= 2 else "leave it out"
+            raise ValueError(
+                f"table {name!r}: class {cls!r} has {count} row{'s' * (count != 1)}, fewer than the "
+                f"{config.n_splits} folds of each cross-validation (every test fold needs one of each class): "
+                f"{fix}, or merge the class with another"
+            )
+    return tables
 
 
 def run(
     config: Config,
     *,
+    tables: dict | None = None,
     n_jobs: int = 2,
     cache_dir=None,
     label: str = "bench",
@@ -304,17 +404,23 @@ def run(
     blas_threads: int | None = 1,
     folds=None,
     largest_first: bool = True,
+    progress: bool | None = None,
 ) -> pd.DataFrame:
-    """Every method of ``config`` on every fold of every seed of every data set.
+    """Every method of ``config`` on every fold of every seed of every data set and table.
 
     One job per data set, fold seed and fold (all methods of that fold), the largest data sets first. A job
     carries names only: the data set is loaded by name where it runs, once per process. A method's exception is
     recorded on its row (``refused`` for the library's ValueError, ``error`` for anything else, a MemoryError
-    included) and the run goes on.
+    included) and the run goes on. A user's table's job carries the table's data instead; its folds are
+    seeded from its content (:func:`~lazylib.protocols.wilson1997.dataset_seed` of its sha256 and the fold seed),
+    so a renamed table draws the same folds, and its rows carry its name.
 
     Parameters
     ----------
     config : Config
+    tables : dict of str to lazylib.datasets.frame.Table, optional
+        The tables ``config.tables`` names, by name (required when it names any). Refused before any job: a
+        table whose content is not the one named, or with a class of fewer members than ``config.n_splits``.
     n_jobs : int
         Worker processes of joblib (its active backend: loky, or a Dask cluster under
         ``joblib.parallel_config("dask")``); 1 runs here. The results do not depend on it.
@@ -341,6 +447,8 @@ def run(
     largest_first : bool
         Start the jobs of the largest data sets first (the best balance of workers), or the smallest first (the
         most jobs finished early, for a results folder read while the run goes on). The rows do not depend on it.
+    progress : bool or None
+        Draw the progress bar (None: on a terminal or in a notebook, :func:`lazylib.evaluation.progress_bar`).
 
     Returns
     -------
@@ -349,6 +457,7 @@ def run(
     functions, which do both), ``total_s``, ``refused`` (the refusal's message, or ""), the data set's ``kind``
     and ``error`` (``"Type: message"`` of a failure, or "").
     """
+    tables = _check_tables_given(config, tables)
     path = None
     if cache_dir is not None and folds is None:
         from lazylib.report.scorecard import inputs_fingerprint
@@ -361,10 +470,11 @@ def run(
     chosen = range(config.n_splits) if folds is None else sorted({check("fold", f, Integer(low=0)) for f in folds})
     if chosen and chosen[-1] >= config.n_splits:
         raise ValueError(f"folds must be below n_splits = {config.n_splits}, got {list(folds)}")
-    size = {name: len(_prepared(name)["y"]) for name in config.datasets}
+    size = {name: len(_prepared(name)["y"]) for name in config.datasets} | {n: len(t.y) for n, t in tables.items()}
+    data = {name: _table_data(table) for name, table in tables.items()}
     jobs = [
         (name, s, f)
-        for name in config.datasets
+        for name in size
         for s in (seeds[: config.large_seeds] if config.is_large(size[name]) else seeds)
         for f in chosen
     ]
@@ -374,8 +484,8 @@ def run(
     folder = ResultsFolder(results, config) if results is not None else None
     by_job = {job: folder.load(job) for job in folder.finished(jobs)} if folder is not None else {}
     todo = [jobs[i] for i in order if jobs[i] not in by_job]
-    with progress_bar(len(todo), label, None) as bar:
-        for job, rows in _execute(config, todo, n_jobs=n_jobs, client=client, blas_threads=blas_threads, label=label):
+    with progress_bar(len(todo), label, progress) as bar:
+        for job, rows in _execute(config, todo, n_jobs=n_jobs, client=client, blas_threads=blas_threads, data=data):
             if folder is not None:
                 folder.save(job, rows)
             by_job[job] = rows
@@ -454,102 +564,6 @@ def default_cache_dir() -> Path | None:
     return None if root is None else root / "_build" / ".bench"
 
 
-def _utc_now() -> str:
-    """The time now, UTC, to the second (ISO 8601)."""
-    import datetime
-
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def _parser() -> argparse.ArgumentParser:
-    """The command line's arguments (:func:`main`)."""
-    parser = argparse.ArgumentParser(prog="python -m lazylib.protocols.bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--full", action="store_true", help="every data set of the catalogue (default: the book's)")
-    parser.add_argument("--seeds", type=int, default=None, help="fold seeds (default: FULL or BOOK's)")
-    parser.add_argument("--datasets", nargs="*", default=None, help="data set names (overrides --full)")
-    parser.add_argument("--n-jobs", type=int, default=2)
-    parser.add_argument("--output", default="bench_results.csv", help="CSV of every fold's row")
-    parser.add_argument(
-        "--artifact", default=None, help="also store the run as Part VI's artifact in this folder (benchmarks/full_run "
-        "for the full run: full_run.csv.gz, full_run.json, cost_by_dataset.csv)"
-    )  # fmt: skip
-    parser.add_argument("--methods", nargs="*", default=None, help="method names (default: every method)")
-    parser.add_argument(
-        "--results", default=None, help="results folder: each job written as it ends; a rerun skips finished jobs"
-    )
-    parser.add_argument("--folds", type=int, nargs="*", default=None, help="run only these folds (e.g. to time)")
-    parser.add_argument("--smallest-first", action="store_true", help="start the smallest data sets' jobs first")
-    parser.add_argument("--scheduler", default=None, help="address of a Dask scheduler to run the jobs on")
-    parser.add_argument(
-        "--blas-threads", type=int, default=1, help="BLAS threads while a job runs (0: leave them as they are)"
-    )
-    parser.add_argument(
-        "--large", type=int, default=None, help="instances above which a data set follows the stated protocol of the "
-        "largest (one fold seed, training parts sampled to 5,000; default: FULL's 10,000, none for the book's; 0: none)"
-    )  # fmt: skip
-    return parser
-
-
-def main(argv=None) -> None:
-    """The command line: run the bench (``--full``: every data set) and write every fold's row to a CSV file.
-
-    Parameters
-    ----------
-    argv : list of str, optional
-        The arguments (default: the command line's).
-    """
-    args = _parser().parse_args(argv)
-    base = FULL if args.full else BOOK
-    names = tuple(args.datasets) if args.datasets else base.datasets
-    chosen = {"methods": tuple(args.methods)} if args.methods else {}
-    if args.large is not None:
-        chosen["large"] = args.large or None
-    config = dataclasses.replace(base, datasets=names, n_seeds=args.seeds or base.n_seeds, **chosen)
-    client = None
-    if args.scheduler:
-        from distributed import Client
-
-        client = Client(args.scheduler)
-    start, cpu = time.perf_counter(), time.process_time()
-    started = _utc_now()
-    try:
-        results = run(
-            config,
-            n_jobs=args.n_jobs,
-            label="bench",
-            results=args.results,
-            client=client,
-            blas_threads=args.blas_threads or None,
-            folds=args.folds,
-            largest_first=not args.smallest_first,
-        )
-    finally:
-        if client is not None:
-            client.close()
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    results.to_csv(args.output, index=False)
-    if args.artifact:
-        import sys
-
-        from lazylib.protocols.bench_results import write_artifact
-
-        command = " ".join(["python -m lazylib.protocols.bench", *(sys.argv[1:] if argv is None else argv)])
-        write_artifact(results, args.artifact, config, command=command, started=started, ended=_utc_now(), wall_s=wall)
-    failed = results[results["error"].ne("")]
-    print(
-        f"{len(names)} data sets x {config.n_seeds} seeds x {config.n_splits} folds x {len(config.methods)} "
-        f"methods in {wall:.0f} s wall ({results['total_s'].sum():.0f} s of processor time in fit and predict; "
-        f"this process: {cpu:.0f} s, the whole run's with --n-jobs 1); rows in {args.output}"
-    )
-    from lazylib.protocols.bench_stats import average_ranks, complete_block
-
-    if len(failed):
-        print(f"{len(failed)} rows failed (column error):")
-        print(failed.groupby(["method", "error"]).size().to_string())
-    ranks = average_ranks(complete_block(accuracy_table(results)))
-    print(ranks.round(2).to_string())
-
-
 #: Every data set of the catalogue, five fold seeds: the full run of the command line. Letter (20,000 instances)
 #: and shuttle (58,000) follow the stated protocol of the largest (``large``): one fold seed, each training part a
 #: stratified sample of 5,000 instances (their full protocol would cost about 8.6 and over 27 processor-hours).
@@ -579,6 +593,6 @@ BOOK = Config(
 
 if __name__ == "__main__":
     # run from the importable module, not __main__: its job function then reaches worker processes by reference
-    from lazylib.protocols import bench as _bench
+    from lazylib.protocols.bench_cli import main
 
-    _bench.main()
+    main()

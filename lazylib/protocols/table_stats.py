@@ -333,6 +333,7 @@ def one_table(
     >>> st.best, st.against_baseline.loc["A", "p_holm"] < 0.05
     ('A', np.True_)
     """
+    test_share = check("test_share", test_share, Real(low=0, open_low=True))
     check("level", level, Real(low=0, high=1, open_low=True, open_high=True))
     check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
     ropes = tuple(float(r) for r in ropes)

@@ -3,6 +3,8 @@ job by job and resumed, the same rows serially and on a Dask LocalCluster."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,7 +13,7 @@ from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
-from lazylib.protocols import bench, bench_methods
+from lazylib.protocols import bench, bench_cli, bench_methods
 from lazylib.weighting import LearnedWOM
 
 TINY = bench.Config(
@@ -172,8 +174,8 @@ def test_the_command_line_stores_an_artifact_that_part_vi_reads_back(tmp_path, s
 
     argv = ["--datasets", "lenses", "iris", "--seeds", "1", "--methods", "1-NN OM", "k-NN WOM", "MC", "C4.5"]
     argv += ["--n-jobs", "1", "--output", str(tmp_path / "rows.csv"), "--artifact", str(tmp_path / "art")]
-    config = bench.dataclasses.replace(bench.BOOK, datasets=("lenses", "iris"), n_seeds=1, methods=TINY.methods)
-    bench.main(argv)
+    config = dataclasses.replace(bench.BOOK, datasets=("lenses", "iris"), n_seeds=1, methods=TINY.methods)
+    bench_cli.main(argv)
     assert "data sets x 1 seeds" in capsys.readouterr().out
     stored = bench_results.load_full_run(tmp_path / "art" / "full_run.csv.gz")
     rows = bench.run(config, n_jobs=1)

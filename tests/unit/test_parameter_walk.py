@@ -187,6 +187,71 @@ def _frame():
     return pd.DataFrame({"a": rng.random(20), "b": rng.random(20) * 3}), np.arange(20) % 2
 
 
+def _bench_recipes():
+    """The bench budget's functions: the smooth rule, and the choice from an estimate built by hand (no pilot)."""
+    from lazylib.protocols.bench import Config
+    from lazylib.protocols.bench_budget import Estimate, choose, training_size
+
+    config = Config(datasets=(), tables=(("t", "0" * 64),), n_seeds=5, methods=("C4.5",), large_rule="smooth")
+    fake = Estimate(
+        config, pd.DataFrame({"C4.5": [1.0]}, index=["t"]), {"t": 100}, {"t": 90}, {"t": 90}, 0.0, 1.0, None
+    )
+    return {
+        "lazylib.protocols.bench_budget.training_size": (training_size, dict(n_train=100, rule="smooth", knee=50)),
+        "lazylib.protocols.bench_budget.choose": (
+            choose,
+            dict(estimate=fake, budget_minutes=1.0, n_jobs=2, max_seeds=3),
+        ),
+    }
+
+
+def _table_recipes():
+    """The statistics of one table and the catalogue's advice, on a small hand-made run (two methods, two seeds of
+    four folds) and eight hand-made profiles."""
+    from lazylib.protocols.catalogue_advice import catalogue_view, hit_rate, nearest
+    from lazylib.protocols.table_stats import corrected_ttest, correlated_bayes, one_table
+
+    rng = np.random.default_rng(3)
+    one = pd.DataFrame(
+        [
+            {"method": m, "seed": s, "fold": f, "accuracy": 80 + 2 * (m == "B") + rng.normal(), "total_s": 1.0}
+            for m in ("A", "B")
+            for s in range(2)
+            for f in range(4)
+        ]
+    )
+    names = [f"d{i}" for i in range(8)]
+    run = pd.DataFrame(
+        [
+            {"dataset": d, "seed": 0, "fold": f, "method": m, "accuracy": 70 + i + 5 * (m == "B") * (i % 2)}
+            for i, d in enumerate(names)
+            for m in ("A", "B")
+            for f in range(2)
+        ]
+    )
+    profiles = pd.DataFrame(
+        {"rows": [100 * (i + 1) for i in range(8)], "attributes": 5, "nominal_share": [i % 2 for i in range(8)]}
+        | {"missing_share": 0.0, "classes": 2},
+        index=names,
+    )
+    target = {"rows": 250, "attributes": 5, "nominal_share": 1.0, "missing_share": 0.0, "classes": 2}
+    a, b = one.accuracy[:8].to_numpy(), one.accuracy[8:].to_numpy()
+    return {
+        "lazylib.protocols.table_stats.one_table": (one_table, dict(results=one, baseline="A", test_share=1 / 3)),
+        "lazylib.protocols.table_stats.corrected_ttest": (corrected_ttest, dict(a=a, b=b, test_share=1 / 3)),
+        "lazylib.protocols.table_stats.correlated_bayes": (
+            correlated_bayes,
+            dict(a=a, b=b, test_share=1 / 3, rope=1.0),
+        ),
+        "lazylib.protocols.catalogue_advice.nearest": (nearest, dict(target=target, profiles=profiles, k=3)),
+        "lazylib.protocols.catalogue_advice.catalogue_view": (
+            catalogue_view,
+            dict(target=target, full_run=run, k=3, profiles=profiles),
+        ),
+        "lazylib.protocols.catalogue_advice.hit_rate": (hit_rate, dict(full_run=run, profiles=profiles, k=3)),
+    }
+
+
 def _recipes():
     """A valid call of each walked function (keyword arguments), and the parameters the walk breaks."""
     from lazylib import evaluation, synthetic
@@ -203,79 +268,89 @@ def _recipes():
     X, y = _frame()
     D = np.abs(np.subtract.outer(X.a.to_numpy(), X.a.to_numpy()))
     Z = X.to_numpy()
-    return {
-        "lazylib.c45_builder.extra_errors": (extra_errors, dict(n=10.0, e=2.0, confidence=0.25)),
-        "lazylib.c45_builder.normal_deviate": (normal_deviate, dict(confidence=0.25)),
-        "lazylib.trees.candidate_splits": (
-            candidate_splits,
-            dict(X=X, y=y, min_cases=2, mdl_correction=True, release8_min_split=True, value_tolerance=1e-5),
-        ),
-        "lazylib.weighting.infogain.information_gain": (infogain.information_gain, dict(X=X, y=y, n_bins=4)),
-        "lazylib.weighting.infogain.equal_width_bins": (infogain.equal_width_bins, dict(X=X, n_bins=4)),
-        "lazylib.weighting.mdw.hoeffding_pairs": (mdw.hoeffding_pairs, dict(epsilon=0.1, delta=0.05, bound=1.0)),
-        "lazylib.weighting.sampling.sampled_mean_difference": (
-            sampling.sampled_mean_difference,
-            dict(a=Z[:10, 0], b=Z[10:, 0], n_pairs=5, n_estimates=2, random_state=0),
-        ),
-        "lazylib.weighting.mdw.mdw_components": (
-            mdw.mdw_components,
-            dict(X=X, y=y, calibrated=True, self_pairs=True),
-        ),
-        "lazylib.weighting.mdw.mdw_weights": (mdw.mdw_weights, dict(X=X, y=y, calibrated=True, self_pairs=True)),
-        "lazylib.weighting.kinds.set_difference": (
-            kinds.set_difference,
-            dict(A=[np.array([[0.0, 1.0]]), np.array([[2.0, 1.0]])], block=4),
-        ),
-        "lazylib.weighting.sets.loo_predictions": (sets.loo_predictions, dict(D=D, y=y, k=1)),
-        "lazylib.weighting.sets.mdw_loo_distances": (sets.mdw_loo_distances, dict(X=X, y=y, self_pairs=True)),
-        "lazylib.weighting.wom.wom_weights": (
-            wom.wom_weights,
-            dict(X=X.round(1), y=y, mu=0.02, n_passes=1, tie_tolerance=1e-9, types=["nominal", "nominal"]),
-        ),
-        "lazylib.synthetic.led": (synthetic.led, dict(n=10, noise=0.1, n_irrelevant=1, random_state=0)),
-        "lazylib.synthetic.led_bayes_accuracy": (synthetic.led_bayes_accuracy, dict(noise=0.1)),
-        "lazylib.synthetic.waveform": (synthetic.waveform, dict(n=10, n_noise=1, random_state=0)),
-        "lazylib.synthetic.r_n": (synthetic.r_n, dict(n_relevant=2, n_per_region=3, random_state=0)),
-        "lazylib.synthetic.payne_separable": (synthetic.payne_separable, dict(n=10, margin=0.0, random_state=0)),
-        "lazylib.synthetic.payne_inseparable": (synthetic.payne_inseparable, dict(n=10, margin=0.0, random_state=0)),
-        "lazylib.synthetic.add_irrelevant": (
-            synthetic.add_irrelevant,
-            dict(X=X, n=1, n_values=2, random_state=0),
-        ),
-        "lazylib.synthetic.add_redundant": (synthetic.add_redundant, dict(X=X, n=1, delta=0.05, random_state=0)),
-        "lazylib.evaluation.kfold": (evaluation.kfold, dict(n=20, n_splits=5, random_state=0, shuffle=True)),
-        "lazylib.evaluation.stratified_kfold": (evaluation.stratified_kfold, dict(y=y, n_splits=5, random_state=0)),
-        "lazylib.evaluation.leave_one_out": (evaluation.leave_one_out, dict(n=5)),
-        "lazylib.evaluation.significance_mark": (
-            evaluation.significance_mark,
-            dict(a=[0.8, 0.9, 0.85], b=[0.7, 0.75, 0.8], alpha=0.05, tails=1),
-        ),
-        "lazylib.voting.vote": (vote, dict(D=D, y=y, k=1, priority=np.array([0.5, 0.25]), tie_tolerance=1e-9)),
-        "lazylib.neighbors.loo_accuracy_by_k": (
-            loo_accuracy_by_k,
-            dict(X=X, y=y, ks=[1], metric="euclidean", tie_tolerance=1e-9, expected=False),
-        ),
-        "lazylib.neighbors.select_k_loo": (select_k_loo, dict(X=X, y=y, ks=[1, 3], metric="euclidean")),
-        "lazylib.selection.random_subsets": (
-            lambda **kw: random_subsets(rng=np.random.default_rng(0), **kw),
-            dict(n_attributes=3, n_subsets=4),
-        ),
-        "lazylib.selection.loo_subset_accuracy": (
-            loo_subset_accuracy,
-            dict(X=Z, y=y, masks=np.ones((1, 2), dtype=bool), tie_tolerance=1e-9),
-        ),
-        "lazylib.subspace.nn_accuracy": (nn_accuracy, dict(Z_train=Z, y_train=y, Z_test=Z, y_test=y, n_classes=2)),
-        "lazylib.subspace.accuracy_by_width": (accuracy_by_width, dict(Z_train=Z, y_train=y, n_classes=2)),
-        "lazylib.vfi.winners": (winners, dict(votes=D[:, :2], priority=np.array([0.5, 0.25]), tie_tolerance=1e-9)),
-        "lazylib.metrics._probabilities.vdm_delta": (
-            _probabilities.vdm_delta,
-            dict(p=np.array([0.5, 0.5]), q=np.array([1.0, 0.0]), power=2.0),
-        ),
-        "lazylib.metrics._probabilities.minimum_value_weight": (_probabilities.minimum_value_weight, dict(n_classes=2)),
-        "lazylib.evaluation.check_folds": (evaluation.check_folds, dict(folds=[([0, 1], [2, 3])], n=4)),
-        **_search_recipes(D),
-        **_report_recipes(),
-    }
+    return (
+        _bench_recipes()
+        | _table_recipes()
+        | {
+            "lazylib.c45_builder.extra_errors": (extra_errors, dict(n=10.0, e=2.0, confidence=0.25)),
+            "lazylib.c45_builder.normal_deviate": (normal_deviate, dict(confidence=0.25)),
+            "lazylib.trees.candidate_splits": (
+                candidate_splits,
+                dict(X=X, y=y, min_cases=2, mdl_correction=True, release8_min_split=True, value_tolerance=1e-5),
+            ),
+            "lazylib.weighting.infogain.information_gain": (infogain.information_gain, dict(X=X, y=y, n_bins=4)),
+            "lazylib.weighting.infogain.equal_width_bins": (infogain.equal_width_bins, dict(X=X, n_bins=4)),
+            "lazylib.weighting.mdw.hoeffding_pairs": (mdw.hoeffding_pairs, dict(epsilon=0.1, delta=0.05, bound=1.0)),
+            "lazylib.weighting.sampling.sampled_mean_difference": (
+                sampling.sampled_mean_difference,
+                dict(a=Z[:10, 0], b=Z[10:, 0], n_pairs=5, n_estimates=2, random_state=0),
+            ),
+            "lazylib.weighting.mdw.mdw_components": (
+                mdw.mdw_components,
+                dict(X=X, y=y, calibrated=True, self_pairs=True),
+            ),
+            "lazylib.weighting.mdw.mdw_weights": (mdw.mdw_weights, dict(X=X, y=y, calibrated=True, self_pairs=True)),
+            "lazylib.weighting.kinds.set_difference": (
+                kinds.set_difference,
+                dict(A=[np.array([[0.0, 1.0]]), np.array([[2.0, 1.0]])], block=4),
+            ),
+            "lazylib.weighting.sets.loo_predictions": (sets.loo_predictions, dict(D=D, y=y, k=1)),
+            "lazylib.weighting.sets.mdw_loo_distances": (sets.mdw_loo_distances, dict(X=X, y=y, self_pairs=True)),
+            "lazylib.weighting.wom.wom_weights": (
+                wom.wom_weights,
+                dict(X=X.round(1), y=y, mu=0.02, n_passes=1, tie_tolerance=1e-9, types=["nominal", "nominal"]),
+            ),
+            "lazylib.synthetic.led": (synthetic.led, dict(n=10, noise=0.1, n_irrelevant=1, random_state=0)),
+            "lazylib.synthetic.led_bayes_accuracy": (synthetic.led_bayes_accuracy, dict(noise=0.1)),
+            "lazylib.synthetic.waveform": (synthetic.waveform, dict(n=10, n_noise=1, random_state=0)),
+            "lazylib.synthetic.r_n": (synthetic.r_n, dict(n_relevant=2, n_per_region=3, random_state=0)),
+            "lazylib.synthetic.payne_separable": (synthetic.payne_separable, dict(n=10, margin=0.0, random_state=0)),
+            "lazylib.synthetic.payne_inseparable": (
+                synthetic.payne_inseparable,
+                dict(n=10, margin=0.0, random_state=0),
+            ),
+            "lazylib.synthetic.add_irrelevant": (
+                synthetic.add_irrelevant,
+                dict(X=X, n=1, n_values=2, random_state=0),
+            ),
+            "lazylib.synthetic.add_redundant": (synthetic.add_redundant, dict(X=X, n=1, delta=0.05, random_state=0)),
+            "lazylib.evaluation.kfold": (evaluation.kfold, dict(n=20, n_splits=5, random_state=0, shuffle=True)),
+            "lazylib.evaluation.stratified_kfold": (evaluation.stratified_kfold, dict(y=y, n_splits=5, random_state=0)),
+            "lazylib.evaluation.leave_one_out": (evaluation.leave_one_out, dict(n=5)),
+            "lazylib.evaluation.significance_mark": (
+                evaluation.significance_mark,
+                dict(a=[0.8, 0.9, 0.85], b=[0.7, 0.75, 0.8], alpha=0.05, tails=1),
+            ),
+            "lazylib.voting.vote": (vote, dict(D=D, y=y, k=1, priority=np.array([0.5, 0.25]), tie_tolerance=1e-9)),
+            "lazylib.neighbors.loo_accuracy_by_k": (
+                loo_accuracy_by_k,
+                dict(X=X, y=y, ks=[1], metric="euclidean", tie_tolerance=1e-9, expected=False),
+            ),
+            "lazylib.neighbors.select_k_loo": (select_k_loo, dict(X=X, y=y, ks=[1, 3], metric="euclidean")),
+            "lazylib.selection.random_subsets": (
+                lambda **kw: random_subsets(rng=np.random.default_rng(0), **kw),
+                dict(n_attributes=3, n_subsets=4),
+            ),
+            "lazylib.selection.loo_subset_accuracy": (
+                loo_subset_accuracy,
+                dict(X=Z, y=y, masks=np.ones((1, 2), dtype=bool), tie_tolerance=1e-9),
+            ),
+            "lazylib.subspace.nn_accuracy": (nn_accuracy, dict(Z_train=Z, y_train=y, Z_test=Z, y_test=y, n_classes=2)),
+            "lazylib.subspace.accuracy_by_width": (accuracy_by_width, dict(Z_train=Z, y_train=y, n_classes=2)),
+            "lazylib.vfi.winners": (winners, dict(votes=D[:, :2], priority=np.array([0.5, 0.25]), tie_tolerance=1e-9)),
+            "lazylib.metrics._probabilities.vdm_delta": (
+                _probabilities.vdm_delta,
+                dict(p=np.array([0.5, 0.5]), q=np.array([1.0, 0.0]), power=2.0),
+            ),
+            "lazylib.metrics._probabilities.minimum_value_weight": (
+                _probabilities.minimum_value_weight,
+                dict(n_classes=2),
+            ),
+            "lazylib.evaluation.check_folds": (evaluation.check_folds, dict(folds=[([0, 1], [2, 3])], n=4)),
+            **_search_recipes(D),
+            **_report_recipes(),
+        }
+    )
 
 
 def _search_recipes(D):
@@ -335,7 +410,9 @@ def _report_recipes():
 
 #: Public functions with scalar parameters that the walk does not call, each with its reason.
 SKIPPED_FUNCTIONS = {
-    "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench.main)",
+    "lazylib.datasets._cells.number_text": "internal: writes a value the reader has already parsed as a number",
+    "lazylib.protocols.bench_budget.estimate": "runs a pilot (a bench run); pilot_train is checked by lazylib's check",
+    "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench_cli.main)",
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
     "lazylib.labels.encode_labels": "internal shared input path (min_classes and column set by the library)",
     "lazylib.encoding.fit_input": "internal shared input path (sets set by the library)",
