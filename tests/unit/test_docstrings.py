@@ -110,6 +110,7 @@ def test_numpydoc(name):
 INT_ONLY = {f"lazylib.protocols.wilson1997.{name}" for name in ("dataset_seed", "prepare", "run")} | {
     "lazylib.protocols.bench.Config",  # fold seeds drawn from one int, each data set's folds by dataset_seed
     "lazylib.protocols.bench.training_part",  # the sample of a fold: dataset_seed plus the fold
+    "lazylib.protocols.user_table.bench_table",  # a bench Config's: the folds by dataset_seed of the table's sha256
 }
 
 

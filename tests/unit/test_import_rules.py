@@ -5,6 +5,7 @@
    and ``lazylib.search``;
 2. the reusable library (estimators, metrics, weighting, encoding, search, evaluation) and the reader tools
    (``lazylib.report``) never import ``lazylib.protocols`` (what one Part runs builds on them, not the reverse);
+   the command line (``lazylib/cli.py``, ``lazylib/__main__.py``) is the front end that runs them;
 3. chapters import only public names (no ``_private`` module or name of lazylib) and read no private attribute
    (``X._name``) of a module or object they import from lazylib;
 4. no module of lazylib uses a private name (``_name``) of another module, by import or as an attribute of an
@@ -56,7 +57,9 @@ def test_private_metric_modules_are_imported_only_inside_metrics(path):
     assert not private, f"{_module_name(path)} imports private modules of lazylib.metrics: {private}"
 
 
-REUSABLE = [p for p in LIBRARY if not p.is_relative_to(PACKAGE / "protocols")]
+#: The command line (``lazylib bench``) is the package's front end: it runs a protocol, as a chapter does.
+FRONT_END = (PACKAGE / "cli.py", PACKAGE / "__main__.py")
+REUSABLE = [p for p in LIBRARY if not p.is_relative_to(PACKAGE / "protocols") and p not in FRONT_END]
 
 
 @pytest.mark.parametrize("path", REUSABLE, ids=lambda p: _module_name(p))
