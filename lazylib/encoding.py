@@ -23,6 +23,7 @@ naming it.
 >>> enc = encode(pd.DataFrame({"colour": pd.Categorical(["red", None, "blue"]), "size": [1.0, 2.0, None]}))
 >>> enc.kinds, enc.values.tolist()
 (('nominal', 'continuous'), [[1.0, 1.0], [nan, 2.0], [0.0, nan]])
+>>> from lazylib.labels import encode_labels
 >>> encode_labels(["b", "a", "b"], 3)
 (array([1, 0, 1]), array(['a', 'b'], dtype=object))
 """

@@ -42,7 +42,7 @@ FEW_INTEGERS = 10
 #: A text column whose share of values written as numbers is at least this, but not all, is refused: a numeric
 #: column with a foreign missing token, or nominal codes mixed with words.
 MOSTLY_NUMBERS = 0.5
-#: The types a Table's columns get (:attr:`lazylib.datasets.Dataset.types`' convention).
+#: The types a Table's columns get (the convention of the ``types`` of :class:`lazylib.datasets.Dataset`).
 KINDS = ("nominal", "integer", "continuous")
 #: The types one may declare: ``numeric`` is integer or continuous by the values.
 DECLARABLE = ("nominal", "numeric", "integer", "continuous")

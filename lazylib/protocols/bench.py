@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import time
 import warnings
@@ -157,11 +158,20 @@ class Config:
         """A short hash of the configuration (with the library's inputs fingerprint, the name of a cached run).
         The fields added with the user's tables count only when they differ from their defaults, so a run of the
         catalogue keeps the key it had before them."""
+        return hashlib.sha256(repr(sorted(self._fields().items())).encode()).hexdigest()[:16]
+
+    def record(self) -> dict:
+        """The configuration as a full run's metadata records it (JSON-ready: tuples as lists), the fields added
+        with the user's tables left out at their defaults, as in :meth:`key`: a run of the catalogue
+        records what it recorded before them."""
+        return json.loads(json.dumps(self._fields(), default=list))
+
+    def _fields(self) -> dict:
         fields = asdict(self)
         for name, default in _LATER_FIELDS.items():
             if fields[name] == default:
                 del fields[name]
-        return hashlib.sha256(repr(sorted(fields.items())).encode()).hexdigest()[:16]
+        return fields
 
 
 #: Fields of :class:`Config` added after runs were stored, with their defaults: left out of :meth:`Config.key` at
@@ -404,7 +414,7 @@ def run(
         ``joblib.parallel_config("dask")``); 1 runs here. The results do not depend on it.
     cache_dir : path, optional
         Keep the results in this folder, as a results folder (``results``, data only: CSV and JSON) named by the
-        configuration and :func:`lazylib.report.scorecard.inputs_fingerprint` (lazylib's sources and data and the
+        configuration and :func:`lazylib.report.book_files.inputs_fingerprint` (lazylib's sources and data and the
         versions of the numerical libraries) (:func:`~lazylib.protocols.bench_results.cache_folder`), reused only
         while both are unchanged: the chapters of Part VI share one run. Ignored when ``results`` is given.
     label : str

@@ -25,7 +25,7 @@ import pandas as pd
 
 from lazylib._validation import Integer, Real, check
 
-#: The rules of the training sample of large data sets (:attr:`lazylib.protocols.bench.Config.large_rule`).
+#: The rules of the training sample of large data sets (``large_rule`` of :class:`lazylib.protocols.bench.Config`).
 LARGE_RULES = ("cliff", "smooth")
 #: The growth exponent of a job's cost in its training rows that :func:`choose` assumes when it cuts a sample.
 EXPONENT = 2.0
@@ -48,7 +48,7 @@ def training_size(n_train: int, rule: str = "smooth", *, knee: int = 5000, large
     n_train : int
         The fold's training instances.
     rule : {"smooth", "cliff"}
-        The rule (:attr:`Config.large_rule`).
+        The rule (``large_rule`` of :class:`~lazylib.protocols.bench.Config`).
     knee : int
         ``large_train`` of :class:`Config`.
     large : int or None

@@ -93,7 +93,7 @@ def _first_line(err: BaseException) -> str:
 
 class ResultsFolder:
     """A results folder of :func:`lazylib.protocols.bench.run`: ``config.json`` (the configuration it belongs to, with
-    :func:`lazylib.report.scorecard.inputs_fingerprint` of the code that writes it) and one file per finished job
+    :func:`lazylib.report.book_files.inputs_fingerprint` of the code that writes it) and one file per finished job
     in ``jobs/`` (``DATASET__SEED__FOLD.csv``), each written whole (to a temporary name, then renamed) as soon as
     its job ends, so an interrupted run keeps every finished job and a rerun skips them. A job file's first line
     (``# lazylib-job {...}``) names what it holds: the configuration's key, the data set, fold seed and fold, the
@@ -123,7 +123,7 @@ class ResultsFolder:
                 f"the results folder {self.path} cannot be written ({type(err).__name__}: {err}); name a folder "
                 "this process may write"
             ) from None
-        from lazylib.report.scorecard import inputs_fingerprint
+        from lazylib.report.book_files import inputs_fingerprint
 
         record = {"key": self.key, "inputs": inputs_fingerprint(), "config": asdict(config)}
         meta = self.path / "config.json"
@@ -244,7 +244,7 @@ class ResultsFolder:
 def cache_folder(cache_dir, config) -> Path:
     """The results folder (:class:`ResultsFolder`) that keeps ``config``'s run in ``cache_dir``
     (``run(cache_dir=...)``): ``bench-DIGEST``, the digest of the configuration's key and
-    :func:`lazylib.report.scorecard.inputs_fingerprint`, so that other code or another configuration gets another
+    :func:`lazylib.report.book_files.inputs_fingerprint`, so that other code or another configuration gets another
     folder. The cache holds data only (CSV and JSON, checked when read back), never a pickle.
 
     Parameters
@@ -258,7 +258,7 @@ def cache_folder(cache_dir, config) -> Path:
     -------
     Path
     """
-    from lazylib.report.scorecard import inputs_fingerprint
+    from lazylib.report.book_files import inputs_fingerprint
 
     digest = hashlib.sha256((config.key() + inputs_fingerprint()).encode()).hexdigest()[:20]
     return Path(cache_dir) / f"bench-{digest}"
@@ -281,7 +281,7 @@ def _machine() -> str:
 def write_artifact(results: pd.DataFrame, folder, config, *, command: str, started: str, ended: str, wall_s: float):
     """Store a run as the book's artifact (what Part VI ranks, see :func:`load_full_run`): ``full_run.csv.gz``
     (every row in full precision, compressed without a time stamp, so the same rows give the same bytes),
-    ``full_run.json`` (the command, the commit, :func:`lazylib.report.scorecard.inputs_fingerprint`, the
+    ``full_run.json`` (the command, the commit, :func:`lazylib.report.book_files.inputs_fingerprint`, the
     configuration, the machine, the times and the counts of rows, refusals and errors) and ``cost_by_dataset.csv``
     (processor seconds of fitting and predicting per data set).
 
@@ -306,7 +306,7 @@ def write_artifact(results: pd.DataFrame, folder, config, *, command: str, start
     import gzip
 
     import lazylib
-    from lazylib.report.scorecard import inputs_fingerprint
+    from lazylib.report.book_files import inputs_fingerprint
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -319,7 +319,7 @@ def write_artifact(results: pd.DataFrame, folder, config, *, command: str, start
         "command": command,
         "commit": lazylib.build_info()["commit"],
         "inputs_fingerprint": inputs_fingerprint(),
-        "config": json.loads(json.dumps(asdict(config), default=list)),
+        "config": config.record(),
         "machine": _machine(),
         "started": started,
         "ended": ended,

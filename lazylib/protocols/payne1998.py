@@ -69,7 +69,7 @@ def fold_table(results: pd.DataFrame, rule: str, seed: int) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        What :func:`table2_facts` and :func:`significance_marks` read.
+        What :func:`~lazylib.protocols.payne1998_facts.table2_facts` and :func:`significance_marks` read.
 
     Examples
     --------

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-#: The columns of :attr:`TableResult.rows`, in order.
+#: The columns of a :class:`TableResult`'s ``rows``, in order.
 ROW_COLUMNS = ("method", "seed", "fold", "accuracy", "fit_s", "predict_s", "total_s", "status", "message")
 
 #: The budget (minutes of wall time) when neither seeds nor a budget are given.
@@ -211,7 +211,7 @@ def check_writable(folder) -> Path:
 
 
 def rows_of_run(run: pd.DataFrame) -> pd.DataFrame:
-    """The rows of :attr:`TableResult.rows` from those of :func:`lazylib.protocols.bench.run` (one table):
+    """The ``rows`` of a :class:`TableResult` from those of :func:`lazylib.protocols.bench.run` (one table):
     ``status`` "refused" where the library refused the table, "failed" where a method raised anything else.
 
     Parameters
@@ -326,7 +326,9 @@ def provenance(table, config, *, command: str, started: str, wall_s: float, targ
     dict
     """
     import lazylib
+    from lazylib._validation import Real, check
 
+    wall_s = check("wall_s", wall_s, Real(low=0))
     info = lazylib.build_info()
     return {
         "lazylib_version": info["version"],

@@ -123,9 +123,10 @@ def across_tables(results: dict, *, baseline: str = "1-NN Euclidean", alpha: flo
     None with fewer than three methods on every table), ``against_baseline`` and ``leading_pairs`` (or None) and
     ``notes``.
     """
-    from lazylib._validation import check_random_state
+    from lazylib._validation import Real, check, check_random_state
     from lazylib.protocols import bench_stats
 
+    check("alpha", alpha, Real(low=0, high=1, open_low=True, open_high=True))
     if len(results) < 2:
         raise ValueError(f"across-table statistics need at least two tables, got {len(results)}")
     rng = check_random_state(random_state)

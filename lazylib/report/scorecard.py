@@ -266,11 +266,7 @@ class Chapter:
         """
         name = f"{source} / {cell}"
         published = _number(published, f"published value of {name}")
-        if any(c["source"] == str(source) and c["cell"] == str(cell) for c in self._cells):
-            raise ValueError(
-                f"cell {name} is registered twice in chapter {self.chapter}: register each cell once (a second "
-                "registration would be counted twice)"
-            )
+        self._refuse_second(source, cell)
         check_kind(kind)
         if runs is None or digits is None:
             raise ValueError(
@@ -326,6 +322,14 @@ class Chapter:
             }
         )
         return band
+
+    def _refuse_second(self, source, cell) -> None:
+        """Refuse a cell this chapter registered already (a second registration would be counted twice)."""
+        if any(c["source"] == str(source) and c["cell"] == str(cell) for c in self._cells):
+            raise ValueError(
+                f"cell {source} / {cell} is registered twice in chapter {self.chapter}: register each cell once (a "
+                "second registration would be counted twice)"
+            )
 
     def cells(self, frame: pd.DataFrame) -> None:
         """Register many cells: one row per cell, the columns named as :meth:`cell`'s parameters (``runs`` a list

@@ -26,6 +26,7 @@ every condition the paper leaves open (each repetition seed, each tie rule, each
 shows). The reported verdict is the primary condition's when it is also the most common one over the conditions;
 otherwise it is :data:`UNSTABLE`, with its counts.
 
+>>> from lazylib.report.bands import prediction_band
 >>> band = prediction_band([68.2, 67.9, 68.4, 68.1, 67.8], digits=1)
 >>> band.contains(68.0), band.n
 (True, 5)

@@ -1,8 +1,6 @@
 """Part VI, the bench: every method runs through its Part's code, the folds are shared, refusals are computed, and
 the statistics of the field (Friedman, Nemenyi, Bayesian signed-rank) agree with a computation by hand."""
 
-import dataclasses
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -352,7 +350,7 @@ def test_the_full_run_artifact_is_the_command_lines_run():
     full = bench_results.load_full_run(Path(__file__).parents[2] / bench_results.FULL_RUN)
     assert full is not None, "benchmarks/full_run/full_run.csv.gz is missing"
     recorded = full.attrs["run"]["config"]
-    assert recorded == {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(bench.FULL).items()}
+    assert recorded == bench.FULL.record()
     assert not full.duplicated(list(bench_results.ROW_KEY)).any() and full["error"].isna().all()
     assert set(bench.BOOK.datasets) <= set(full["dataset"]) and full["dataset"].nunique() == len(bench.FULL.datasets)
     per_dataset = full.groupby("dataset")["seed"].nunique()

@@ -105,7 +105,7 @@ def test_an_interrupted_run_resumes_with_the_same_rows(monkeypatch, tmp_path, se
     pd.testing.assert_frame_equal(again, resumed)
     with pytest.raises(ValueError, match="another configuration"):
         bench.run(bench.Config(datasets=("lenses",), n_seeds=1, n_splits=3, methods=("C4.5",)), results=tmp_path)
-    monkeypatch.setattr("lazylib.report.scorecard.inputs_fingerprint", lambda: "other code")
+    monkeypatch.setattr("lazylib.report.book_files.inputs_fingerprint", lambda: "other code")
     with pytest.raises(ValueError, match="another lazylib"):
         bench.run(TINY, n_jobs=1, results=tmp_path)
 

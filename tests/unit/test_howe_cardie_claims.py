@@ -268,14 +268,18 @@ def old_table1_claims(results: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame
                 "C5: natural tasks: MDW ~ IG, > k-NN on a majority",
                 "C6: MDW poor on ionosphere",
             ],
-            "verdict": [
-                c1,
-                all_of(n_higher >= 5, wins > losses),
-                all_of(bool(ig_knn["LED-24"] > 0), bool(mdw_knn["LED-24"] > 0)),
-                all_of(knn_keeps_up, bool(gain["Waveform-40"] > gain["Waveform-21"])),
-                all_of(c5_a, c5_b),
-                all_of(bool(mdw_knn["Ionosphere"] < 0), bool(mdw_ig["Ionosphere"] < 0)),
-            ],
+            "verdict": pd.Series(
+                index=["C1", "C2", "C3", "C4", "C5", "C6"],
+                dtype=object,
+                data=[
+                    c1,
+                    all_of(n_higher >= 5, wins > losses),
+                    all_of(bool(ig_knn["LED-24"] > 0), bool(mdw_knn["LED-24"] > 0)),
+                    all_of(knn_keeps_up, bool(gain["Waveform-40"] > gain["Waveform-21"])),
+                    all_of(c5_a, c5_b),
+                    all_of(bool(mdw_knn["Ionosphere"] < 0), bool(mdw_ig["Ionosphere"] < 0)),
+                ],
+            ),
             "evidence": [
                 f"MDW not significantly below IG on {n_as_ig} of 8 tasks",
                 f"MDW mean above k-NN on {n_higher} of 8; {wins} significant wins, {losses} losses",
@@ -437,17 +441,21 @@ def old_table2_claims(results):
                 "T2: MDW+MVDM loses where they differ",
                 "T3: VDM's weights do not help over MVDM",
             ],
-            "verdict": [
-                share_rule((~distinguishable).to_dict(), supported=6 / 8, partly=4 / 8, what="tasks"),
-                tiers(
-                    supported=n_lost == len(mdw_loses),
-                    partly=n_lost > 0,
-                    note=f"MDW+MVDM below the best on {n_lost} of {len(mdw_loses)} distinguishable tasks",
-                )
-                if mdw_loses
-                else not_testable("no task where the three methods differ significantly: nothing to judge"),
-                threshold_rule(vdm_wins, supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"),
-            ],
+            "verdict": pd.Series(
+                index=["T1", "T2", "T3"],
+                dtype=object,
+                data=[
+                    share_rule((~distinguishable).to_dict(), supported=6 / 8, partly=4 / 8, what="tasks"),
+                    tiers(
+                        supported=n_lost == len(mdw_loses),
+                        partly=n_lost > 0,
+                        note=f"MDW+MVDM below the best on {n_lost} of {len(mdw_loses)} distinguishable tasks",
+                    )
+                    if mdw_loses
+                    else not_testable("no task where the three methods differ significantly: nothing to judge"),
+                    threshold_rule(vdm_wins, supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"),
+                ],
+            ),
             "evidence": [
                 f"no significant pair on {n_indist} of 8 tasks",
                 f"MDW+MVDM significantly below the best on {n_lost} of {len(mdw_loses)} distinguishable "

@@ -249,6 +249,35 @@ def _table_recipes():
             dict(target=target, full_run=run, k=3, profiles=profiles),
         ),
         "lazylib.protocols.catalogue_advice.hit_rate": (hit_rate, dict(full_run=run, profiles=profiles, k=3)),
+    } | _user_table_recipes()
+
+
+def _user_table_recipes():
+    """A table's provenance record (a small table read by from_frame) and the statistics across three tables (their
+    rows only: the statistics read nothing else of a result)."""
+    from lazylib.datasets.frame import from_frame
+    from lazylib.protocols.bench import Config
+    from lazylib.protocols.user_table import TableResult, provenance
+    from lazylib.protocols.user_tables import across_tables
+
+    table = from_frame(pd.DataFrame({"a": [1.5, 2.25, 3.0, 4.75], "c": list("xyxy")}), "c", name="t")
+    config = Config(datasets=("iris",), methods=("1-NN Euclidean",))
+    rng = np.random.default_rng(5)
+    methods = ("1-NN Euclidean", "MDW", "k-NN IVDM")
+    results = {
+        name: TableResult(
+            None,
+            pd.DataFrame([{"method": m, "fold": f, "accuracy": 80 + rng.normal()} for m in methods for f in range(3)]),
+            None,
+            None,
+            {},
+        )
+        for name in "abc"
+    }
+    given = dict(command="lazylib bench t.csv", started="2026-12-02T00:00:00Z", wall_s=1.0, target="c", protocol="p")
+    return {
+        "lazylib.protocols.user_table.provenance": (provenance, dict(table=table, config=config, **given)),
+        "lazylib.protocols.user_tables.across_tables": (across_tables, dict(results=results, alpha=0.05)),
     }
 
 
