@@ -55,7 +55,7 @@ class HEOM(AttributeMetric):
     """
 
     _fixed_root = 2.0
-    unknown_is_one = True
+    unknown_is_one = True  # Wilson & Martinez Eq. 3: d_a = 1 if x or y is unknown
 
     def _fit(self, Z, y):
         lo, hi = known_range(Z, self.columns_)
@@ -112,7 +112,7 @@ class HVDM(AttributeMetric):
     """
 
     _fixed_root = 2.0
-    unknown_is_one = True
+    unknown_is_one = True  # Wilson & Martinez Eq. 12: d_a = 1 if x or y is unknown
     needs_labels = True
 
     def __init__(

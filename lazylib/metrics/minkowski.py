@@ -76,7 +76,7 @@ class Minkowski(AttributeMetric):
     array([[0., 7.]])
     """
 
-    unknown_is_one = True
+    unknown_is_one = True  # HEOM's rule (the paper leaves the Euclidean's open): d_a = 1 for an unknown value
 
     def __init__(
         self, r: float = 2.0, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY

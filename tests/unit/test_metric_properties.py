@@ -1,6 +1,11 @@
 """Property checks of every registered metric, by the tags its class declares, on generated data and on
 hepatitis: non-negative, finite, zero between identical instances (where the metric has that property),
-symmetric where the paper's metric is, and independent of the order of the query rows."""
+symmetric where the paper's metric is, and independent of the order of the query rows.
+
+Each check is a function of a fitted metric (:func:`mixed_properties`, :func:`numeric_properties`,
+:func:`lifted_tags_hold`, :func:`not_zero_on_self_holds`), which the tests run over the registry by tag; the last
+test runs the same functions on metrics whose tags lie (an asymmetric metric tagged symmetric, ...) and on broken
+distances, and shows that each check catches them."""
 
 from __future__ import annotations
 
@@ -12,6 +17,10 @@ from hypothesis import strategies as st
 
 from lazylib.datasets import load
 from lazylib.metrics import REGISTRY, make_metric
+from lazylib.metrics.heterogeneous import HEOM
+from lazylib.metrics.overlap import Overlap
+from lazylib.metrics.statistical import Chebychev, Kendall
+from lazylib.metrics.vdm import MVDM, VDM
 
 
 def accepts(cls, kind: str) -> bool:
@@ -39,6 +48,71 @@ def build(name: str, m: int, **params):
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+# ------------------------------------------------------------------------------------------------------ the checks
+def mixed_properties(metric, X: pd.DataFrame, perm=None, *, rtol: float = 1e-9) -> None:
+    """The properties of ``D = metric.pairwise(X)`` on mixed data with unknown values, by the metric's tags:
+    finite and non-negative; zero on the diagonal (``zero_on_self``; under ``unknown_is_one`` only for rows
+    without unknown values); symmetric (``symmetric``); and, with a permutation ``perm`` of the rows, the same
+    distances for reordered queries."""
+    name = type(metric).__name__
+    D = metric.pairwise(X)
+    assert D.shape == (len(X), len(X))
+    assert np.isfinite(D).all() and (D >= 0).all(), f"{name}: a distance is negative or not finite"
+    atol = 1e-12 * (1 + D.max())
+    complete = X.notna().all(axis=1).to_numpy() if metric.unknown_is_one else np.ones(len(X), bool)
+    if metric.zero_on_self:
+        off = np.diag(D)[complete] > atol
+        assert not off.any(), f"{name} is tagged zero_on_self, but rows are not at 0 from themselves: {np.diag(D)}"
+    if metric.symmetric:
+        np.testing.assert_allclose(D, D.T, rtol=rtol, atol=atol, err_msg=f"{name} is tagged symmetric")
+    if perm is not None:
+        again = metric.pairwise(X.iloc[perm])
+        np.testing.assert_allclose(again, D[perm], rtol=rtol, atol=atol, err_msg=f"{name}: the query order matters")
+
+
+def numeric_properties(metric, X: np.ndarray, perm) -> None:
+    """The properties of ``D = metric.pairwise(X)`` on linear data (no unknown values), by the metric's tags:
+    finite and non-negative (to rounding); exactly 0 on the diagonal (``zero_on_self``), at every scale;
+    symmetric (``symmetric``); the same distances for the queries reordered by ``perm``."""
+    name = type(metric).__name__
+    D = metric.pairwise(X)
+    assert np.isfinite(D).all() and (D >= -1e-12 * (1 + np.abs(D).max())).all(), f"{name}: a distance is negative"
+    if metric.zero_on_self:  # identical instances: exactly 0, at every scale
+        assert np.all(np.diag(D) == 0.0), f"{name} is tagged zero_on_self, but its diagonal is {np.diag(D)}"
+    if metric.symmetric:
+        atol = 1e-9 * (1 + np.abs(D).max())
+        np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=atol, err_msg=f"{name} is tagged symmetric")
+    again = metric.pairwise(X[perm])
+    np.testing.assert_allclose(again, D[perm], rtol=1e-9, atol=1e-12, err_msg=f"{name}: the query order matters")
+
+
+def lifted_tags_hold(metric, X: pd.DataFrame) -> None:
+    """The tags that lift a property are not excuses: a metric tagged asymmetric is asymmetric on ``X``, and
+    under ``unknown_is_one`` (at the default parameters) each unknown value of a row puts 1 into the row's sum
+    with itself: ``D(x, x) ** root_`` is the number of unknown values of ``x``."""
+    name = type(metric).__name__
+    D = metric.pairwise(X)
+    if not metric.symmetric:
+        assert not np.allclose(D, D.T), f"{name} is tagged not symmetric, but is symmetric on these data"
+    if metric.unknown_is_one:
+        unknown = X.isna().sum(axis=1).to_numpy()
+        assert unknown.any(), "the data have no unknown value to check unknown_is_one on"
+        message = f"{name} is tagged unknown_is_one, but an unknown value is not at distance 1 from itself"
+        np.testing.assert_allclose(np.diag(D) ** metric.root_, unknown, rtol=1e-9, atol=1e-12, err_msg=message)
+
+
+#: An instance with two equal attribute values (the first row), where Kendall's rank distance is not 0 from itself.
+TIED_ROW = np.array([[1.0, 1.0, 2.0], [0.0, 3.0, 1.0]])
+
+
+def not_zero_on_self_holds(metric) -> None:
+    """A metric tagged ``zero_on_self = False`` is not at 0 from itself on :data:`TIED_ROW` (fitted there)."""
+    D = metric.fit(TIED_ROW, types=["continuous"] * 3).pairwise(TIED_ROW)
+    message = f"{type(metric).__name__} is tagged not zero_on_self, but is at 0 from itself"
+    assert metric.zero_on_self or D[0, 0] > 0, message
+
+
+# ---------------------------------------------------------------------------------------------------- the data
 @st.composite
 def mixed_data(draw):
     """A small mixed data set: nominal and linear columns on a coarse grid (ties), some unknown values, two or
@@ -59,6 +133,18 @@ def mixed_data(draw):
     return pd.DataFrame(columns), draw(st.permutations(list(y)))
 
 
+def numeric_data(seed: int, n: int, m: int, log_scale: int, ties: bool):
+    """Linear data ``(n, m)`` uniform in [0, 1) times ``10 ** log_scale``; with ``ties``, about half the rows
+    repeat their first value in their second attribute (an instance with two equal values). Also the generator,
+    for what else the test draws."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, m))
+    if ties:
+        rows = rng.random(n) < 0.5
+        X[rows, 1] = X[rows, 0]
+    return X * 10.0**log_scale, rng
+
+
 def _fit(name, X, y):
     try:
         return build(name, X.shape[1]).fit(X, y)
@@ -67,42 +153,31 @@ def _fit(name, X, y):
         return None
 
 
+# --------------------------------------------------------------------------------------------------- the tests
 @pytest.mark.parametrize("name", MIXED)
 @SETTINGS
 @given(data=mixed_data(), order=st.randoms(use_true_random=False))
 def test_mixed_metric_properties(name, data, order):
     X, y = data
     metric = _fit(name, X, y)
-    if metric is None:
-        return
-    D = metric.pairwise(X)
-    assert D.shape == (len(X), len(X))
-    assert np.isfinite(D).all() and (D >= 0).all()
-    complete = X.notna().all(axis=1).to_numpy() if metric.unknown_is_one else np.ones(len(X), bool)
-    if metric.zero_on_self:
-        assert np.all(np.diag(D)[complete] <= 1e-12 * (1 + D.max()))
-    if metric.symmetric:
-        np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-12 * (1 + D.max()))
-    perm = np.array(order.sample(range(len(X)), len(X)))
-    np.testing.assert_allclose(metric.pairwise(X.iloc[perm]), D[perm], rtol=1e-9, atol=1e-12 * (1 + D.max()))
+    if metric is not None:
+        mixed_properties(metric, X, np.array(order.sample(range(len(X)), len(X))))
 
 
 @pytest.mark.parametrize("name", NUMERIC)
 @SETTINGS
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(6, 20), m=st.integers(2, 4), log_scale=st.integers(-8, 8))
-def test_numeric_metric_properties(name, seed, n, m, log_scale):
-    rng = np.random.default_rng(seed)
-    X = rng.random((n, m)) * 10.0**log_scale
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(6, 20),
+    m=st.integers(2, 4),
+    log_scale=st.integers(-8, 8),
+    ties=st.booleans(),
+)
+def test_numeric_metric_properties(name, seed, n, m, log_scale, ties):
+    X, rng = numeric_data(seed, n, m, log_scale, ties)
     params = {"Q": np.diag(rng.random(m) + 0.5)} if name == "quadratic" else {}
     metric = build(name, m, **params).fit(X, types=["continuous"] * m)
-    D = metric.pairwise(X)
-    assert np.isfinite(D).all() and (D >= -1e-12 * (1 + np.abs(D).max())).all()
-    if metric.zero_on_self:  # identical instances: exactly 0, at every scale
-        assert np.all(np.diag(D) == 0.0), np.diag(D)
-    if metric.symmetric:
-        np.testing.assert_allclose(D, D.T, rtol=1e-9, atol=1e-9 * (1 + np.abs(D).max()))
-    perm = rng.permutation(n)
-    np.testing.assert_allclose(metric.pairwise(X[perm]), D[perm], rtol=1e-9, atol=1e-12)
+    numeric_properties(metric, X, rng.permutation(n))
 
 
 @pytest.mark.parametrize("r", [3, 10, 60])
@@ -170,33 +245,111 @@ def hepatitis():
 @pytest.mark.parametrize("name", MIXED)
 def test_non_negative_zero_on_identical_and_symmetric(name, hepatitis):
     X, y = hepatitis
-    metric = build(name, X.shape[1]).fit(X, y)
-    D = metric.pairwise(X)
-    assert D.shape == (80, 80)
-    assert (D >= 0).all() and np.isfinite(D).all()
-    complete = X.notna().all(axis=1).to_numpy().copy()
-    if not metric.unknown_is_one:
-        complete[:] = True  # unknowns are a value of their own: identical rows are at distance 0
-    assert metric.zero_on_self and np.allclose(np.diag(D)[complete], 0.0, atol=1e-12)
-    if metric.symmetric:
-        np.testing.assert_allclose(D, D.T, rtol=1e-12, atol=1e-12)
+    mixed_properties(build(name, X.shape[1]).fit(X, y), X, rtol=1e-12)
 
 
 @pytest.mark.parametrize("name", by_tag(lambda cls: not cls.symmetric or cls.unknown_is_one))
 def test_a_tag_that_lifts_a_property_says_true_on_hepatitis(name, hepatitis):
-    """The tags are not excuses: an asymmetric metric is asymmetric on real data, and under ``unknown_is_one`` a
-    row with an unknown value is not at distance 0 from itself."""
     X, y = hepatitis
-    metric = build(name, X.shape[1]).fit(X, y)
-    D = metric.pairwise(X)
-    if not metric.symmetric:
-        assert not np.allclose(D, D.T)
-    if metric.unknown_is_one:
-        assert (np.diag(D)[X.isna().any(axis=1).to_numpy()] > 0).all()
+    lifted_tags_hold(build(name, X.shape[1]).fit(X, y), X)
 
 
 @pytest.mark.parametrize("name", by_tag(lambda cls: not cls.zero_on_self))
 def test_a_metric_tagged_not_zero_on_self_is_not(name):
-    X = np.array([[1.0, 1.0, 2.0], [0.0, 3.0, 1.0]])  # the first row has two equal attribute values
-    D = build(name, 3).fit(X, types=["continuous"] * 3).pairwise(X)
-    assert D[0, 0] > 0
+    not_zero_on_self_holds(build(name, 3))
+
+
+# ------------------------------------------------------------------------------- the checks can fail: lying tags
+class _SymmetricVDM(VDM):
+    symmetric = True  # a lie: the VDM weighs each attribute's term by the query value's weight
+
+
+class _AsymmetricMVDM(MVDM):
+    symmetric = False  # a lie: the MVDM is the VDM without that weight
+
+
+class _HEOMUnknownAsValue(HEOM):
+    unknown_is_one = False  # a lie: HEOM puts an unknown value at 1 from every value, itself included
+
+
+class _OverlapUnknownIsOne(Overlap):
+    unknown_is_one = True  # a lie: Overlap (missing="value") reads an unknown value as a value of its own
+
+
+class _KendallZeroOnSelf(Kendall):
+    zero_on_self = True  # a lie: an instance with two equal attribute values is not at 0 from itself
+
+
+class _ChebychevNotZeroOnSelf(Chebychev):
+    zero_on_self = False  # a lie: max_a |x_a - x_a| = 0
+
+
+class _OneSidedChebychev(Chebychev):
+    """``max_a max(x_a - y_a, 0)``: zero on self, but not symmetric (and tagged symmetric, by inheritance)."""
+
+    def _block(self, A, B):
+        return np.maximum(A[:, None, :] - B[None, :, :], 0.0).max(axis=2)
+
+
+class _NegativeChebychev(Chebychev):
+    def _block(self, A, B):
+        return super()._block(A, B) - 1.0
+
+
+class _QueryCountingChebychev(Chebychev):
+    """Adds the query's position in its block: the distances depend on the order of the queries."""
+
+    symmetric, zero_on_self = False, False  # declared, so that only the order check is left to catch it
+
+    def _block(self, A, B):
+        return super()._block(A, B) + np.arange(len(A))[:, None]
+
+
+#: A small frame of the kind :func:`mixed_data` draws (nominal codes with an unknown, a linear column with one).
+FRAME = pd.DataFrame(
+    {
+        "n0": pd.Categorical.from_codes([0, 1, 2, 0, 1, 2, 0, 1, -1, 2], categories=["a", "b", "c"]),
+        "x0": [0.0, 1.0, 2.0, 3.0, 4.0, np.nan, 1.0, 2.0, 3.0, 0.0],
+    }
+)
+FRAME_Y = np.array([0, 0, 1, 1, 0, 1, 1, 0, 0, 1])
+
+
+def _numeric(cls):
+    X, rng = numeric_data(seed=0, n=10, m=3, log_scale=0, ties=True)
+    numeric_properties(cls().fit(X, types=["continuous"] * 3), X, rng.permutation(10))
+
+
+CHECKS = {
+    "hepatitis": lambda cls, X, y: mixed_properties(cls().fit(X, y), X, rtol=1e-12),
+    "mixed": lambda cls, X, y: mixed_properties(cls().fit(FRAME, FRAME_Y), FRAME, np.arange(len(FRAME))[::-1]),
+    "lifted": lambda cls, X, y: lifted_tags_hold(cls().fit(X, y), X),
+    "numeric": lambda cls, X, y: _numeric(cls),
+    "not zero on self": lambda cls, X, y: not_zero_on_self_holds(cls()),
+}
+
+
+@pytest.mark.parametrize(
+    ("check", "liar", "caught"),
+    [
+        ("hepatitis", _SymmetricVDM, "_SymmetricVDM is tagged symmetric"),
+        ("mixed", _SymmetricVDM, "_SymmetricVDM is tagged symmetric"),
+        ("hepatitis", _HEOMUnknownAsValue, "_HEOMUnknownAsValue is tagged zero_on_self, but rows are not at 0"),
+        ("lifted", _AsymmetricMVDM, "_AsymmetricMVDM is tagged not symmetric, but is symmetric"),
+        ("lifted", _OverlapUnknownIsOne, "_OverlapUnknownIsOne is tagged unknown_is_one, but an unknown value"),
+        ("numeric", _KendallZeroOnSelf, "_KendallZeroOnSelf is tagged zero_on_self, but its diagonal"),
+        ("numeric", _OneSidedChebychev, "_OneSidedChebychev is tagged symmetric"),
+        ("numeric", _NegativeChebychev, "_NegativeChebychev: a distance is negative"),
+        ("numeric", _QueryCountingChebychev, "_QueryCountingChebychev: the query order matters"),
+        ("not zero on self", _ChebychevNotZeroOnSelf, "_ChebychevNotZeroOnSelf is tagged not zero_on_self"),
+    ],
+)
+def test_each_property_check_catches_a_metric_whose_tag_or_distance_lies(check, liar, caught, hepatitis):
+    """Each check that the registry's metrics pass above fails on a metric that breaks it, while the registered
+    class the liar derives from passes the same check: the checks can fail, and fail for the lie."""
+    X, y = hepatitis
+    truthful = liar.__mro__[1]
+    assert truthful in REGISTRY.values()
+    CHECKS[check](truthful, X, y)
+    with pytest.raises(AssertionError, match=caught):
+        CHECKS[check](liar, X, y)
