@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import test_parameter_walk as walk  # the house's parameter walk (a sibling test module), run on the recipe's metric
 
 from lazylib import datasets
 from lazylib._validation import Real
@@ -172,11 +173,87 @@ def test_the_engine_and_the_search_read_only_the_declared_hooks_of_a_metric():
     assert read and read <= ENGINE_HOOKS, f"undeclared hooks: {sorted(read - ENGINE_HOOKS)}"
 
 
-def test_the_recipe_s_parameter_is_checked_by_fit_and_walked_like_the_package_s():
+def test_the_recipe_s_parameter_is_checked_by_fit_before_anything_else():
     with pytest.raises(ValueError, match="unknown"):
         RangeManhattan(unknown=-1.0).fit(np.zeros((3, 2)))
     X = np.array([[0.0, np.nan], [1.0, 2.0]])
     assert RangeManhattan(unknown=0.5).fit(X).pairwise(X)[0, 1] == 1.5
+
+
+def test_the_metric_built_step_by_step_fits_passes_the_contract_and_is_walked(registered):
+    """The recipe's steps as written above (the term, the metric with its declared parameter and tag, the name):
+    the metric fits on mixed data with unknown values and its distances are the loop's; ``fit`` runs the contract
+    on it (one declared term per column, each a :class:`TermContract`; one term short is refused); and the
+    house's parameter walk (``tests/unit/test_parameter_walk.py``) walks it as it walks the package's estimators:
+    every parameter declared, every out-of-range value refused by a message naming the parameter, the value and
+    what is allowed, numpy scalars of admissible values accepted."""
+    X = np.array([[0.0, 1.0, 2.5], [1.0, np.nan, 0.5], [4.0, 0.0, np.nan], [2.0, 2.0, 1.0]])
+    metric = make_metric(registered).fit(X, types=["continuous", "nominal", "continuous"])
+    assert len(metric.attributes_) == 3 and all(isinstance(term, TermContract) for term in metric.attributes_)
+    assert [type(term).bilinear for term in metric.attributes_] == [False, True, False]
+    assert isinstance(metric, MetricContract)
+    np.testing.assert_allclose(metric.pairwise(X), _per_pair(metric, X, X), rtol=1e-12, atol=1e-12)
+
+    class OneShort(RangeManhattan):  # step 2 gone wrong: fit refuses it, as it checks every metric's terms
+        def _fit(self, Z, y):
+            super()._fit(Z, y)
+            self.attributes_ = self.attributes_[:-1]
+
+    with pytest.raises(ValueError, match=r"OneShort.attributes_ holds 2 terms for 3 columns: _fit must set"):
+        OneShort().fit(X, types=["continuous", "nominal", "continuous"])
+
+    assert not walk.undeclared(RangeManhattan)
+    cases = [case.values for case in walk.walk_cases(registered, RangeManhattan)]
+    assert {param for _, param, _ in cases} == {"unknown", "weights", "working_memory"}
+    for _, param, value in cases:
+        walk.refuses_naming(RangeManhattan(), param, value)
+    walk.accepts_numpy_scalars(RangeManhattan())
+
+
+#: What each step of the recipe must name for this file to follow it (step 4: the tests it points to).
+RECIPE_STEPS = {
+    1: ("AttributeTerm", "bilinear = False", "direct(xq, xs)", "never negative"),
+    2: ("AttributeMetric", "_fit(self, Z, y)", "self.attributes_", "_parameter_constraints", "never check them in"),
+    3: ("register_metric(",),
+    4: ("tests/oracles/test_metric_loops.py", "tests/unit/test_metric_properties.py"),
+}
+
+
+def test_the_recipe_names_what_this_file_does_at_each_step():
+    """The steps of CONTRIBUTING's "Adding a metric" are the ones this file follows: the recipe names, step by
+    step, what the definitions above use (a term declaring ``bilinear``, parameters declared in
+    ``_parameter_constraints`` and never checked in ``_fit``, the tags the property tests read)."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text[text.index("\n## Adding a metric\n") :]
+    section = section[: section.index("\n## ", 1)]
+    steps = dict(
+        (int(number), body) for number, body in re.findall(r"\n(\d)\. \*\*(.*?)(?=\n\d\. \*\*|\Z)", section, re.S)
+    )
+    assert sorted(steps) == [1, 2, 3, 4]
+    for number, names in RECIPE_STEPS.items():
+        missing = [name for name in names if name not in " ".join(steps[number].split())]
+        assert not missing, f"step {number} of the recipe no longer names {missing}"
+    tags = ("symmetric", "unknown_is_one", "zero_on_self", "accepts", "required_params")
+    assert all(f"`{tag}`" in steps[2] for tag in tags)
+
+
+class _CheckedInFit(RangeManhattan):
+    """Step 2 as the recipe once said it: ``unknown`` checked in ``_fit``, left out of ``_parameter_constraints``."""
+
+    _parameter_constraints: dict = {**AttributeMetric._parameter_constraints}
+
+    def _fit(self, Z, y):
+        if not self.unknown >= 0:
+            raise ValueError(f"unknown must be >= 0, got {self.unknown!r}")
+        super()._fit(Z, y)
+
+
+def test_a_parameter_checked_in_fit_instead_of_declared_fails_the_walk():
+    """Why the recipe declares: the walk finds the undeclared parameter, and cannot even list its cases (the
+    KeyError the old recipe's metric raised at the walk's collection)."""
+    assert walk.undeclared(_CheckedInFit) == {"unknown"}
+    with pytest.raises(KeyError, match="unknown"):
+        list(walk.walk_cases("checked_in_fit", _CheckedInFit))
 
 
 class _Bare(AttributeTerm):
