@@ -243,23 +243,34 @@ def _term_matrix(term, v: np.ndarray, norm: bool) -> tuple[np.ndarray, float]:
     return T, 1e-9 * scale
 
 
-def _shown(value) -> str:
-    """A sampled (encoded) value as a message shows it."""
-    return "an unknown value" if np.isnan(value) else repr(float(value))
+def _shown(value, categories) -> str:
+    """A sampled (encoded) value as a message shows it: a nominal code by its category (``categories``, the
+    column's, or None)."""
+    if np.isnan(value):
+        return "an unknown value"
+    if categories is not None and float(value).is_integer() and 0 <= value < len(categories):
+        return repr(categories[int(value)])
+    return repr(float(value))
 
 
-def _value_problem(term, v: np.ndarray, query_weighted: bool, norm: bool) -> str | None:
-    """What is wrong with the term's values on the sample ``v`` (shape, sign, finiteness), or None."""
+def _between(v: np.ndarray, i: int, j: int, categories) -> str:
+    """``between <v[i]> and <v[j]>``, as a message shows a pair of sampled values."""
+    return f"between {_shown(v[i], categories)} and {_shown(v[j], categories)}"
+
+
+def _value_problem(term, v: np.ndarray, query_weighted: bool, norm: bool, categories=None) -> str | None:
+    """What is wrong with the term's values on the sample ``v`` (shape, sign, finiteness), or None; a value is
+    shown by its category where the column has ``categories``."""
     T, rounding = _term_matrix(term, v, norm)
     if T.shape != (len(v), len(v)):
         return f"gives a matrix of shape {T.shape} for {len(v)} x {len(v)} values: give one row per query value"
     if not np.isfinite(T).all():
         i, j = np.argwhere(~np.isfinite(T))[0]
-        return f"is {T[i, j]} between {_shown(v[i])} and {_shown(v[j])}: a term is a finite number (1 for unknowns)"
+        return f"is {T[i, j]} {_between(v, i, j, categories)}: a term is a finite number (1 for unknowns)"
     if T.min() < -rounding:
         i, j = np.unravel_index(np.argmin(T), T.shape)
         return (
-            f"is negative ({T[i, j]:.6g}) between {_shown(v[i])} and {_shown(v[j])}: a term is a non-negative "
+            f"is negative ({T[i, j]:.6g}) {_between(v, i, j, categories)}: a term is a non-negative "
             "difference (square it or take its absolute value); the sum would be clipped at 0, a wrong distance"
         )
     u = np.asarray(term.query_weights(v), dtype=np.float64) if query_weighted else np.ones(len(v))
@@ -293,16 +304,19 @@ def check_terms(metric, Z: np.ndarray) -> None:
     if not isinstance(terms, (list, tuple)) or len(terms) != Z.shape[1]:
         count = f"{len(terms)} term{'' if len(terms) == 1 else 's'}" if isinstance(terms, (list, tuple)) else None
         got = count or repr(type(terms).__name__)
+        short = count is not None and len(terms) < Z.shape[1]
+        first = f" (none from column {metric.columns_[len(terms)]!r}, index {len(terms)}, on)" if short else ""
         raise ValueError(
-            f"{name}.attributes_ holds {got} for {Z.shape[1]} columns: _fit must set self.attributes_ to a list of "
-            "one fitted term per column of Z (in the columns' order)"
+            f"{name}.attributes_ holds {got} for {Z.shape[1]} columns{first}: _fit must set self.attributes_ to a "
+            "list of one fitted term per column of Z (in the columns' order)"
         )
     samples = _samples(Z)
     for a, term in enumerate(terms):
-        where = f"{name}: the term of column {metric.columns_[a]!r} ({type(term).__name__})"
+        where = f"{name}: the {type(term).__name__} term of column {metric.columns_[a]!r} (index {a})"
         problem = _declaration_problem(term)
         if problem is None and metric.kinds_[a] != "set":
             norm = metric._norm_order() is not None and not term.bilinear
-            problem = _value_problem(term, samples[:, a], metric.query_weighted, norm)
+            categories = metric.categories_[a] if metric.kinds_[a] == "nominal" else None
+            problem = _value_problem(term, samples[:, a], metric.query_weighted, norm, categories)
         if problem is not None:
             raise ValueError(f"{where} {problem}")

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import test_parameter_walk as walk  # the house's parameter walk (a sibling test module), run on the recipe's metric
 
@@ -199,7 +200,7 @@ def test_the_metric_built_step_by_step_fits_passes_the_contract_and_is_walked(re
             super()._fit(Z, y)
             self.attributes_ = self.attributes_[:-1]
 
-    with pytest.raises(ValueError, match=r"OneShort.attributes_ holds 2 terms for 3 columns: _fit must set"):
+    with pytest.raises(ValueError, match=r"OneShort.attributes_ holds 2 terms for 3 columns \(none from column '2'"):
         OneShort().fit(X, types=["continuous", "nominal", "continuous"])
 
     assert not walk.undeclared(RangeManhattan)
@@ -288,14 +289,23 @@ class _Terms(AttributeMetric):
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (lambda kinds: [RangeDifference(1.0)], r"attributes_ holds 1 term for 2 columns: _fit must set"),
+        (
+            lambda kinds: [RangeDifference(1.0)],
+            r"attributes_ holds 1 term for 2 columns \(none from column '1', index 1, on\): _fit must set",
+        ),
         (lambda kinds: None, r"attributes_ holds 'NoneType' for 2 columns"),
-        (lambda kinds: [RangeDifference(1.0), _Bare()], r"column '1' \(_Bare\) declares no bilinear.*bilinear = False"),
+        (
+            lambda kinds: [RangeDifference(1.0), _Bare()],
+            r"_Bare term of column '1' \(index 1\) declares no bilinear.*bilinear = False",
+        ),
         (
             lambda kinds: [_Negative(1.0)] * 2,
-            r"column '0' \(_Negative\) is negative \(-2\) between 0.0 and 2.0.*non-negative",
+            r"_Negative term of column '0' \(index 0\) is negative \(-2\) between 0.0 and 2.0.*non-negative",
         ),
-        (lambda kinds: [RangeDifference(1.0), _Promising()], r"_Promising\) is bilinear but gives neither pair"),
+        (
+            lambda kinds: [RangeDifference(1.0), _Promising()],
+            r"_Promising term of column '1' \(index 1\) is bilinear but gives neither pair",
+        ),
         (lambda kinds: [RangeDifference(np.nan)] * 2, r"is nan between 0.0 and 0.0: a term is a finite number"),
     ],
 )
@@ -314,5 +324,24 @@ def test_a_negative_bilinear_term_is_refused_where_rounding_would_not_explain_it
             return Half(-(v**2), (2.0 * v if side == "query" else v)[:, None], np.isnan(x))
 
     X = np.array([[0.0], [1.0], [3.0]])
-    with pytest.raises(ValueError, match=r"\(NegativeSquare\) is negative \(-9\) between 0.0 and 3.0"):
+    with pytest.raises(
+        ValueError, match=r"NegativeSquare term of column '0' \(index 0\) is negative \(-9\) between 0.0 and 3.0"
+    ):
         _Terms(lambda kinds: [NegativeSquare()]).fit(X)
+
+
+def test_a_refusal_names_the_column_by_name_and_index_and_a_nominal_value_by_its_category():
+    class NegativeOverlap(AttributeTerm):
+        bilinear = False
+
+        def direct(self, xq, xs):
+            return -(xq[:, None] != xs[None, :]).astype(float)
+
+    X = pd.DataFrame({"size": [1.0, 2.0, 3.0], "colour": pd.Categorical(["red", "blue", "red"])})
+    message = (
+        r"^_Terms: the NegativeOverlap term of column 'colour' \(index 1\) is negative \(-1\) between 'blue' and 'red'"
+    )
+    with pytest.raises(ValueError, match=message):
+        _Terms(lambda kinds: [RangeDifference(2.0), NegativeOverlap()]).fit(X)
+    with pytest.raises(ValueError, match=r"^_Terms: the _Bare term of column 'size' \(index 0\) declares no bilinear"):
+        _Terms(lambda kinds: [_Bare(), OverlapAttribute()]).fit(X)
