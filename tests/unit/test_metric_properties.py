@@ -154,6 +154,16 @@ def _fit(name, X, y):
 
 
 # --------------------------------------------------------------------------------------------------- the tests
+def test_every_registered_metric_declares_its_tags_and_is_in_a_property_test():
+    """Each tag is a plain bool (a string would read as True), the required parameters a tuple of the class's
+    parameter names, and no registered metric escapes the property tests (one that accepts neither nominal nor
+    linear attributes, or linear ones only with labels, would need a test of its own)."""
+    for name, cls in REGISTRY.items():
+        assert all(type(getattr(cls, tag)) is bool for tag in ("symmetric", "unknown_is_one", "zero_on_self")), name
+        assert isinstance(cls.required_params, tuple) and set(cls.required_params) <= set(cls().get_params()), name
+    assert set(MIXED) | set(NUMERIC) == set(REGISTRY)
+
+
 @pytest.mark.parametrize("name", MIXED)
 @SETTINGS
 @given(data=mixed_data(), order=st.randoms(use_true_random=False))
