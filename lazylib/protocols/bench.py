@@ -53,6 +53,7 @@ from lazylib.encoding import encode, label_values
 from lazylib.evaluation import progress_bar, stratified_kfold
 from lazylib.protocols import bench_checks
 from lazylib.protocols.bench_budget import LARGE_RULES, training_size
+from lazylib.protocols.bench_folds import paired_folds
 from lazylib.protocols.bench_methods import METHOD_NAMES, data_kind, methods
 from lazylib.protocols.bench_results import COLUMNS, ResultsFolder, cache_folder
 from lazylib.protocols.howe_cardie import K_RANGE
@@ -518,12 +519,17 @@ def refusals(results: pd.DataFrame) -> pd.DataFrame:
 def accuracy_table(results: pd.DataFrame, *, by_seed: bool = False) -> pd.DataFrame:
     """Mean test accuracy (percent) by data set (rows) and method (columns), over folds and seeds, or over
     folds only with ``by_seed`` (rows: seed, data set, only the pairs the run holds: a data set under the stated
-    protocol of the largest has its first fold seeds only). NaN where the method refuses the data set."""
+    protocol of the largest has its first fold seeds only). NaN where the method refuses the data set (or fails on
+    all its folds). Paired: a data set's means are all over the folds every method of it has
+    (:func:`~lazylib.protocols.bench_folds.paired_folds`); ``attrs["fold failures"]`` lists what was set aside."""
     index = ["seed", "dataset"] if by_seed else ["dataset"]
-    table = results.pivot_table(index=index, columns="method", values="accuracy", aggfunc="mean", dropna=False)
+    paired = paired_folds(results)
+    table = paired.pivot_table(index=index, columns="method", values="accuracy", aggfunc="mean", dropna=False)
     if by_seed:  # pivot_table(dropna=False) adds every seed to every data set: keep the pairs that ran
         table = table.loc[pd.MultiIndex.from_frame(results[index].drop_duplicates()).sort_values()]
-    return table.reindex(columns=[m for m in METHOD_NAMES if m in table.columns])
+    table = table.reindex(columns=[m for m in METHOD_NAMES if m in table.columns])
+    table.attrs["fold failures"] = paired.attrs["fold failures"]
+    return table
 
 
 def time_table(results: pd.DataFrame) -> pd.DataFrame:

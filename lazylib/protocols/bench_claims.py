@@ -1,125 +1,138 @@
-"""Part VI's claims: the five papers' headline claims as tests on the bench's accuracy tables (:data:`CLAIMS`), the
-conditions they are judged under (every fold seed pooled, and each seed alone) and the judging of the papers' claims
-and of the bench's own findings (:func:`judge_claims`, :func:`judge_best`, :func:`judge_best_value`,
-:func:`judge_equivalent`), on the statistics of :mod:`lazylib.protocols.bench_stats`.
+"""Part VI's claims: the five papers' headline claims as paired tests on the bench's accuracy tables
+(:data:`CLAIMS`: the sign test for "beats", equivalence by two one-sided tests for "alike", Holm's correction over
+the page, :func:`claim_verdicts`), the conditions they are judged under (every fold seed pooled, and each seed
+alone) and the judging of the papers' claims and of the bench's own findings (:func:`judge_claims`,
+:func:`judge_best`, :func:`judge_best_value`, :func:`judge_equivalent`), on the statistics of
+:mod:`lazylib.protocols.bench_stats`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from lazylib.protocols.bench import accuracy_table
 from lazylib.protocols.bench_methods import KINDS, kinds_of
 from lazylib.protocols.bench_stats import ROPE, bayes_signed_rank, best_value, ranking, value_for_time
+from lazylib.report.paired import TestedVerdict, beats, conjunction, equivalent, finding, holm_verdicts
+from lazylib.report.verdicts import judge, threshold_rule, tiers
 
-
-def _beats(t, a, *others):
-    return np.logical_and.reduce([t[a] > t[o] for o in others])
-
-
-def _alike(t, a, b, rope=ROPE):
-    return (t[a] - t[b]).abs() <= rope
+#: The level of every test of a claim on this page, family-wise over the page's tests (Holm's correction).
+ALPHA = 0.05
+#: Two mean accuracies closer than this (points) are a tie: equal up to the rounding of floating point.
+TIE = 1e-9
+#: The relations a part of a claim can state: "beats" (a paired two-sided sign test on the data sets where the
+#: two differ, :func:`lazylib.report.paired.beats`), "alike" (equivalence within :data:`ROPE` by two one-sided
+#: t-tests, :func:`lazylib.report.paired.equivalent`) and "not worse" (non-inferiority: not below by more than
+#: :data:`ROPE`, the lower of those tests).
+RELATIONS = ("beats", "alike", "not worse")
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One paper's headline claim as a test on one seed's accuracy table (data sets x methods): ``test`` gives
-    one boolean per data set of ``kinds`` (those where every method of ``methods`` ran)."""
+    """One paper's headline claim as tests on an accuracy table (data sets x methods): ``parts`` are ``(relation,
+    a, b)`` triples (:data:`RELATIONS`), each judged by a paired test on the data sets of ``kinds`` where every
+    method of ``methods`` ran; a claim of several parts is a conjunction, judged and shown part by part."""
 
     part: str
     claim: str
     kinds: tuple
     methods: tuple
-    test: object = field(repr=False)
+    parts: tuple = field(repr=False)
+
+    def __post_init__(self):
+        bad = [p for p in self.parts if p[0] not in RELATIONS or not {p[1], p[2]} <= set(self.methods)]
+        if not self.parts or bad:
+            raise ValueError(f"claim {self.claim!r}: each part is (relation in {RELATIONS}, a, b) of its methods")
+
+    def datasets(self, table: pd.DataFrame, kinds: pd.Series) -> list:
+        """The data sets of ``table`` of this claim's kinds on which every one of its methods ran."""
+        return [d for d in table.index if kinds[d] in self.kinds and table.loc[d, list(self.methods)].notna().all()]
+
+    def test(self, table: pd.DataFrame, kinds: pd.Series) -> TestedVerdict:
+        """The claim's unadjusted verdict on ``table``: one paired test per part, a conjunction for several."""
+        t = table.loc[self.datasets(table, kinds)]
+        verdicts = {}
+        for relation, a, b in self.parts:
+            if relation == "beats":
+                verdict = beats(t[a], t[b], names=(a, b), tolerance=TIE, alpha=ALPHA)
+            else:
+                sides = "both" if relation == "alike" else "lower"
+                verdict = equivalent(t[a], t[b], names=(a, b), rope=ROPE, alpha=ALPHA, sides=sides)
+            verdicts[f"{a} {relation} {b}"] = verdict
+        return next(iter(verdicts.values())) if len(verdicts) == 1 else conjunction(verdicts)
 
 
-#: Each paper's headline claims. "Beats" is a higher accuracy on the data set; "about the same" is within
-#: :data:`~lazylib.protocols.bench_stats.ROPE`.
+#: Each paper's headline claims. "Beats" is a paired sign test over the data sets (ties set aside); "about the
+#: same" an equivalence test within :data:`~lazylib.protocols.bench_stats.ROPE`; both at :data:`ALPHA`.
 CLAIMS = (
     Claim(
         "I",
         "H1: VDM and MVDM perform alike (1-NN)",
         KINDS,
         ("1-NN VDM", "1-NN MVDM"),
-        lambda t: _alike(t, "1-NN VDM", "1-NN MVDM"),
+        (("alike", "1-NN VDM", "1-NN MVDM"),),
     ),
     Claim(
         "I",
         "H2: OMVW performs about as well as WOM (1-NN)",
         KINDS,
         ("1-NN OMVW", "1-NN WOM"),
-        lambda t: _alike(t, "1-NN OMVW", "1-NN WOM"),
+        (("alike", "1-NN OMVW", "1-NN WOM"),),
     ),
     Claim(
         "I",
         "H2: OMVW and WOM both beat OM (1-NN)",
         KINDS,
         ("1-NN OMVW", "1-NN WOM", "1-NN OM"),
-        lambda t: _beats(t, "1-NN OMVW", "1-NN OM") & _beats(t, "1-NN WOM", "1-NN OM"),
+        (("beats", "1-NN OMVW", "1-NN OM"), ("beats", "1-NN WOM", "1-NN OM")),
     ),
     Claim(
         "II",
         "CA and CACP both raise NN's accuracy",
         ("continuous",),
         ("CA", "CACP", "NN"),
-        lambda t: _beats(t, "CA", "NN") & _beats(t, "CACP", "NN"),
+        (("beats", "CA", "NN"), ("beats", "CACP", "NN")),
     ),
     Claim(
         "III",
         "VFI5 about as accurate as k-NN (HEOM, k by leave-one-out)",
         KINDS,
         ("VFI5", "k-NN HEOM"),
-        lambda t: _alike(t, "VFI5", "k-NN HEOM"),
+        (("alike", "VFI5", "k-NN HEOM"),),
     ),
     Claim(
         "IV",
         "HVDM beats Euclidean and HEOM on data with nominal attributes (1-NN)",
         ("nominal", "mixed"),
         ("1-NN HVDM", "1-NN Euclidean", "1-NN HEOM"),
-        lambda t: _beats(t, "1-NN HVDM", "1-NN Euclidean", "1-NN HEOM"),
+        (("beats", "1-NN HVDM", "1-NN Euclidean"), ("beats", "1-NN HVDM", "1-NN HEOM")),
     ),
     Claim(
         "IV",
         "IVDM beats DVDM on data with continuous attributes (1-NN)",
         ("continuous", "mixed"),
         ("1-NN IVDM", "1-NN DVDM"),
-        lambda t: _beats(t, "1-NN IVDM", "1-NN DVDM"),
+        (("beats", "1-NN IVDM", "1-NN DVDM"),),
     ),
     Claim(
         "V",
         "MDW performs as well as IG (not below it by more than the ROPE)",
         KINDS,
         ("MDW", "IG"),
-        lambda t: t["MDW"] >= t["IG"] - ROPE,
+        (("not worse", "MDW", "IG"),),
     ),
-    Claim("V", "MDW outperforms unweighted k-NN (FD)", KINDS, ("MDW", "FD"), lambda t: _beats(t, "MDW", "FD")),
+    Claim("V", "MDW outperforms unweighted k-NN (FD)", KINDS, ("MDW", "FD"), (("beats", "MDW", "FD"),)),
 )
 
 
-def claim_evidence(results: pd.DataFrame) -> dict:
-    """For every claim of :data:`CLAIMS` whose methods the run includes and every fold seed, one boolean per
-    data set it is judged on: ``{claim: {seed: Series indexed by data set}}``."""
-    by_seed = accuracy_table(results, by_seed=True)
-    kinds = kinds_of(results)
-    out = {}
-    for c in CLAIMS:
-        if not set(c.methods) <= set(by_seed.columns):
-            continue
-        per_seed = {}
-        for seed, table in by_seed.groupby(level="seed"):
-            t = table.droplevel("seed")
-            t = t.loc[[d for d in t.index if kinds[d] in c.kinds and t.loc[d, list(c.methods)].notna().all()]]
-            per_seed[int(seed)] = pd.Series(np.asarray(c.test(t), dtype=bool), index=t.index)
-        out[c] = per_seed
-    return out
-
-
-#: The shares of data sets on which a paper's claim must hold to be supported and partly supported on the
-#: bench, fixed before any run: three in four, and a majority.
-CLAIM_SHARES = {"supported": 0.75, "partly": 0.5}
+def claim_verdicts(table: pd.DataFrame, kinds: pd.Series) -> dict:
+    """Every claim of :data:`CLAIMS` whose methods ``table`` holds, judged on it and Holm-adjusted over the page's
+    tests together (every part of a conjunction is one test): ``{claim: (unadjusted, adjusted)}``."""
+    raw = {c: c.test(table, kinds) for c in CLAIMS if set(c.methods) <= set(table.columns)}
+    adjusted = holm_verdicts(raw, alpha=ALPHA)
+    return {c: (raw[c], adjusted[c]) for c in raw}
 
 
 #: The factor of :func:`conditions` and the label of its primary condition, every fold seed pooled (the pooled
@@ -140,40 +153,54 @@ def conditions(results: pd.DataFrame) -> dict:
     return out
 
 
+def _evidence(verdict) -> str:
+    """A claim's tests in a few words: wins / losses / ties of a "beats" part, the mean difference of the others."""
+    parts = verdict.parts or {"": verdict}
+    out = []
+    for v in parts.values():
+        t = v.test
+        if t is None:
+            out.append(str(v))
+        elif hasattr(t, "wins"):
+            out.append(f"{t.wins} / {t.losses} / {t.ties}, p = {t.p:.2g}")
+        else:
+            out.append(f"mean {t.mean:+.2f} over {t.n}, p = {t.p:.2g}")
+    return "; ".join(out)
+
+
 def judge_claims(results: pd.DataFrame) -> pd.DataFrame:
-    """Every claim of :data:`CLAIMS` judged on the bench by :func:`lazylib.report.verdicts.share_rule` (the
-    share of its data sets on which it holds, :data:`CLAIM_SHARES`), on every fold seed pooled (the verdict) and
-    on each alone (its stability).
+    """Every claim of :data:`CLAIMS` judged on the bench by paired tests (:meth:`Claim.test`) at :data:`ALPHA`,
+    Holm-adjusted over the page's tests (:func:`claim_verdicts`), on every fold seed pooled (the verdict) and on
+    each alone (its stability).
+
+    The data sets are treated as independent items, which they are not (several share a domain): the p-values
+    say how surprising the wins and losses would be if the methods were exchangeable on these data sets
+    (:mod:`lazylib.report.paired`).
 
     Returns
     -------
-    DataFrame indexed by (part, claim): ``data sets``, ``holds on`` (pooled), ``verdict``, ``stability``,
-    ``judgement`` (the :class:`~lazylib.report.verdicts.Judgement`).
+    DataFrame indexed by (part, claim): ``data sets``, ``wins / losses / ties`` (of each "beats" part; the mean
+    difference of the others) with the unadjusted p, ``unadjusted`` (the verdict before Holm's correction),
+    ``verdict``, ``reading`` (which side a failure falls on, part by part), ``stability``, ``judgement`` (the
+    :class:`~lazylib.report.verdicts.Judgement`).
     """
-    from lazylib.report.verdicts import judge, share_rule
-
     kinds = kinds_of(results)
     tables = conditions(results)
+    judged = {key: claim_verdicts(t, kinds) for key, t in tables.items()}
     rows = {}
-    for c in CLAIMS:
-        if not set(c.methods) <= set(tables[POOLED].columns):
-            continue
-
-        def agree(t, c=c):
-            t = t.loc[[d for d in t.index if kinds[d] in c.kinds and t.loc[d, list(c.methods)].notna().all()]]
-            return pd.Series(np.asarray(c.test(t), dtype=bool), index=t.index)
-
+    for c, (raw, adjusted) in judged[POOLED].items():
         judgement = judge(
-            lambda t, agree=agree: share_rule(agree(t), **CLAIM_SHARES, what="data sets"),
-            {key: t for key, t in tables.items()},
+            lambda verdict: verdict,
+            {key: verdicts[c][1] for key, verdicts in judged.items() if c in verdicts},
             primary=POOLED,
             factors=(FACTOR,),
         )
-        pooled = agree(tables[POOLED])
         rows[c.part, c.claim] = {
-            "data sets": len(pooled),
-            "holds on": int(pooled.sum()),
+            "data sets": len(c.datasets(tables[POOLED], kinds)),
+            "wins / losses / ties": _evidence(raw),
+            "unadjusted": str(raw),
             "verdict": judgement.verdict,
+            "reading": adjusted.reading,
             "stability": judgement.stability,
             "judgement": judgement,
         }
@@ -187,17 +214,20 @@ def _ran(table: pd.DataFrame, datasets) -> list:
 
 
 def judge_best(results: pd.DataFrame, method: str, datasets=None, *, alpha: float = 0.05):
-    """The finding "``method`` ranks best on ``datasets``" judged on every fold seed pooled and on each alone (over
-    the data sets it ran): supported where it has the best average rank, partly supported where Nemenyi's test does
-    not tell it from the best (:func:`lazylib.report.verdicts.tiers`)."""
-    from lazylib.report.verdicts import judge, tiers
+    """The finding "``method`` ranks best on ``datasets``" on every fold seed pooled and on each alone (over the data
+    sets it ran): labelled ``"finding"`` where it has the best average rank (a description, not a test:
+    :func:`lazylib.report.paired.finding`), ``"not supported"`` where another method ranks best; the note says how
+    many other methods Nemenyi's test (the critical difference) cannot tell from it, and which methods the ranking
+    leaves out (those refusing one of the data sets)."""
 
     def rule(t):
         r = ranking(t, _ran(t, datasets), alpha=alpha)
-        return tiers(
-            supported=bool(r["best"] == method),
-            partly=bool(method in r["group"]),
-            note=f"best: {r['best']}; {method} ranks {r['ranks'][method]:.2f}",
+        left_out = f"; {len(r['excluded'])} methods left out (they refuse a data set)" if r["excluded"] else ""
+        return finding(
+            f"best: {r['best']}; {method} ranks {r['ranks'][method]:.2f} of {len(r['ranks'])} methods{left_out}",
+            holds=bool(r["best"] == method),
+            inseparable=len(r["group"]) - 1 if method == r["best"] else None,
+            statistic=f"Nemenyi's test at {alpha:g} (critical difference {r['cd']:.2f})",
         )
 
     return judge(rule, conditions(results), primary=POOLED, factors=(FACTOR,))
@@ -224,7 +254,6 @@ def judge_best_value(results: pd.DataFrame, method: str, *, alpha: float = 0.05,
         Seed or generator of the posterior samples under each condition: an int seeds a fresh generator (the same
         draws at every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
     """
-    from lazylib.report.verdicts import judge, tiers
 
     def rule(t):
         r = ranking(t, alpha=alpha)
@@ -258,7 +287,6 @@ def judge_equivalent(results: pd.DataFrame, a: str, b: str, datasets=None, *, ro
         Seed or generator of the posterior samples under each condition: an int seeds a fresh generator (the same
         draws at every call), a Generator is used as it is (its stream continues), None draws fresh entropy.
     """
-    from lazylib.report.verdicts import judge, threshold_rule
 
     def rule(t):
         t = t.loc[_ran(t, datasets)]

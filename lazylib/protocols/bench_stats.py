@@ -14,6 +14,7 @@ from scipy import stats
 
 from lazylib._validation import Integer, Real, check, check_random_state
 from lazylib.protocols.bench_methods import KINDS
+from lazylib.report.paired import holm
 
 
 def complete_block(table: pd.DataFrame, datasets=None) -> pd.DataFrame:
@@ -266,37 +267,6 @@ def leading_pairs(block: pd.DataFrame, *, top: int = 5, ropes=ROPES, random_stat
                 }
             )
     return pd.DataFrame(rows).set_index(["pair", "ROPE"])
-
-
-def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjustment of ``m`` p-values (Holm 1979; Demsar 2006, section 3.2.2): the i-th smallest
-    becomes ``max_{j <= i} min(1, (m - j + 1) p_(j))``, so that rejecting every adjusted p-value at or below
-    ``alpha`` keeps the family-wise error rate at ``alpha``.
-
-    Parameters
-    ----------
-    pvalues : array-like of float
-        The unadjusted p-values, in any order.
-
-    Returns
-    -------
-    ndarray
-        The adjusted p-values, in the order given.
-
-    Examples
-    --------
-    >>> holm([0.01, 0.04, 0.03, 0.005]).round(3).tolist()  # 4 x 0.005, 3 x 0.01, max(2 x 0.03, .), 0.04
-    [0.03, 0.06, 0.06, 0.02]
-    """
-    p = np.asarray(pvalues, dtype=float)
-    if p.ndim != 1 or np.isnan(p).any() or (p < 0).any() or (p > 1).any():
-        raise ValueError("holm needs a vector of p-values in [0, 1]")
-    m = len(p)
-    order = np.argsort(p, kind="stable")
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = adjusted
-    return out
 
 
 def median_interval(differences, *, level: float = 0.95, n_resamples: int = 9999, random_state=0) -> tuple:

@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from lazylib._validation import Real, check
-from lazylib.protocols.bench_stats import holm
+from lazylib.report.paired import holm
 
 #: ROPEs (accuracy points) of the Bayesian correlated t-test, the middle one the recommendation's.
 ROPES = (0.5, 1.0, 2.0)

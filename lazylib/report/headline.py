@@ -13,7 +13,7 @@ import pandas as pd
 
 from lazylib._validation import Boolean, check
 from lazylib.report.bands import PERCENT, prediction_band
-from lazylib.report.verdicts import NOTE_KINDS, REPORTED
+from lazylib.report.verdicts import NOTE_KINDS, TALLIED
 
 #: The per-Part counts of :func:`summary`.
 SUMMARY_COLUMNS = [
@@ -23,8 +23,8 @@ SUMMARY_COLUMNS = [
     "within 1 unit",
     "median half-width",
     "ruled out",
-    *REPORTED,
-    *(f"on our collection: {v}" for v in REPORTED),
+    *TALLIED,
+    *(f"on our collection: {v}" for v in TALLIED),
     "other records",
 ]
 
@@ -77,8 +77,8 @@ def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
     """One row per Part: the published numbers (the ones a proven bound rules out included, never inside), how
     many lie inside their band and the share, how many lie within one unit of our mean (:func:`unit`), the median
     half-width of the bands of percentages, the published claims per reported verdict
-    (:data:`~lazylib.report.verdicts.REPORTED`), the method claims judged on our collection ("stand-in" claims)
-    per verdict, and how many records of the other kinds the Part shows apart."""
+    (:data:`~lazylib.report.verdicts.TALLIED`: findings are never tallied), the method claims judged on our
+    collection ("stand-in" claims) per verdict, and how many records of the other kinds the Part shows apart."""
     parts = sorted(set(cells["part"]) | set(claims["part"]), key=_roman)
     rows = []
     for part in parts:
@@ -94,8 +94,8 @@ def summary(cells: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
                 "within 1 unit": int(_within(pc).sum()),
                 "median half-width": float(half.median()) if len(half) else float("nan"),
                 "ruled out": int((pc["kind"] == "ruled out").sum()),
-                **{verdict: int((pv["verdict"] == verdict).sum()) for verdict in REPORTED},
-                **{f"on our collection: {verdict}": int((sv["verdict"] == verdict).sum()) for verdict in REPORTED},
+                **{verdict: int((pv["verdict"] == verdict).sum()) for verdict in TALLIED},
+                **{f"on our collection: {verdict}": int((sv["verdict"] == verdict).sum()) for verdict in TALLIED},
                 "other records": int(len(c) - len(pc) + len(v) - len(pv) - len(sv)),
             }
         )
@@ -160,7 +160,7 @@ def _roman(numeral: str) -> int:
 
 
 def _tally(row, prefix: str = "") -> str:
-    return " / ".join(str(int(row[f"{prefix}{v}"])) for v in REPORTED)
+    return " / ".join(str(int(row[f"{prefix}{v}"])) for v in TALLIED)
 
 
 #: The headline's columns (the README block, the scorecard page and the front page all show them).

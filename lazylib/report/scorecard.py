@@ -68,6 +68,7 @@ from lazylib.report.book_files import (
 )
 from lazylib.report.headline import headline_markdown, write_readme
 from lazylib.report.verdicts import (
+    FINDING,
     NOTE_KINDS,
     Claim,
     Judgement,
@@ -360,6 +361,11 @@ class Chapter:
             raise ValueError(
                 f"claim {claim!r}: judgement must be a lazylib.report.verdicts.Judgement (from judge()), "
                 f"got {type(judgement).__name__}"
+            )
+        if FINDING in (judgement.verdict, judgement.primary_verdict) and kind != "finding":
+            raise ValueError(
+                f"claim {claim!r}: the verdict {FINDING!r} labels a descriptive result of the book, which is "
+                f"never evidence for a {kind!r} claim: register it with kind='finding', or judge the claim by a test"
             )
         fields = {
             "verdict": judgement.verdict,

@@ -24,7 +24,11 @@ the paper's own data and protocol, count as evidence in the scorecard's share in
 :func:`not_testable`) on our numbers, and :func:`judge` computes it under
 every condition the paper leaves open (each repetition seed, each tie rule, each alternative reading the chapter
 shows). The reported verdict is the primary condition's when it is also the most common one over the conditions;
-otherwise it is :data:`UNSTABLE`, with its counts.
+otherwise it is :data:`UNSTABLE`, with its counts. A claim about methods over several data sets or cells ("A
+beats B", "A about as well as B") is judged by a paired test, not a share: :mod:`lazylib.report.paired` (the sign
+test or Wilcoxon's, equivalence by TOST, conjunctions part by part, Holm over a page). A share or threshold rule
+stays where the paper's claim is itself a count ("on 9 of the 12 data sets"). A descriptive result (the best
+average rank) gets the label :data:`FINDING` instead of a claim's verdict (:func:`lazylib.report.paired.finding`).
 
 >>> from lazylib.report.bands import prediction_band
 >>> band = prediction_band([68.2, 67.9, 68.4, 68.1, 67.8], digits=1)
@@ -65,14 +69,27 @@ KINDS = ("published", "constructed", "stand-in", "property", "finding", "derived
 #: their values, none puts it inside), ``untested`` (words only).
 NOTE_KINDS = ("explained", "tested", "untested")
 
-#: The verdicts a claim can get, strongest first.
-VERDICTS = ("supported", "partly supported", "not supported", "not testable")
+#: The verdicts a paper's claim can get, strongest first.
+CLAIM_VERDICTS = ("supported", "partly supported", "not supported", "not testable")
+
+#: The label of a descriptive result of the book (a record of the kind ``"finding"``): what a statistic shows,
+#: such as the best average rank, rather than a claim tested against chance. It is neither supported nor not,
+#: its note says how many methods the statistic cannot separate from the one it names, and it is never counted
+#: among the claims' verdicts (:data:`TALLIED`).
+FINDING = "finding"
+
+#: Every verdict a rule can give: a claim's (:data:`CLAIM_VERDICTS`) or :data:`FINDING`.
+VERDICTS = (*CLAIM_VERDICTS, FINDING)
 
 #: The reported verdict of a claim whose primary condition's verdict is not the most common over its conditions.
 UNSTABLE = "unstable"
 
-#: What the scorecard reports for a claim: one of :data:`VERDICTS`, or :data:`UNSTABLE`.
+#: What the scorecard reports for a record: one of :data:`VERDICTS`, or :data:`UNSTABLE`.
 REPORTED = (*VERDICTS, UNSTABLE)
+
+#: What the scorecard tallies for the claims (published and stand-in): :data:`REPORTED` without :data:`FINDING`,
+#: which only a record of the kind ``"finding"`` may carry.
+TALLIED = (*CLAIM_VERDICTS, UNSTABLE)
 
 
 def check_kind(kind: str) -> str:

@@ -37,18 +37,23 @@ def test_table2_claims_read_the_facts_of_one_condition():
     assert verdicts["H1"] == "supported"  # MVDM and VDM equal up to noise everywhere
     assert verdicts["WOM and OMVW"] == "supported"  # both significantly above OM, as the made-up paper marks
     assert verdicts["MVDM over WOM"] == "not supported"  # WOM is the higher one here
-    assert verdicts["H2"] == "supported"
+    # issue #54: H2's "above OM on most data sets" is a sign test over the data sets; on five data sets even five wins
+    # of five (p = 0.0625) do not reach 5 %, so only its third part (never significantly below WOM) holds
+    h2 = next(c for c in P1_claims.TABLE2_CLAIMS if c.key == "H2").rule(facts)
+    assert verdicts["H2"] == "partly supported" and "5 wins, 0 losses" in h2.note and "p = 0.062" in h2.note
     assert "0 of 5" in P1_claims.TABLE2_CLAIMS[0].evidence(facts)
 
 
 def test_chapter_judge_records_the_claim_with_its_evidence_and_unstable_verdicts():
     card = scorecard.Chapter(part="I", paper="payne1998", chapter="c")
-    good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": -5.0})
+    # bad: OMVW significantly below WOM and no better than OM, so no part of H2 holds (issue #54: on five data sets
+    # the sign tests never support, so the good condition is "partly supported", its never-below-WOM part)
+    good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": 0.0})
     conditions = {(1, "random"): P1_facts.table2_facts(good, paper())}
     conditions.update({(s, "all"): P1_facts.table2_facts(bad, paper()) for s in (1, 2)})
     h2 = next(c for c in P1_claims.TABLE2_CLAIMS if c.key == "H2")
     j = card.judge(h2, conditions, primary=(1, "random"), factors=("seed", "ties"), condition_note=" (seed 1)")
-    assert j.primary_verdict == "supported" and j.verdict == "unstable"  # 1 of 3 conditions
+    assert j.primary_verdict == "partly supported" and j.verdict == "unstable"  # 1 of 3 conditions
     _, claims = card.frames()
     assert claims.loc[0, "claim"] == h2.words and claims.loc[0, "verdict"] == "unstable"
     assert claims.loc[0, "evidence"].startswith("OMVW above OM on 5 of 5") and claims.loc[0, "evidence"].endswith(
@@ -60,7 +65,7 @@ def test_chapter_judge_records_the_claim_with_its_evidence_and_unstable_verdicts
 
 def test_chapter_judge_takes_a_note_computed_from_the_judgement():
     """A note that depends on the judgement (its stability) needs one judgement, not a second one to read it."""
-    good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": -5.0})
+    good, bad = folds({"OMVW": 5.0, "WOM": 5.0}), folds({"OMVW": -5.0, "WOM": 0.0})
     conditions = {(1, "random"): P1_facts.table2_facts(good, paper())}
     conditions.update({(s, "all"): P1_facts.table2_facts(bad, paper()) for s in (1, 2)})
     h2 = next(c for c in P1_claims.TABLE2_CLAIMS if c.key == "H2")

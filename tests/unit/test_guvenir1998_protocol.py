@@ -83,7 +83,12 @@ def test_figure7_facts_and_claims_under_a_tie_shift():
     assert facts["same"].tolist() == [True, False]  # wine: VFI5 5.67 below the k-NN mean
     assert facts["level"].tolist() == [True, True] and facts["ordered"].tolist() == [True, True]
     claims = {c.key: c for c in GC.FIGURE7_CLAIMS}
-    assert str(claims["f7_same"].rule(facts)) == "partly supported"
+    # issue #54: "about the same" is an equivalence test on the differences (within 3 points), no longer the share
+    # of data sets within 3 points (1 of 2, "partly"): wine's -5.7 leaves k-NN possibly better by more than 3
+    same = claims["f7_same"].rule(facts)
+    assert str(same) == "not supported" and same.reading == "not supported: k-NN mean better"
+    close = GC.figure7_facts(start.assign(VFI5=[95.5, 95.2]), at20)
+    assert str(claims["f7_same"].rule(close)) == "supported"  # 0.2 and -0.5 points: within 3 by the t-tests
     assert claims["f7_same"].evidence(facts) == (
         "VFI5 within 3 points of the k-NN mean on 1 of 2 data sets (VFI5 minus k-NN mean: iris -0.7, wine -5.7)"
     )

@@ -421,9 +421,10 @@ def _search_recipes(D):
 
 def _report_recipes():
     """The recipes of the book's reader tools (:mod:`lazylib.report`): tables, bands, verdict rules, headline."""
-    from lazylib.report import bands, display, headline, scorecard, verdicts
+    from lazylib.report import bands, display, headline, paired, scorecard, verdicts
 
     runs = [80.0, 81.0, 82.0]
+    pair = ([80.0, 82.0, 85.0, 90.0], [78.0, 81.0, 85.5, 88.0])
     cells, claims = scorecard.load(tempfile.mkdtemp(), book=False)  # no records: empty tables
     return {
         "lazylib.report.display.band_text": (display.band_text, dict(low=[1.0], high=[2.0], digits=1)),
@@ -452,6 +453,15 @@ def _report_recipes():
             dict(value=0.6, supported=0.5, partly=0.25, higher=True),
         ),
         "lazylib.report.verdicts.tiers": (verdicts.tiers, dict(supported=True, partly=True)),
+        "lazylib.report.paired.compare": (paired.compare, dict(a=pair[0], b=pair[1], tolerance=0.0)),
+        "lazylib.report.paired.beats": (paired.beats, dict(a=pair[0], b=pair[1], tolerance=0.0, alpha=0.05)),
+        "lazylib.report.paired.equivalence": (paired.equivalence, dict(a=pair[0], b=pair[1], rope=1.0)),
+        "lazylib.report.paired.equivalent": (paired.equivalent, dict(a=pair[0], b=pair[1], rope=1.0, alpha=0.05)),
+        "lazylib.report.paired.finding": (paired.finding, dict(description="best", holds=True, inseparable=3)),
+        "lazylib.report.paired.holm_verdicts": (
+            paired.holm_verdicts,
+            dict(verdicts={"x": paired.beats(*pair)}, alpha=0.05),
+        ),
     }
 
 
