@@ -267,6 +267,8 @@ def _encode_frame(X: pd.DataFrame, types) -> Encoded:
                 f"column {name!r} holds complex numbers (Complex data not supported): distances need real values"
             )
         elif pd.api.types.is_numeric_dtype(col.dtype):
+            if pd.api.types.is_integer_dtype(col.dtype):
+                _warn_inexact_integers(np.asarray(col.dropna().to_numpy()), f"column {name!r}")
             out[:, j] = col.to_numpy(dtype=np.float64, na_value=np.nan)
             categories.append(None)
         else:
@@ -336,12 +338,34 @@ class NotNumbersError(ValueError, TypeError):
     every other input error of lazylib, and a TypeError as numpy's own conversion error is."""
 
 
+#: The largest integer magnitude below which float64 holds every integer exactly.
+_EXACT_INTEGERS = 2**53
+
+
+def _warn_inexact_integers(values: np.ndarray, what: str) -> None:
+    """Warn when integers ``values`` (any other dtype: nothing to check) include one beyond ``2**53`` in
+    magnitude: float64, the form every distance reads, rounds them, so distinct values may become equal (issue
+    #53, item 5: uint64 values above 2**53 collapsed to one float without a word)."""
+    if values.dtype.kind not in "iu" or not values.size:
+        return
+    hi, lo = int(values.max()), int(values.min())
+    if hi > _EXACT_INTEGERS or lo < -_EXACT_INTEGERS:
+        big = hi if hi > -lo else lo
+        warnings.warn(
+            f"{what} holds integers beyond 2**53 (such as {big}), which float64 cannot all tell apart: distinct "
+            "values may become equal; subtract an offset, rescale them, or encode them as nominal",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
 def as_numbers(X, what: str = "X") -> np.ndarray:
     """``X`` as a float64 array, refusing complex numbers (whose imaginary part a conversion would drop) and
     anything that is not a number, with :class:`NotNumbersError` naming ``what``."""
     values = np.asarray(X)
     if np.iscomplexobj(values):
         raise NotNumbersError(f"{what} holds complex numbers (Complex data not supported): distances need real values")
+    _warn_inexact_integers(values, what)
     try:
         return values.astype(np.float64)
     except (TypeError, ValueError) as exc:

@@ -343,9 +343,11 @@ def search(metric, plan, k: int, tie_tolerance: float, size: np.ndarray | None =
         return
     single = _single_precision(plan)
     k_filter = min(k, ns)  # with multiplicities, the k-th smallest row bounds the k-th smallest instance
-    cap = max(int(metric.working_memory * 2**20 // PAIR_BYTES), k_filter * QUERY_BLOCK)
-    for start in range(0, nq, QUERY_BLOCK):
-        stop = min(start + QUERY_BLOCK, nq)
+    # queries per block within working_memory (a row: its tile of float32 sums, their copy, its query side; issue #53)
+    step = int(min(QUERY_BLOCK, max(1, metric.working_memory * 2**20 // (8 * STORED_BLOCK + 12 * plan.left.shape[1]))))
+    cap = max(int(metric.working_memory * 2**20 // PAIR_BYTES), k_filter * step)
+    for start in range(0, nq, step):
+        stop = min(start + step, nq)
         kept = _filter_block(plan, single, start, stop, k_filter, tie_tolerance, cap) if single is not None else None
         if kept is None:  # scales out of single precision, or too many ties: scan rows from here on
             single = None
@@ -428,7 +430,7 @@ def product_sums(plan, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
     """The sums ``S[rows[i], cols[i]]`` of the plan's product in double precision, with the unknown-value fills,
     before the near-zero refinement of :func:`exact_sums`."""
     out = np.empty(len(rows))
-    step = max(1, 2**20 // plan.left.shape[1])
+    step = plan.pair_step
     for lo in range(0, len(rows), step):
         r, c = rows[lo : lo + step], cols[lo : lo + step]
         part = np.einsum("ij,ij->i", plan.left[r], plan.right[c])

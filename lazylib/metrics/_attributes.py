@@ -23,32 +23,48 @@ from lazylib.metrics._sets import min_member_distances
 TABLE_BYTES = 64 * 2**20
 
 
-def value_differences(P: np.ndarray, form: str, max_bytes: float = TABLE_BYTES) -> np.ndarray:
-    """The (V, V) table of a probability attribute's term between every two of its values (rows of ``P``, (V,
-    C)): ``"l1"`` ``sum_c |P_xc - P_yc|``, ``"l1sq"`` its square, ``"sqsq"`` ``(sum_c (P_xc - P_yc)^2)^2``.
+#: Each form of :func:`value_differences` from the absolute differences (rows, columns, classes), which it may
+#: overwrite.
+_FORMS = {
+    "l1": lambda diff: diff.sum(-1),
+    "l1sq": lambda diff: diff.sum(-1) ** 2,
+    "sqsq": lambda diff: np.square(diff, out=diff).sum(-1) ** 2,
+    "sq": lambda diff: np.square(diff, out=diff).sum(-1),
+}
 
-    Computed a block of rows at a time, so that the (rows, V, C) differences stay within ``max_bytes`` (all at
-    once, a nominal attribute of 3,000 values and 20 classes took 1.4 GB for a table of 72 MB); each entry is
-    the same sum over the classes as all at once, to the last bit.
+
+def value_differences(
+    P: np.ndarray, form: str, max_bytes: float = TABLE_BYTES, Q: np.ndarray | None = None
+) -> np.ndarray:
+    """The (V, V) table of a probability attribute's term between every two of its values (rows of ``P``, (V,
+    C)): ``"l1"`` ``sum_c |P_xc - P_yc|``, ``"l1sq"`` its square, ``"sqsq"`` ``(sum_c (P_xc - P_yc)^2)^2``,
+    ``"sq"`` ``sum_c (P_xc - P_yc)^2``; with ``Q`` (W, C), the (V, W) table between the rows of ``P`` and those
+    of ``Q``.
+
+    Computed a block of rows (and, when one row's differences exceed ``max_bytes``, of columns) at a time, so
+    that the (rows, columns, C) differences stay within ``max_bytes`` (all at once, a nominal attribute of 3,000
+    values and 20 classes took 1.4 GB for a table of 72 MB); each entry is the same sum over the classes as all
+    at once, to the last bit.
 
     >>> value_differences(np.array([[1.0, 0.0], [0.25, 0.75]]), "l1")
     array([[0. , 1.5],
            [1.5, 0. ]])
     """
+    if form not in _FORMS:
+        raise ValueError(
+            f"form must be one of {', '.join(map(repr, _FORMS))} for a table of value differences, got {form!r}"
+        )
+    Q = P if Q is None else Q
     V, C = P.shape
-    out = np.empty((V, V))
-    step = max(1, int(max_bytes // (8 * max(V * C, 1))))
+    out = np.empty((V, len(Q)))
+    width = min(len(Q), max(1, int(max_bytes // (8 * max(C, 1)))))  # rows of Q per block (all when they fit)
+    step = max(1, int(max_bytes // (8 * max(width * C, 1))))
     for lo in range(0, V, step):
-        diff = P[lo : lo + step, None, :] - P[None, :, :]
-        np.abs(diff, out=diff)
-        if form == "l1":
-            out[lo : lo + step] = diff.sum(-1)
-        elif form == "l1sq":
-            out[lo : lo + step] = diff.sum(-1) ** 2
-        elif form == "sqsq":
-            out[lo : lo + step] = np.square(diff, out=diff).sum(-1) ** 2
-        else:
-            raise ValueError(f"form must be one of 'l1', 'l1sq', 'sqsq' for a table of value differences, got {form!r}")
+        for c0 in range(0, len(Q), width):
+            diff = P[lo : lo + step, None, :] - Q[None, c0 : c0 + width, :]
+            np.abs(diff, out=diff)
+            out[lo : lo + step, c0 : c0 + width] = _FORMS[form](diff)
+            del diff  # before the next block's differences are made
     return out
 
 
@@ -90,6 +106,19 @@ class AttributeTerm:
     #: ``r`` given by :meth:`root_half`: the engine then searches it through a lower bound from ``r``
     #: (:func:`lazylib.metrics._bounded.bounded_groups`) and computes candidates with :meth:`direct_pairs`.
     squares_bilinear: bool = False
+    #: Bound, in bytes, on the tables and temporaries the term builds for one block (set from the metric's
+    #: ``working_memory`` at fit: :meth:`lazylib.metrics._base.AttributeMetric._size_terms`).
+    max_bytes: float = TABLE_BYTES
+
+    def stored_width(self, x: np.ndarray) -> int | None:
+        """Columns of the stored side of the bilinear form for the training column ``x``, or None for a term
+        without a direct form to switch to (:meth:`to_direct`); the metric sizes its terms by it at fit."""
+        return None
+
+    def to_direct(self) -> None:
+        """Give the term by :meth:`direct` from now on (a term whose :meth:`stored_width` is not None): its
+        bilinear side would not fit in the metric's ``working_memory``."""
+        self.bilinear = False
 
     def pair(self, xq: np.ndarray, xs: np.ndarray) -> tuple[Half, Half]:
         """Query and stored halves of the bilinear term for a column of queries and one of stored values."""
@@ -194,6 +223,19 @@ class OverlapAttribute(AttributeTerm):
         chi[ms] = 0.0
         return Half(alpha, psi, mq), Half(np.zeros(len(xs)), chi, ms)
 
+    def stored_width(self, x) -> int:
+        """One one-hot column per distinct known training value, and one for the values only queries hold."""
+        return len(np.unique(x[~np.isnan(x)])) + 1
+
+    def direct(self, xq, xs) -> np.ndarray:
+        """The (len(xq), len(xs)) matrix of overlaps, compared value by value (no value table): what the
+        one-hot product gives, for a column of too many distinct values (:meth:`to_direct`)."""
+        term = np.not_equal.outer(xq, xs).astype(np.float64)  # NaN differs from everything, itself included
+        mq, ms = np.isnan(xq), np.isnan(xs)
+        if self.missing == "value" and mq.any() and ms.any():  # an unknown value is one more value
+            term[np.ix_(mq, ms)] = 0.0
+        return term
+
 
 class ProbabilityAttribute(_Squared):
     """A value difference over class-conditional probabilities of a nominal (or discretised) attribute.
@@ -228,8 +270,46 @@ class ProbabilityAttribute(_Squared):
     ):
         self.table, self.P, self.form, self.missing, self.scale = table, P, form, missing, scale
         self.transform = transform
-        if form != "sq":
-            self.T = value_differences(P, form)
+        if form != "sq" and 8 * len(P) ** 2 <= TABLE_BYTES:  # else built when first read (:attr:`T`)
+            self._T = value_differences(P, form)
+
+    @property
+    def T(self) -> np.ndarray:
+        """The (V, V) table of the term between every two rows of ``P`` (forms other than ``"sq"``)."""
+        if getattr(self, "_T", None) is None:
+            self._T = value_differences(self.P, self.form, self.max_bytes)
+        return self._T
+
+    def stored_width(self, x) -> int:
+        """One column per class (form ``"sq"``) or per row of the value table (the lookups)."""
+        return self.P.shape[1] if self.form == "sq" else self.table.size
+
+    def to_direct(self) -> None:
+        """Give the term by :meth:`direct`, and drop the (V, V) table (never read in that form)."""
+        self.bilinear = False
+        self._T = None
+
+    def _value_rows(self, x) -> tuple[np.ndarray, np.ndarray]:
+        """``(P', rows)``: the probability rows of the distinct value rows of ``x`` (the whole table, not a copy,
+        when they are most of it) and the row of ``P'`` of each entry of ``x``."""
+        rows = self.rows(x)
+        distinct, of = np.unique(rows, return_inverse=True)
+        if 2 * len(distinct) > len(self.P):
+            return self.P, rows
+        return self.P[distinct], of.reshape(-1)
+
+    def direct(self, xq, xs) -> np.ndarray:
+        """The (len(xq), len(xs)) matrix of terms, computed between the distinct value rows of both sides from
+        the probability rows (within :attr:`max_bytes` a block) and gathered: the form for an attribute whose
+        bilinear side would not fit in ``working_memory`` (:meth:`to_direct`)."""
+        (pq, iq), (ps, is_) = self._value_rows(xq), self._value_rows(xs)
+        table = value_differences(pq, self.form, self.max_bytes, Q=ps)
+        if self.form == "sq" and self.scale != 1.0:
+            table *= self.scale
+        term = table.take(iq, axis=0).take(is_, axis=1)
+        if self.missing == "one":
+            term[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = 1.0
+        return term
 
     def rows(self, x):
         """The row of ``P`` of every value of ``x`` (after ``transform``)."""
@@ -327,12 +407,22 @@ class CurveAttribute(_Squared):
         values, rows = np.unique(x, return_inverse=True)
         return rows.reshape(-1), self.probabilities(values)
 
+    def stored_width(self, x) -> int | None:
+        """One column per class (form ``"sq"``; the printed form is direct already)."""
+        return len(self.P_missing) if self.form == "sq" else None
+
     def direct(self, xq, xs) -> np.ndarray:
-        """``(sum_c (P_xc - P_yc)^2)^2`` for every pair (form ``"sqsq"``): computed between the distinct values
-        of both sides from direct differences (identical values at exactly 0), then gathered."""
+        """``(sum_c (P_xc - P_yc)^2)^2`` for every pair (form ``"sqsq"``; form ``"sq"`` switched to its direct
+        form, :meth:`to_direct`: the sum itself): computed between the distinct values of both sides from
+        direct differences (identical values at exactly 0), then gathered."""
         rq, pq = self.value_rows(xq)
-        rs, ps = self.value_rows(xs)
-        return _squared_sum_squared(pq[:, None, :], ps[None, :, :]).take(rq, axis=0).take(rs, axis=1)
+        values, rs = np.unique(xs, return_inverse=True)
+        # the stored values' probabilities a block at a time: interpolating them takes a few (values, C) arrays
+        step = max(1, int(self.max_bytes // (48 * max(pq.shape[1], 1))))
+        sq = np.empty((len(pq), len(values)))
+        for lo in range(0, len(values), step):
+            sq[:, lo : lo + step] = _squared_sum(pq[:, None, :], self.probabilities(values[lo : lo + step])[None])
+        return (sq * sq if self.form == "sqsq" else sq).take(rq, axis=0).take(rs.reshape(-1), axis=1)
 
     def direct_pairs(self, xq, xs) -> np.ndarray:
         """The terms of the pairs ``(xq[i], xs[i])``: the same operations as :meth:`direct`, pair by pair."""
@@ -343,14 +433,20 @@ class CurveAttribute(_Squared):
         return _Squared.half(self, x, side)
 
 
-def _squared_sum_squared(pq: np.ndarray, ps: np.ndarray) -> np.ndarray:
-    """``(sum_c (pq_c - ps_c)^2)^2`` over the last axis of two broadcastable arrays, the classes added one by
-    one in order, so that a table between values and a list of pairs give the same bits."""
+def _squared_sum(pq: np.ndarray, ps: np.ndarray) -> np.ndarray:
+    """``sum_c (pq_c - ps_c)^2`` over the last axis of two broadcastable arrays, the classes added one by one
+    in order, so that a table between values and a list of pairs give the same bits."""
     sq = np.zeros(np.broadcast_shapes(pq.shape, ps.shape)[:-1])
     for c in range(pq.shape[-1]):
         d = pq[..., c] - ps[..., c]
         d *= d
         sq += d
+    return sq
+
+
+def _squared_sum_squared(pq: np.ndarray, ps: np.ndarray) -> np.ndarray:
+    """``(sum_c (pq_c - ps_c)^2)^2``: the square of :func:`_squared_sum`, the same bits on every path."""
+    sq = _squared_sum(pq, ps)
     return sq * sq
 
 

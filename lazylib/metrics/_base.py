@@ -430,9 +430,31 @@ class AttributeMetric(Metric):
         means (exact for every distance; it keeps the rounding of the product small, see
         :func:`lazylib.metrics._attributes._squared_half`)."""
         check_terms(self, Z)
+        self._size_terms(Z)
         for a, att in enumerate(self.attributes_):
             if att.bilinear or att.squares_bilinear:
                 att.fit_shift(Z[:, a])
+
+    def _size_terms(self, Z: np.ndarray) -> None:
+        """Size every term by ``working_memory`` (issue #53): each term gets a quarter of it as its ``max_bytes``
+        (its block tables and temporaries, beside a chunk's distances),
+        and while the stored side of the bilinear terms for the training data (``8 n`` bytes a column, one
+        column per class of a probability embedding, per distinct value of a one-hot side) would exceed it,
+        the widest term that has a direct form switches to it (:meth:`AttributeTerm.to_direct`): an ID-like
+        column, a continuous column under overlap, or thousands of classes then cost one block of the
+        distances, not one column per value or class for every instance."""
+        budget = self.working_memory * 2**20
+        widths = []
+        for a, att in enumerate(self.attributes_):
+            att.max_bytes = budget / 4  # a term's tables and temporaries beside the chunk's distances
+            if att.bilinear:
+                widths.append((att.stored_width(Z[:, a]), a))
+        total = 8.0 * len(Z) * sum(1 if w is None else w for w, _ in widths)
+        for w, a in sorted((w, a) for w, a in widths if w is not None)[::-1]:
+            if total <= budget:
+                break
+            self.attributes_[a].to_direct()
+            total -= 8.0 * len(Z) * w
 
     def _bilinear_attributes(self) -> list[int]:
         return [a for a, att in enumerate(self.attributes_) if att.bilinear]

@@ -107,6 +107,10 @@ class StoredSide:
         return self.single_precision.wide(self.fill)
 
 
+#: The most bytes a block of pairs gathers from each side (:attr:`Plan.pair_bytes`): 2**20 rows of one column.
+PAIR_BLOCK_BYTES = 8 * 2**20
+
+
 @dataclass(frozen=True)
 class Plan:
     """One computation's bilinear product ``S = left @ right.T``: the bilinear terms of the queries (``query``:
@@ -126,6 +130,16 @@ class Plan:
     tail: int = 0  # the last columns, one per attribute with stored distance-one unknowns
     unknown_one: np.ndarray | None = None
     fill: np.ndarray | None = None
+    #: Bound, in bytes, on the rows gathered for one block of pairs (:meth:`pair_magnitude`,
+    #: :func:`lazylib.search.product_sums`; :func:`~lazylib.metrics._refine.exact_pairs` four times as many):
+    #: a quarter of the metric's ``working_memory``, at most :data:`PAIR_BLOCK_BYTES`.
+    pair_bytes: float = 0.0
+
+    @property
+    def pair_step(self) -> int:
+        """Pairs per block when each gathers a row of ``left`` and one of ``right`` within :attr:`pair_bytes`
+        (2**20 // width at the default bound, the block before issue #53; at least one pair)."""
+        return max(1, int((self.pair_bytes or PAIR_BLOCK_BYTES) // (8 * max(self.left.shape[1], 1))))
 
     @cached_property
     def exact(self) -> bool:
@@ -172,7 +186,7 @@ class Plan:
         """The size of the terms of the sums of the pairs ``(rows, cols)``: ``sum_k |left_k| |right_k|``, plus
         the fills' ``sum_a |coefficient_a| |fill_a|``."""
         out = np.empty(len(rows))
-        step = max(1, 2**20 // self.left.shape[1])
+        step = self.pair_step
         for lo in range(0, len(rows), step):
             r, c = rows[lo : lo + step], cols[lo : lo + step]
             part = np.einsum("ij,ij->i", np.abs(self.left[r]), np.abs(self.right[c]))
@@ -222,7 +236,9 @@ class Plan:
         near, size = near[keep], size[keep]
         if len(near):
             sums = sums.copy()
-            exact = exact_pairs(self.query, self.stored, rows[near], cols[near], self.U, self.V)
+            exact = exact_pairs(
+                self.query, self.stored, rows[near], cols[near], self.U, self.V, max_bytes=4 * self.pair_bytes
+            )
             sums[near] = np.where(exact <= SNAP * size, 0.0, exact)
         return sums
 
@@ -235,10 +251,11 @@ def plan(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: b
     once per fit (:func:`training_stored_side`)."""
     V = stored_weights(metric.weights_, len(Zs), classes)
     U = metric._query_weights(Zq)
+    pair_bytes = min(PAIR_BLOCK_BYTES, metric.working_memory * 2**20 / 4)
     trained = training_stored_side(metric, V, U is None) if training and metric._separable() else None
     terms = metric._bilinear(Zq, Zs, stored=None if trained is None else trained.terms)
     if terms is None:
-        return Plan(None, None, U, V, trained)
+        return Plan(None, None, U, V, trained, pair_bytes=pair_bytes)
     if trained is not None:
         right, tail_attributes = trained.right, trained.tail_attributes
     else:
@@ -259,6 +276,7 @@ def plan(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: b
         tail=len(tail_attributes),
         unknown_one=unknown_one,
         fill=fill,
+        pair_bytes=pair_bytes,
     )
 
 

@@ -17,15 +17,17 @@ BOUNDARY_TOLERANCE = 1e-9
 
 def class_counts(rows: np.ndarray, n_rows: int, y: np.ndarray, n_classes: int) -> np.ndarray:
     """Counts ``N[v, c]`` of training instances with table row ``v`` and class ``c``."""
-    flat = np.bincount(rows * n_classes + y, minlength=n_rows * n_classes)
-    return flat.reshape(n_rows, n_classes).astype(np.float64)
+    # counted in floats directly (exact below 2**53): no integer table to convert
+    flat = np.bincount(rows * n_classes + y, weights=np.ones(len(rows)), minlength=n_rows * n_classes)
+    return flat.reshape(n_rows, n_classes)
 
 
 def conditional_probabilities(counts: np.ndarray) -> np.ndarray:
     """``P[v, c] = N[v, c] / N[v]`` (Eq. 9 of Wilson & Martinez), 0 where ``N[v] = 0``."""
     totals = counts.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(totals > 0, counts / np.where(totals > 0, totals, 1.0), 0.0)
+    empty = totals == 0
+    P = counts / np.where(empty, 1.0, totals)  # one (V, C) table: the rows of no instance are all 0 already
+    return P
 
 
 def value_weight(p) -> np.ndarray:
@@ -208,14 +210,13 @@ class WindowProbabilities:
     def __init__(self, x: np.ndarray, y: np.ndarray, n_classes: int, width: float):
         if not width > 0:
             raise ValueError("the WVDM window width must be positive (is the attribute constant?)")
-        order = np.argsort(x, kind="stable")
-        xs, ys = x[order], y[order]
-        onehot = np.zeros((len(xs), n_classes))
-        onehot[np.arange(len(xs)), ys] = 1.0
-        cum = np.vstack([np.zeros((1, n_classes)), np.cumsum(onehot, axis=0)])
-        self.values = np.unique(xs)
-        lo = np.searchsorted(xs, self.values - width / 2, side="left")
-        hi = np.searchsorted(xs, self.values + width / 2, side="right")
+        # class counts per distinct value (V, C), cumulated over the sorted values: the instances of the window
+        # of v are those of the values in it (whole counts, so exact); never one row per instance
+        self.values, of = np.unique(x, return_inverse=True)
+        cum = np.cumsum(class_counts(of.reshape(-1), len(self.values), y, n_classes), axis=0)
+        cum = np.vstack([np.zeros((1, n_classes)), cum])
+        lo = np.searchsorted(self.values, self.values - width / 2, side="left")
+        hi = np.searchsorted(self.values, self.values + width / 2, side="right")
         counts = cum[hi] - cum[lo]
         self.P = counts / counts.sum(axis=1, keepdims=True)
         self.width = width

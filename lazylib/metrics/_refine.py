@@ -56,13 +56,16 @@ def refine_near_zero(p: Plan, S: np.ndarray, start: int) -> None:
         S[r, c] = p.refine(r + start, c, S[r, c])
 
 
-def exact_pairs(q: Bilinear, s: Bilinear, I: np.ndarray, J: np.ndarray, U, V) -> np.ndarray:
+def exact_pairs(
+    q: Bilinear, s: Bilinear, I: np.ndarray, J: np.ndarray, U, V, *, max_bytes: float = 32 * 2**20
+) -> np.ndarray:
     """The weighted sum ``S`` for the pairs ``(I[k], J[k])`` only (queries' terms ``q``, stored ``s``),
-    squared differences taken directly."""
+    squared differences taken directly, a block of pairs at a time whose gathered embeddings stay within
+    ``max_bytes`` (each pair's sum the same bits in any block)."""
     out = np.empty(len(I))
     m = q.alpha.shape[1]
     sq = q.squared
-    step = max(1, 2**22 // max(q.psi.shape[1], 1))
+    step = max(1, int(max_bytes // (8 * max(q.psi.shape[1], 1))))
     for lo in range(0, len(I), step):
         i, j = I[lo : lo + step], J[lo : lo + step]
         psi, chi = q.psi[i], s.psi[j]

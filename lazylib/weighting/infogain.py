@@ -47,7 +47,8 @@ def equal_width_bins(X: pd.DataFrame, n_bins: int = 8, *, reference: pd.DataFram
             else:  # a range beyond the float range (hi - lo overflows): positions computed in halves
                 b = np.clip(np.floor((x / 2 - lo / 2) / ((hi / 2 - lo / 2) / n_bins)), 0, n_bins - 1)
         codes = np.where(np.isnan(x), -1, b).astype(int)
-        out[c] = pd.Categorical.from_codes(codes, categories=list(range(n_bins)), ordered=True)
+        # a range of bin numbers, not a list: ``n_bins`` far above the rows costs nothing (issue #53)
+        out[c] = pd.Categorical.from_codes(codes, categories=pd.RangeIndex(n_bins), ordered=True)
     return out
 
 
@@ -107,7 +108,10 @@ def information_gain(X, y, n_bins: int = 8, *, types=None) -> pd.Series:
         else:
             raise ValueError(f"column {c!r}: information gain needs symbolic or numeric features")
         codes = np.where(codes < 0, codes.max() + 1 if len(codes) else 0, codes)  # unknown: one more value
-        V = int(codes.max()) + 1
+        V = int(codes.max()) + 1 if len(codes) else 0
+        if V > len(codes):  # more values than rows (bins far above the rows): count the values present only
+            _, codes = np.unique(codes, return_inverse=True)
+            codes, V = codes.reshape(-1), int(codes.max()) + 1
         counts = np.bincount(codes * C + groups, minlength=V * C).reshape(V, C).astype(float)
         p_v = counts.sum(1) / len(groups)
         gains.append(h - float(p_v @ _entropy(counts)))

@@ -522,6 +522,7 @@ class MDWMVDM(LearnedWeights, MVDM):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
+        self._check_table_sizes()
         cols, tables = {}, {}
         for a, (name, att) in enumerate(zip(self.columns_, self.attributes_)):
             rows = att.rows(Z[:, a])
@@ -538,6 +539,19 @@ class MDWMVDM(LearnedWeights, MVDM):
             tables=tables,
         )
         self.learned_ = self.components_.weights.to_numpy()
+
+    def _check_table_sizes(self) -> None:
+        """Refuse, before building any, (V, V) tables of value differences that would not fit together in
+        ``working_memory`` (an ID-like column: one value per instance), naming the size they need."""
+        sizes = [8.0 * len(att.P) ** 2 for att in self.attributes_]
+        if sum(sizes) > self.working_memory * 2**20:
+            worst = int(np.argmax(sizes))
+            raise ValueError(
+                f"MDWMVDM's tables of value differences need {sum(sizes) / 2**20:.1f} MiB, more than "
+                f"working_memory={self.working_memory} MiB (column {self.columns_[worst]!r} has "
+                f"{len(self.attributes_[worst].P) - 2} distinct values): raise working_memory, or discretise "
+                "or drop the columns with that many values"
+            )
 
 
 __all__ = [

@@ -1,0 +1,156 @@
+"""Memory bounded by working_memory whatever the data's values (issue #53, item 1).
+
+Every estimator that takes ``working_memory`` (the k-NN with each metric of the registry, the weighting metrics,
+VFI5) is fitted and predicts under tracemalloc with ``working_memory=2`` MiB on data sized so that a table of one
+row per instance and one column per distinct value or class would exceed it many times over:
+
+- ``ids``: two ID-like nominal columns (every value distinct) and one continuous column, three classes: a one-hot
+  side of one ID column is ``n x n`` floats (30.5 MiB at n = 2,000), its VDM table of value differences too;
+- ``classes``: 250 classes, two nominal columns of 4-5 values and a continuous column of 40 values: a class
+  embedding of ``n x C`` floats is 3.8 MiB per attribute;
+- ``values``: four continuous columns, every value distinct (non-negative, for the chi-square and Camberra
+  distances): a one-hot side of the overlap is ``n x n`` per column.
+
+The allowance (:func:`allowance`) is what the computation must hold besides its temporaries: the encoded
+training data and queries (times 8: the frame, its encoding, the rows as the metric reads them, the distinct-row
+keys and the copies of a fit), the fitted probability tables of ``V x C`` floats (``V`` the distinct values of a
+column plus its unseen and missing rows; times 4: the counts, the probabilities and, for WVDM, the cumulated
+counts and the padded curve), plus twice ``working_memory`` (one chunk of distances, which ``chunk_rows`` bounds by
+it, and at once the blocks of a term's table or of the search's filter, bounded by a quarter of it and by it) and
+1 MiB for Python objects (the frames' indexes, the labels).
+"""
+
+from __future__ import annotations
+
+import functools
+import tracemalloc
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lazylib.metrics import REGISTRY, make_metric
+from lazylib.neighbors import KNeighborsClassifier
+from lazylib.vfi import VFI5Classifier
+from lazylib.weighting import MDW, MDWMVDM, FeatureDifference, IGWeighted, LearnedWOM
+
+WM = 2.0  # MiB
+N, QUERIES = 2000, 200
+NUMERIC_ONLY = {"chebychev", "camberra", "mahalanobis", "quadratic", "correlation", "chisquare", "kendall"}
+WEIGHTING = {"IGWeighted": IGWeighted, "MDW": MDW, "MDWMVDM": MDWMVDM, "LearnedWOM": LearnedWOM}
+WEIGHTING["FeatureDifference"] = FeatureDifference
+
+
+@functools.cache
+def data(case: str) -> tuple[pd.DataFrame, np.ndarray]:
+    rng = np.random.default_rng(53)
+    if case == "ids":
+        X = pd.DataFrame(
+            {
+                "id": pd.Categorical([f"v{i}" for i in rng.permutation(N)]),
+                "id2": pd.Categorical([f"w{i}" for i in rng.permutation(N)]),
+                "x": rng.normal(size=N),
+            }
+        )
+        return X, rng.integers(0, 3, N)
+    if case == "classes":
+        X = pd.DataFrame(
+            {
+                "a": pd.Categorical(rng.integers(0, 5, N).astype(str)),
+                "b": pd.Categorical(rng.integers(0, 4, N).astype(str)),
+                "x": rng.integers(0, 40, N) / 7.0,
+            }
+        )
+        return X, np.arange(N) % 250
+    X = pd.DataFrame(rng.uniform(size=(N, 4)), columns=list("abcd"))
+    return X, rng.integers(0, 3, N)
+
+
+def allowance(X: pd.DataFrame, y: np.ndarray) -> float:
+    """Bytes a fit and a prediction may hold: see the module's docstring."""
+    C = len(np.unique(y))
+    data_bytes = 8 * X.shape[1] * (len(X) + QUERIES)
+    tables = sum(8 * (X[c].nunique() + 2) * C for c in X.columns)
+    return 2 * WM * 2**20 + 4 * tables + 8 * data_bytes + 2**20
+
+
+def estimator(name: str, X: pd.DataFrame):
+    if name == "vfi5":
+        return VFI5Classifier(working_memory=WM)
+    if name in WEIGHTING:
+        return KNeighborsClassifier(metric=WEIGHTING[name](working_memory=WM))
+    params = {"wom": {"weights": np.linspace(0.5, 1.5, X.shape[1])}, "quadratic": {"Q": np.eye(X.shape[1])}}
+    return KNeighborsClassifier(metric=make_metric(name, working_memory=WM, **params.get(name, {})))
+
+
+CASES = [
+    (case, name)
+    for case in ("ids", "classes", "values")
+    for name in [n for n in REGISTRY if n != "hoem"] + ["vfi5", *WEIGHTING]
+    if case == "values" or name not in NUMERIC_ONLY
+]
+#: MDWMVDM's weights are computed from a (V, V) table of value differences per column: refused, before it is
+#: built, where the tables exceed working_memory (an ID-like column, a continuous column of 2,000 values).
+REFUSED = {("ids", "MDWMVDM"), ("values", "MDWMVDM")}
+
+
+@pytest.mark.parametrize(("case", "name"), CASES)
+def test_fit_and_predict_stay_within_working_memory(case, name):
+    X, y = data(case)
+    est = estimator(name, X)
+    tracemalloc.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the k-NN's notes on ties and data (not what is measured here)
+            if (case, name) in REFUSED:
+                with pytest.raises(ValueError, match=r"working_memory=2\.0 MiB") as refusal:
+                    est.fit(X, y)
+                assert "MiB" in str(refusal.value)
+            else:
+                predicted = est.fit(X, y).predict(X.iloc[:QUERIES])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    limit = allowance(X, y)
+    assert peak <= limit, f"{name} on {case}: peak {peak / 2**20:.1f} MiB, allowed {limit / 2**20:.1f} MiB"
+    if (case, name) not in REFUSED:
+        assert len(predicted) == QUERIES
+
+
+def test_a_switched_term_gives_the_distances_of_its_bilinear_form():
+    """The direct forms the terms switch to (ID-like columns, overlap on continuous values, many classes) give
+    the distances of the bilinear forms they replace: equal to rounding (exactly for the overlap's counts)."""
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame(
+        {
+            "id": pd.Categorical(rng.integers(0, 300, 400).astype(str)),
+            "v": pd.Categorical(rng.integers(0, 3, 400).astype(str)),
+            "x": rng.normal(size=400).round(2),
+        }
+    )
+    X.loc[::17, "v"] = np.nan
+    X.loc[::13, "x"] = np.nan
+    y = rng.integers(0, 4, 400)
+    for name in ("overlap", "heom", "hvdm", "vdm", "mvdm", "dvdm", "ivdm", "wvdm", "omvw"):
+        wide = make_metric(name).fit(X, y)
+        narrow = make_metric(name, working_memory=0.02).fit(X, y)
+        direct = [sum(not att.bilinear for att in m.attributes_) for m in (wide, narrow)]
+        assert direct[1] > direct[0], (name, direct)
+        D, d = wide.pairwise(X.iloc[:50]), narrow.pairwise(X.iloc[:50])
+        if name == "overlap":  # counts of mismatches: the same bits on both paths
+            np.testing.assert_array_equal(d, D)
+        else:
+            np.testing.assert_allclose(d, D, rtol=1e-12, atol=1e-12, err_msg=name)
+
+
+def test_a_table_too_large_for_working_memory_is_refused_before_it_is_built():
+    X, y = data("ids")
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"need 91\.7 MiB, more than working_memory=8 MiB \(column 'id' has 2000"):
+            MDWMVDM(working_memory=8).fit(X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 2**20
