@@ -403,7 +403,7 @@ def _search_recipes(D):
 
 def _report_recipes():
     """The recipes of the book's reader tools (:mod:`lazylib.report`): tables, bands, verdict rules, headline."""
-    from lazylib.report import bands, display, headline, scorecard, verdicts
+    from lazylib.report import bands, display, headline, reproduction, scorecard, verdicts
 
     runs = [80.0, 81.0, 82.0]
     cells, claims = scorecard.load(tempfile.mkdtemp(), book=False)  # no records: empty tables
@@ -434,6 +434,10 @@ def _report_recipes():
             dict(value=0.6, supported=0.5, partly=0.25, higher=True),
         ),
         "lazylib.report.verdicts.tiers": (verdicts.tiers, dict(supported=True, partly=True)),
+        "lazylib.report.reproduction.number_status": (
+            reproduction.number_status,
+            dict(kind="published", inside=False, note_kind="tested"),
+        ),
     }
 
 
