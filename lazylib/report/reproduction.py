@@ -342,10 +342,11 @@ def _claims(claims: pd.DataFrame) -> pd.DataFrame:
 
 
 def _chapters(paper: Paper, root, cells, claims, numbers) -> pd.DataFrame:
-    """The Part's chapters: from the book's table of contents when there is a book, else those of the records."""
+    """The Part's chapters (its index page left out): from the book's table of contents when there is a book, else
+    those of the records."""
     if root is not None:
         of_part = toc_parts(root)
-        names = [c for c in toc_chapters(root) if of_part.get(c) == paper.part]
+        names = [c for c in toc_chapters(root) if of_part.get(c) == paper.part and not c.endswith("/index")]
     else:
         names = list(dict.fromkeys([*cells["chapter"], *claims["chapter"]]))
     rows = [
