@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from lazylib.protocols.full_run_guard import check_artifact
+
 #: The columns of a job's rows, in order (:func:`lazylib.protocols.bench.run`'s result).
 COLUMNS = ("dataset", "kind", "seed", "fold", "method", "accuracy", "fit_s", "predict_s", "total_s", "refused", "error")
 
@@ -359,7 +361,14 @@ def load_full_run(path=None) -> pd.DataFrame | None:
     -------
     DataFrame or None
         One row per data set, seed, fold and method, as :func:`lazylib.protocols.bench.run` returns them
-        (``refused`` is "" where the method ran); ``attrs["run"]`` holds the JSON file beside it, if any.
+        (``refused`` is "" where the method ran); ``attrs["run"]`` holds the JSON file beside it, if any, and
+        ``attrs["guard"]`` what :func:`lazylib.protocols.full_run_guard.check_artifact` found.
+
+    Raises
+    ------
+    lazylib.protocols.full_run_guard.StaleArtifact
+        When the JSON file records the fingerprint of other code than the current one and no declaration beside
+        it says the changes move no number (the message names the command that regenerates the run).
     """
     if path is None:
         from lazylib.report.scorecard import book_root
@@ -371,6 +380,27 @@ def load_full_run(path=None) -> pd.DataFrame | None:
     path = Path(path)
     if not path.is_file():
         return None
+    results = read_run(path)
+    if "inputs_fingerprint" in results.attrs.get("run", {}):
+        results.attrs["guard"] = check_artifact(results.attrs["run"], path.parent)
+    return results
+
+
+def read_run(path: str | os.PathLike) -> pd.DataFrame:
+    """A stored run's rows and its ``full_run.json`` (in ``attrs["run"]``), unchecked: :func:`load_full_run` is
+    the reader that checks the run against the code; this one is for the check itself.
+
+    Parameters
+    ----------
+    path : str or Path
+        The CSV file.
+
+    Returns
+    -------
+    DataFrame
+        As :func:`load_full_run` returns it, without ``attrs["guard"]``.
+    """
+    path = Path(path)
     results = pd.read_csv(path, dtype={"dataset": str, "kind": str, "method": str, "refused": str})
     missing = [c for c in RUN_COLUMNS if c not in results.columns]
     if missing:

@@ -6,6 +6,8 @@
   back by the scorecard appendix, the front page and the Part pages, with the book's files in
   :mod:`~lazylib.report.book_files`, the summaries and headline in :mod:`~lazylib.report.headline` and the
   scorecard page's HTML in :mod:`~lazylib.report.scorecard_html`;
+- :mod:`~lazylib.report.reproduction`: each Part's reproduction report from the same records (claim by claim,
+  number by number, the readings), with the typed notes of :mod:`~lazylib.report.part_notes`;
 - :mod:`~lazylib.report.display`: tables that fit the page;
 - :mod:`~lazylib.report.plotting`: the book's figure style;
 - :mod:`~lazylib.report.robustness`: the input policy of every metric, found by probing it.

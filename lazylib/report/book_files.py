@@ -107,3 +107,31 @@ def chapter_title(chapter: str, root: str | os.PathLike | None = None) -> str:
     root = Path(root) if root is not None else book_root()
     text = chapter_file(root, chapter).read_text(encoding="utf-8")
     return re.search(r"^# (.+)$", text, flags=re.M).group(1).strip()
+
+
+def chapter_deviations(chapter: str, root: str | os.PathLike | None = None) -> list[str]:
+    """The headings of the deviations and readings a chapter states: the bold opening of each item of its
+    "Deviations from the paper" box (``- **Ties.** ...``), then the first cell of each row of its tables of
+    readings (Markdown tables whose first header is "question" or "choice", as on the Parts' pages of
+    deviations), in the chapter's order.
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter's name (path below ``book/``, no extension).
+    root : path, optional
+        The book's root folder; default :func:`book_root`.
+
+    Returns
+    -------
+    list of str
+        The headings without their closing full stop; empty for a chapter without such a box, or whose box is
+        prose without bold items.
+    """
+    root = Path(root) if root is not None else book_root()
+    text = chapter_file(root, chapter).read_text(encoding="utf-8")
+    box = re.search(r"^(:{3,})\{admonition\} Deviations from the papers?\s*$(.*?)^\1\s*$", text, flags=re.M | re.S)
+    items = re.findall(r"^- \*\*(.+?)\*\*", box.group(2), flags=re.M) if box else []
+    for rows in re.findall(r"^\| *(?:question|choice) *\|.*\n\|[-| ]+\|\n((?:\|.*\n?)+)", text, flags=re.M):
+        items += [row.split("|")[1] for row in rows.splitlines()]
+    return [h.strip().rstrip(".").strip() for h in items]

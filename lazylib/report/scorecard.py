@@ -112,6 +112,7 @@ CLAIM_COLUMNS = [
     "evidence",
     "primary_verdict",
     "counts",
+    "factors",
 ]
 
 
@@ -354,7 +355,8 @@ class Chapter:
 
         ``kind`` says what the claim is (:data:`~lazylib.report.verdicts.KINDS`: a claim true by construction of
         the method is a "property"). A verdict is never typed: it is the output of a rule, judged over every
-        condition the chapter shows (:func:`~lazylib.report.verdicts.judge`).
+        condition the chapter shows (:func:`~lazylib.report.verdicts.judge`). The record keeps the factors of
+        those conditions with their levels (``factors``: ``{"ties": ["random", "all", "first"]}``).
         """
         check_kind(kind)
         if not isinstance(judgement, Judgement):
@@ -374,6 +376,7 @@ class Chapter:
             "note": judgement.note,
         }
         extra = {"primary_verdict": judgement.primary_verdict or judgement.verdict, "counts": judgement.counts}
+        extra["factors"] = _factors(judgement)
         self._claims.append({"claim": str(claim), "kind": kind, **fields, "evidence": str(evidence), **extra})
 
     def judge(
@@ -456,6 +459,13 @@ class Chapter:
         tmp.write_text(json.dumps(record, indent=1, ensure_ascii=False), encoding="utf-8")
         tmp.replace(path)  # whole: a reader never sees half a record
         return path
+
+
+def _factors(judgement: Judgement) -> dict[str, list[str]]:
+    """The factors a verdict was judged under (seed, ties, a reading...) and their levels, as the record keeps them
+    (the reproduction report lists them as the readings a Part judged under)."""
+    table = judgement.conditions.drop(columns="verdict")
+    return {str(name): [str(level) for level in dict.fromkeys(table[name].tolist())] for name in table.columns}
 
 
 def _read_record(path: Path) -> dict:

@@ -421,7 +421,7 @@ def _search_recipes(D):
 
 def _report_recipes():
     """The recipes of the book's reader tools (:mod:`lazylib.report`): tables, bands, verdict rules, headline."""
-    from lazylib.report import bands, display, headline, paired, scorecard, verdicts
+    from lazylib.report import bands, display, headline, paired, reproduction, scorecard, verdicts
 
     runs = [80.0, 81.0, 82.0]
     pair = ([80.0, 82.0, 85.0, 90.0], [78.0, 81.0, 85.5, 88.0])
@@ -461,6 +461,10 @@ def _report_recipes():
         "lazylib.report.paired.holm_verdicts": (
             paired.holm_verdicts,
             dict(verdicts={"x": paired.beats(*pair)}, alpha=0.05),
+        ),
+        "lazylib.report.reproduction.number_status": (
+            reproduction.number_status,
+            dict(kind="published", inside=False, note_kind="tested"),
         ),
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -18,6 +19,27 @@ def test_citation_file_names_this_version():
     citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
     assert citation["cff-version"] == "1.2.0" and citation["version"] == lazylib.__version__
     # its references are the papers of lazylib.papers: tests/unit/test_papers.py
+
+
+def test_zenodo_metadata_is_the_citation_file_at_this_version():
+    """A release's DOI record (.zenodo.json) says what CITATION.cff says, at the version pyproject builds."""
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    zenodo = json.loads((ROOT / ".zenodo.json").read_text())
+    assert set(zenodo) >= {"title", "description", "creators", "license", "keywords", "version", "upload_type"}
+    assert re.search(r'^version = \{ attr = "lazylib.__version__" \}', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert zenodo["version"] == citation["version"] == lazylib.__version__
+    assert zenodo["title"] == citation["title"] and zenodo["description"] == citation["abstract"].strip()
+    assert [c["name"] for c in zenodo["creators"]] == [a["name"] for a in citation["authors"]]
+    assert zenodo["license"] == citation["license"] and zenodo["keywords"] == citation["keywords"]
+    assert zenodo["upload_type"] == citation["type"] == "software"
+
+
+def test_the_front_page_prints_the_version_it_was_built_from():
+    text = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
+    cells = re.findall(r"^```\{code-cell\}[^\n]*\n(.*?)^```", text, flags=re.M | re.S)
+    shown = [c for c in cells if "lazylib.build_info()" in c and "remove-cell" not in c]
+    assert shown and "info['version']" in shown[0], "book/intro.md must print lazylib.build_info()'s version"
+    assert lazylib.build_info()["version"] == lazylib.__version__
 
 
 def test_contributing_points_at_files_that_exist():
