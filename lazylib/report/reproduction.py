@@ -76,9 +76,11 @@ NUMBER_STATUS: tuple[str, ...] = ("inside the band", *OUTSIDE.values(), "ruled o
 #: How a claim record's kind is counted: as the paper's evidence, on our collection (a stand-in), or apart.
 COUNTED = {"published": "the paper's claim", "stand-in": "on our collection"}
 
-#: The columns of :attr:`PartReport.claims`, :attr:`PartReport.numbers` and :attr:`PartReport.readings`.
+#: The columns of a report's claims (its ``claims`` attribute).
 CLAIM_REPORT = ["chapter", "claim", "counted as", "status", "verdict", "evidence", "stability"]
+#: The columns of a report's published numbers (its ``numbers`` attribute).
 NUMBER_REPORT = ["chapter", "source", "cell", "published", "reproduced", "low", "high", "status", "note"]
+#: The columns of a report's readings (its ``readings`` attribute).
 READING_REPORT = ["reading", "chapter", "how"]
 
 
