@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from lazylib.protocols import bench
+from lazylib.protocols.bench import protocol as bench
 
 #: Methods that cost the most on large data sets, measured last.
 SLOW_LAST = ("MC", "k-NN OM", "k-NN WOM", "k-NN OMVW", "1-NN OM", "1-NN WOM", "1-NN OMVW")

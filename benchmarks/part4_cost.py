@@ -31,7 +31,7 @@ from lazylib import datasets, synthetic
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols import wilson1997 as ex
+from lazylib.protocols.wilson1997 import protocol as ex
 
 SEED = 1997
 METRICS = {

@@ -9,7 +9,13 @@ from scipy import stats
 from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
-from lazylib.protocols import bench, bench_claims, bench_methods, bench_results, bench_stats, howe_cardie, payne2000
+from lazylib.protocols.bench import claims as bench_claims
+from lazylib.protocols.bench import methods as bench_methods
+from lazylib.protocols.bench import protocol as bench
+from lazylib.protocols.bench import results as bench_results
+from lazylib.protocols.bench import stats as bench_stats
+from lazylib.protocols.howe_cardie import protocol as howe_cardie
+from lazylib.protocols.payne2000 import protocol as payne2000
 from lazylib.weighting import MDW
 
 SMALL = bench.Config(

@@ -13,7 +13,9 @@ from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
-from lazylib.protocols import bench, bench_cli, bench_methods
+from lazylib.protocols.bench import cli as bench_cli
+from lazylib.protocols.bench import methods as bench_methods
+from lazylib.protocols.bench import protocol as bench
 from lazylib.weighting import LearnedWOM
 
 TINY = bench.Config(
@@ -143,7 +145,9 @@ def test_the_command_line_runs_its_jobs_on_workers(tmp_path):
     args = ["--datasets", "lenses", "--seeds", "1", "--methods", "1-NN OM", "C4.5", "--n-jobs", "2"]
     args += ["--folds", "0", "1", "--results", str(tmp_path / "run"), "--output", str(out)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    subprocess.run([sys.executable, "-m", "lazylib.protocols.bench", *args], check=True, env=env, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "lazylib.protocols.bench.protocol", *args], check=True, env=env, capture_output=True
+    )
     rows = pd.read_csv(out, keep_default_na=False)
     assert len(rows) == 4 and rows["error"].eq("").all() and len(list((tmp_path / "run" / "jobs").glob("*.csv"))) == 2
 
@@ -170,7 +174,7 @@ def test_the_largest_data_sets_follow_their_stated_protocol():
 
 
 def test_the_command_line_stores_an_artifact_that_part_vi_reads_back(tmp_path, serial, capsys):
-    from lazylib.protocols import bench_results
+    from lazylib.protocols.bench import results as bench_results
 
     argv = ["--datasets", "lenses", "iris", "--seeds", "1", "--methods", "1-NN OM", "k-NN WOM", "MC", "C4.5"]
     argv += ["--n-jobs", "1", "--output", str(tmp_path / "rows.csv"), "--artifact", str(tmp_path / "art")]

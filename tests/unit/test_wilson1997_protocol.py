@@ -1,4 +1,5 @@
-"""lazylib.protocols.wilson1997: the many-data-sets runner and the marking rules of Wilson & Martinez (1997)."""
+"""lazylib.protocols.wilson1997.protocol: the many-data-sets runner and the marking rules of Wilson & Martinez
+(1997)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from lazylib.datasets import load
 from lazylib.evaluation import stratified_kfold
 from lazylib.metrics import HVDM
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols import wilson1997 as ex
-from lazylib.protocols import wilson1997_facts as exf
-from lazylib.protocols import wilson1997_marks as exm
+from lazylib.protocols.wilson1997 import facts as exf
+from lazylib.protocols.wilson1997 import marks as exm
+from lazylib.protocols.wilson1997 import protocol as ex
 
 METRICS = {"HVDM": "hvdm", "HEOM": "heom", "HVDM-N1": ("hvdm", {"normalization": "N1"})}
 
