@@ -49,8 +49,9 @@ import pandas as pd
 
 from lazylib import datasets as _datasets
 from lazylib._validation import Integer, check, check_random_state
-from lazylib.encoding import encode, label_values
+from lazylib.encoding import encode
 from lazylib.evaluation import progress_bar, stratified_kfold
+from lazylib.labels import label_values
 from lazylib.protocols.bench import checks as bench_checks
 from lazylib.protocols.bench.budget import LARGE_RULES, training_size
 from lazylib.protocols.bench.methods import METHOD_NAMES, data_kind, methods
@@ -540,7 +541,7 @@ def time_table(results: pd.DataFrame) -> pd.DataFrame:
 
 def default_cache_dir() -> Path | None:
     """Where the book's chapters share one run: ``_build/.bench`` at the root of the book (None outside one)."""
-    from lazylib.report.scorecard import book_root
+    from lazylib.report.book_files import book_root
 
     root = book_root()
     return None if root is None else root / "_build" / ".bench"

@@ -364,7 +364,7 @@ def load_full_run(path=None) -> pd.DataFrame | None:
         (``refused`` is "" where the method ran); ``attrs["run"]`` holds the JSON file beside it, if any.
     """
     if path is None:
-        from lazylib.report.scorecard import book_root
+        from lazylib.report.book_files import book_root
 
         root = book_root()
         if root is None:
@@ -454,7 +454,7 @@ def load_hierarchical(path=None, artifact=None) -> pd.DataFrame:
     """
 
     if path is None or artifact is None:
-        from lazylib.report.scorecard import book_root
+        from lazylib.report.book_files import book_root
 
         root = book_root() or Path.cwd()
         path = root / HIERARCHICAL if path is None else path
