@@ -147,9 +147,7 @@ def test_the_command_line_runs_its_jobs_on_workers(tmp_path):
     args = ["--datasets", "lenses", "--seeds", "1", "--methods", "1-NN OM", "C4.5", "--n-jobs", "2"]
     args += ["--folds", "0", "1", "--results", str(tmp_path / "run"), "--output", str(out)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    subprocess.run(
-        [sys.executable, "-m", "lazylib.protocols.bench", *args], check=True, env=env, capture_output=True
-    )
+    subprocess.run([sys.executable, "-m", "lazylib.protocols.bench", *args], check=True, env=env, capture_output=True)
     rows = pd.read_csv(out, keep_default_na=False)
     assert len(rows) == 4 and rows["error"].eq("").all() and len(list((tmp_path / "run" / "jobs").glob("*.csv"))) == 2
 
