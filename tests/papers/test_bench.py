@@ -16,7 +16,7 @@ from lazylib.protocols.bench import results as bench_results
 from lazylib.protocols.bench import stats as bench_stats
 from lazylib.protocols.howe_cardie import protocol as howe_cardie
 from lazylib.protocols.payne2000 import protocol as payne2000
-from lazylib.protocols.wilson1997.protocol import dataset_seed
+from lazylib.protocols.shared import dataset_seed
 from lazylib.weighting import MDW
 
 SMALL = bench.Config(

@@ -232,7 +232,7 @@ def _training_rows(config, pilot, tables) -> tuple[dict, dict, dict]:
     """Each data set's instances, and the training instances of its pilot's fold and of the run's folds."""
     from lazylib.evaluation import stratified_kfold
     from lazylib.protocols.bench.protocol import training_part
-    from lazylib.protocols.wilson1997.protocol import dataset_seed, prepare
+    from lazylib.protocols.shared import dataset_seed, prepare
 
     seed = config.seeds()[0]
     labels = {name: prepare(name)[1] for name in config.datasets}

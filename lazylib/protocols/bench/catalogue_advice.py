@@ -34,7 +34,7 @@ def profile(X: pd.DataFrame, y, types=None) -> dict:
     y : array-like
         The classes (rows without a class already left out).
     types : dict, optional
-        Column name -> ``"nominal"`` or ``"continuous"`` (as :func:`lazylib.protocols.wilson1997.protocol.prepare`
+        Column name -> ``"nominal"`` or ``"continuous"`` (as :func:`lazylib.protocols.shared.prepare`
         returns
         them); None: every attribute is continuous.
 
@@ -77,7 +77,7 @@ def features(profiles: pd.DataFrame) -> pd.DataFrame:
 
 @functools.lru_cache(maxsize=1)
 def _catalogue_profiles(names: tuple) -> pd.DataFrame:
-    from lazylib.protocols.wilson1997.protocol import prepare
+    from lazylib.protocols.shared import prepare
 
     rows = {}
     for name in names:

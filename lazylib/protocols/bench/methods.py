@@ -18,8 +18,8 @@ from lazylib._docs import fill_doc
 from lazylib._validation import Choice, check
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_fitted
-from lazylib.protocols.howe_cardie.protocol import K_RANGE
 from lazylib.protocols.payne2000 import protocol as payne2000
+from lazylib.protocols.shared import K_RANGE
 from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting import MDW, FeatureDifference, IGWeighted, LearnedWOM

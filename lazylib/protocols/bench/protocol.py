@@ -56,8 +56,7 @@ from lazylib.protocols.bench import checks as bench_checks
 from lazylib.protocols.bench.budget import LARGE_RULES, training_size
 from lazylib.protocols.bench.methods import METHOD_NAMES, data_kind, methods
 from lazylib.protocols.bench.results import COLUMNS, ResultsFolder, cache_folder
-from lazylib.protocols.howe_cardie.protocol import K_RANGE
-from lazylib.protocols.wilson1997.protocol import dataset_seed, prepare
+from lazylib.protocols.shared import K_RANGE, dataset_seed, prepare
 from lazylib.weighting.infogain import equal_width_bins
 
 
@@ -73,7 +72,7 @@ class Config:
         Fold seeds: each gives one stratified ``n_splits``-fold cross-validation of every data set.
     random_state : int
         The seed of the fold seeds (an int, so a configuration names its run); each data set's folds under one
-        fold seed come from :func:`lazylib.protocols.wilson1997.protocol.dataset_seed`.
+        fold seed come from :func:`lazylib.protocols.shared.dataset_seed`.
     n_splits : int
         Folds per cross-validation.
     methods : tuple of str
@@ -273,7 +272,7 @@ def training_part(config: Config, train: np.ndarray, y: pd.Series, random_state:
     y : Series
         The whole data set's classes.
     random_state : int
-        The seed of the sample (:func:`run` passes :func:`~lazylib.protocols.wilson1997.protocol.dataset_seed` of the
+        The seed of the sample (:func:`run` passes :func:`~lazylib.protocols.shared.dataset_seed` of the
         data
         set and fold seed, plus the fold).
 
@@ -402,7 +401,7 @@ def run(
     carries names only: the data set is loaded by name where it runs, once per process. A method's exception is
     recorded on its row (``refused`` for the library's ValueError, ``error`` for anything else, a MemoryError
     included) and the run goes on. A user's table's job carries the table's data instead; its folds are
-    seeded from its content (:func:`~lazylib.protocols.wilson1997.protocol.dataset_seed` of its sha256 and the fold
+    seeded from its content (:func:`~lazylib.protocols.shared.dataset_seed` of its sha256 and the fold
     seed),
     so a renamed table draws the same folds, and its rows carry its name.
 

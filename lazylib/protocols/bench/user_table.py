@@ -489,7 +489,7 @@ def fold_test_share(config, table) -> float:
     """
     from lazylib.evaluation import stratified_kfold
     from lazylib.protocols.bench.protocol import training_part
-    from lazylib.protocols.wilson1997.protocol import dataset_seed
+    from lazylib.protocols.shared import dataset_seed
 
     base = dataset_seed(table.sha256, config.seeds()[0])
     train, test = stratified_kfold(table.y, config.n_splits, random_state=base)[0]
@@ -552,7 +552,7 @@ def bench_table(
         Add the catalogue's view (:func:`catalogue_of`).
     random_state : int
         The seed of the fold seeds (an int, so that it names the run); each fold seed's folds come from
-        :func:`~lazylib.protocols.wilson1997.protocol.dataset_seed` of the table's sha256 and that fold seed.
+        :func:`~lazylib.protocols.shared.dataset_seed` of the table's sha256 and that fold seed.
     progress : bool, optional
         Show a progress bar (None: on a terminal or in a notebook).
     missing : sequence of str

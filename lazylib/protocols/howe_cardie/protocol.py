@@ -20,11 +20,8 @@ from lazylib import datasets, synthetic
 from lazylib._validation import check_random_state
 from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
+from lazylib.protocols.shared import K_RANGE
 from lazylib.weighting.infogain import equal_width_bins
-
-#: Odd k from 1 to 75: wide enough for the large k that Waveform's noise attributes call for.
-K_RANGE = tuple(range(1, 76, 2))
-
 
 #: The ionosphere split of the UCI documentation: the first 200 instances train, the other 151 test.
 IONOSPHERE_TRAIN = 200
