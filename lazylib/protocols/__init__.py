@@ -7,7 +7,7 @@ and ``claims.py`` (its claims, a table of :class:`lazylib.report.verdicts.Claim`
 :meth:`lazylib.report.scorecard.Chapter.judge`), and further modules only under the shared role names
 (``marks.py``: how a table is marked; ``readings.py``: the readings compared; ``figure_claims.py`` and
 ``method_claims.py``: the claims about the figures and the method, where a Part has many). Part VI's package,
-:mod:`lazylib.protocols.bench`, adds the bench's command line, budget, checks, methods, results, statistics and
+``lazylib/protocols/bench/``, adds the bench's command line, budget, checks, methods, results, statistics and
 the runs on a user's table. Which package serves which Part is :data:`lazylib.papers.PARTS`'s ``protocol``; what
 two Parts' protocols share (a data set's fold seed, a data set made ready, the k range) is
 :mod:`lazylib.protocols.shared`.

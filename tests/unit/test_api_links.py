@@ -27,7 +27,7 @@ def test_a_module_imported_with_an_alias_then_its_attributes():
 
 
 def test_a_submodule_from_its_package_then_its_attributes():
-    code = "from lazylib.protocols import wilson1997 as ex\nruns = ex.run(data)\nex.mean_table(runs)"
+    code = "from lazylib.protocols.wilson1997 import protocol as ex\nruns = ex.run(data)\nex.mean_table(runs)"
     assert names(code) == [
         "lazylib.protocols.wilson1997.protocol",
         "lazylib.protocols.wilson1997.protocol.run",
