@@ -60,7 +60,8 @@ def test_an_attribute_chain_stops_at_the_first_name_that_is_not_a_module():
 
 
 def test_private_names_are_skipped():
-    code = "from lazylib.protocols import wilson1997 as ex\nex._private_helper()\nimport lazylib\nlazylib.__version__"
+    code = "from lazylib.protocols.wilson1997 import protocol as ex\nex._private_helper()\n"
+    code += "import lazylib\nlazylib.__version__"
     assert names(code) == ["lazylib.protocols.wilson1997.protocol", "lazylib"]
     assert names("from lazylib.metrics._engine import something") == []
 
