@@ -11,7 +11,8 @@ import os
 import sys
 import time
 
-from lazylib.protocols import bench
+from lazylib.protocols.bench import protocol as bench
+from lazylib.protocols.bench.methods import METHOD_NAMES
 
 #: Methods that cost the most on large data sets, measured last.
 SLOW_LAST = ("MC", "k-NN OM", "k-NN WOM", "k-NN OMVW", "1-NN OM", "1-NN WOM", "1-NN OMVW")
@@ -20,7 +21,7 @@ COLUMNS = ["dataset", "method", "accuracy", "fit_s", "predict_s", "total_s", "jo
 
 def main(out: str, names: list[str]) -> None:
     seed = bench.FULL.seeds()[0]
-    order = [m for m in bench.METHOD_NAMES if m not in SLOW_LAST] + list(SLOW_LAST)
+    order = [m for m in METHOD_NAMES if m not in SLOW_LAST] + list(SLOW_LAST)
     new = not os.path.exists(out)
     with open(out, "a", newline="") as fh:
         writer = csv.writer(fh)

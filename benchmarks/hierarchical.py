@@ -2,11 +2,11 @@
 
 Part VI (``book/bench/02_ranking.md``) compares the best-ranked method with the next five by the Bayesian
 signed-rank test on each data set's mean accuracy. This script reads the same artifact
-(``benchmarks/full_run/full_run.csv.gz``, through :func:`lazylib.protocols.bench_results.load_full_run`), forms the same
-pairs (:func:`~lazylib.protocols.bench_stats.leading_pairs` with ``top=6``), adds the best method against
-:data:`~lazylib.protocols.bench_stats.BASELINE` and against ``k-NN HVDM`` when they are not among them, and runs
+(``benchmarks/full_run/full_run.csv.gz``, through :func:`lazylib.protocols.bench.results.load_full_run`), forms the same
+pairs (:func:`~lazylib.protocols.bench.stats.leading_pairs` with ``top=6``), adds the best method against
+:data:`~lazylib.protocols.bench.stats.BASELINE` and against ``k-NN HVDM`` when they are not among them, and runs
 baycomp's ``HierarchicalTest`` on every pair's fold-by-fold accuracy differences under each ROPE of
-:data:`~lazylib.protocols.bench_stats.ROPES`, in two readings:
+:data:`~lazylib.protocols.bench.stats.ROPES`, in two readings:
 
 - ``first seed``: the fold seed every data set has (the only one of letter and shuttle), every data set, ten
   folds each, ``runs=1``;
@@ -55,7 +55,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lazylib.protocols import bench, bench_results, bench_stats
+from lazylib.protocols.bench import protocol as bench
+from lazylib.protocols.bench import results as bench_results
+from lazylib.protocols.bench import stats as bench_stats
 
 HERE = Path(__file__).resolve().parent
 ARTIFACT = HERE / "full_run" / "full_run.csv.gz"

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import sklearn
 
-from lazylib.protocols import bench
+from lazylib.protocols.bench import protocol as bench
 
 cfg = dataclasses.replace(bench.BOOK, n_seeds=1)
 KEY = ["dataset", "method", "seed", "fold"]

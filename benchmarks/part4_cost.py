@@ -31,7 +31,8 @@ from lazylib import datasets, synthetic
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols import wilson1997 as ex
+from lazylib.protocols import shared
+from lazylib.protocols.wilson1997 import protocol as ex
 
 SEED = 1997
 METRICS = {
@@ -70,9 +71,9 @@ def one_job(Z, y, train, test, metric) -> tuple[float, np.ndarray]:
 def cost_table() -> pd.DataFrame:
     rows = []
     for name, spec in study_data().items():
-        X, y, types, _ = ex.prepare(name, spec)
+        X, y, types, _ = shared.prepare(name, spec)
         Z = encode(X, types)
-        train, test = stratified_kfold(y, 10, random_state=ex.dataset_seed(name, SEED))[0]
+        train, test = stratified_kfold(y, 10, random_state=shared.dataset_seed(name, SEED))[0]
         for metric, params in METRICS.items():
             if any(rule(Z) for rule in REUSE.get(metric, [])):
                 continue
@@ -84,11 +85,11 @@ def cost_table() -> pd.DataFrame:
 
 
 def tree_table(folds=(0, 1, 2)) -> pd.DataFrame:
-    X, y, types, _ = ex.prepare("shuttle", None)
+    X, y, types, _ = shared.prepare("shuttle", None)
     Z, A = encode(X, types), np.asarray(X, dtype=float)
     rows = []
     for f in folds:
-        train, test = stratified_kfold(y, 10, random_state=ex.dataset_seed("shuttle", SEED))[f]
+        train, test = stratified_kfold(y, 10, random_state=shared.dataset_seed("shuttle", SEED))[f]
         scales = {"Euclid.": A[train].std(axis=0, ddof=1), "HOEM": np.ptp(A[train], axis=0)}
         for metric, scale in scales.items():
             row = {"fold": f, "metric": metric, "lazylib": one_job(Z, y, train, test, METRICS[metric])[0]}

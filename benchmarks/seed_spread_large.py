@@ -28,8 +28,8 @@ from pathlib import Path
 import pandas as pd
 
 import lazylib
-from lazylib.protocols import wilson1997 as ex
-from lazylib.protocols import wilson1997_facts as exf
+from lazylib.protocols.wilson1997 import facts as exf
+from lazylib.protocols.wilson1997 import protocol as ex
 
 HERE = Path(__file__).resolve().parent
 SEEDS = (1997, 1998, 1999, 2000, 2001)  # the study's fold seeds

@@ -1,6 +1,6 @@
 """The command line ``lazylib`` (also ``python -m lazylib``): ``lazylib bench TABLE --target COLUMN --report DIR``
 puts every applicable method of the five papers on a user's own table, with the statistics made for one table,
-and writes an offline report (:mod:`lazylib.protocols.user_table`, :mod:`lazylib.report.table_report`).
+and writes an offline report (:mod:`lazylib.protocols.bench.user_table`, :mod:`lazylib.report.table_report`).
 
 Bad input ends with one line on standard error naming the problem and what to do, and exit status 2 (never a
 traceback). The heavy modules are imported only when a command runs, so ``lazylib --help`` answers at once.
@@ -131,8 +131,8 @@ def bench(args, command: str) -> int:
     from pathlib import Path
 
     from lazylib.datasets.frame import read_table
-    from lazylib.protocols.user_table import bench_table, check_writable
-    from lazylib.protocols.user_tables import bench_tables, unique_names
+    from lazylib.protocols.bench.user_table import bench_table, check_writable
+    from lazylib.protocols.bench.user_tables import bench_tables, unique_names
 
     check_writable(args.report)
     for name, value, low in (("--seeds", args.seeds, 1), ("--n-jobs", args.n_jobs, 1)):

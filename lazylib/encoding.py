@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-# lazylib.protocols.bench (edited on another branch at the time) imports label_values from here: at the merge,
+# lazylib.protocols.bench.protocol (edited on another branch at the time) imports label_values from here: at the merge,
 # it imports it from lazylib.labels and this line goes (issue #50 item 5).
 from lazylib.labels import label_values  # noqa: F401
 

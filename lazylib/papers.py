@@ -38,7 +38,7 @@ class Paper:
     folder : str
         The Part's folder under ``book/``.
     protocol : str or None
-        Its module in :mod:`lazylib.protocols` (None: the public API alone runs it).
+        Its package in :mod:`lazylib.protocols` (None: the public API alone runs it).
     datasets : tuple of str
         The vendored data sets the paper's experiments name.
     subject : str

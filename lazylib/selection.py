@@ -2,7 +2,8 @@
 section 4): a Monte-Carlo wrapper (MC) and a C4.5 filter (FNN).
 
 Both choose attributes on the training part of a fold only; a Euclidean 1-NN classifier then uses the chosen
-attributes (:func:`lazylib.protocols.payne2000.cv_nn`). The wrapper's leave-one-out 1-NN accuracy of a subset is a
+attributes (:func:`lazylib.protocols.payne2000.protocol.cv_nn`). The wrapper's leave-one-out 1-NN accuracy of a subset
+is a
 sum over its attributes of per-attribute squared differences: those are computed once per block of queries, and many
 subsets are scored by one matrix product (:func:`loo_subset_accuracy`), within ``working_memory``.
 """

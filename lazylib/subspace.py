@@ -14,7 +14,7 @@ A Euclidean 1-NN classifier then works on the projected coordinates. Because the
 columns of one orthonormal basis, the squared distance on :math:`K` components is the squared distance on
 :math:`K - 1` components plus one term: one cumulative sum over the projected columns gives the 1-NN result for
 every :math:`K` at once (:func:`accuracy_by_width`), and the paper's search over :math:`K = 1 \\dots n` costs
-about one nearest-neighbour pass per fold (:func:`lazylib.protocols.payne2000.cv_sweep`).
+about one nearest-neighbour pass per fold (:func:`lazylib.protocols.payne2000.protocol.cv_sweep`).
 """
 
 from __future__ import annotations
@@ -105,7 +105,9 @@ def _refuse_nominal(columns, kinds) -> None:
 
 def _refuse_missing(values: np.ndarray) -> None:
     if np.isnan(values).any():
-        raise ValueError("X has missing values (NaN); impute them first (e.g. lazylib.protocols.payne2000.scale_fold)")
+        raise ValueError(
+            "X has missing values (NaN); impute them first (e.g. lazylib.protocols.payne2000.protocol.scale_fold)"
+        )
 
 
 @fill_doc

@@ -1,6 +1,6 @@
 """The report of a user's table on the bench: one HTML page that opens offline (no request to another host: the
 figures are PNG images inline, the style is in the page), written by
-:meth:`lazylib.protocols.user_table.TableResult.to_html`.
+:meth:`lazylib.protocols.bench.user_table.TableResult.to_html`.
 
 The page reads a result object (duck-typed, so that this reader tool imports no protocol): ``table`` (the table
 as read: ``to_dict()``), ``rows`` (one row per method, seed and fold), ``statistics`` (the one-table statistics:
@@ -294,7 +294,7 @@ def render(result) -> str:
 
     Parameters
     ----------
-    result : lazylib.protocols.user_table.TableResult
+    result : lazylib.protocols.bench.user_table.TableResult
         The bench of one table.
 
     Returns
@@ -336,14 +336,14 @@ def _time_table(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def render_across(tables) -> str:
-    """The page comparing several tables (:class:`lazylib.protocols.user_tables.TablesResult`): each table's
+    """The page comparing several tables (:class:`lazylib.protocols.bench.user_tables.TablesResult`): each table's
     mean accuracies, average ranks, Friedman's test, the methods Nemenyi's test does not tell from the best, the
     Wilcoxon signed-rank tests against the baseline with Holm's correction, the Bayesian signed-rank test of the
     leading pairs, and a link to each table's own page (a relative link, in the same folder).
 
     Parameters
     ----------
-    tables : lazylib.protocols.user_tables.TablesResult
+    tables : lazylib.protocols.bench.user_tables.TablesResult
 
     Returns
     -------

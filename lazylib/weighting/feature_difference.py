@@ -129,7 +129,7 @@ class FeatureDifference(AttributeMetric):
     missing : {"one", "value"}
         The reading of an unknown symbolic or numeric value: ``"one"`` (HEOM's rule: it differs by 1 from
         everything, another unknown included; :class:`~lazylib.weighting.MDW` leaves it out of its mean differences), or
-        ``"value"`` (Part V's reading of unknowns, :func:`lazylib.protocols.howe_cardie.unknown_as_value`,
+        ``"value"`` (Part V's reading of unknowns, :func:`lazylib.protocols.howe_cardie.protocol.unknown_as_value`,
         extended to numbers: one more value of its feature, differing by 1 from every known value and by 0
         from another unknown, and counted as a value in :class:`~lazylib.weighting.MDW`'s mean differences and
         :class:`~lazylib.weighting.IGWeighted`'s gain). An unknown set differs by 1 from everything under both.

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from lazylib import datasets
-from lazylib.protocols.bench_methods import LooKNeighbors
+from lazylib.protocols.bench.methods import LooKNeighbors
 from lazylib.weighting import MDW, FeatureDifference, IGWeighted, feature_difference
 
 

@@ -10,7 +10,7 @@ from lazylib import evaluation, synthetic
 from lazylib.encoding import encode
 from lazylib.metrics import make_metric
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols.guvenir1998 import (
+from lazylib.protocols.guvenir1998.protocol import (
     VOTE_KINDS,
     prefix_accuracy,
     range_euclidean_terms,

@@ -9,7 +9,14 @@ from scipy import stats
 from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
-from lazylib.protocols import bench, bench_claims, bench_methods, bench_results, bench_stats, howe_cardie, payne2000
+from lazylib.protocols.bench import claims as bench_claims
+from lazylib.protocols.bench import methods as bench_methods
+from lazylib.protocols.bench import protocol as bench
+from lazylib.protocols.bench import results as bench_results
+from lazylib.protocols.bench import stats as bench_stats
+from lazylib.protocols.howe_cardie import protocol as howe_cardie
+from lazylib.protocols.payne2000 import protocol as payne2000
+from lazylib.protocols.shared import dataset_seed
 from lazylib.report import paired
 from lazylib.weighting import MDW
 
@@ -42,7 +49,7 @@ def test_loo_kneighbors_is_howe_and_cardies_fit_predict():
 def test_part_ii_methods_are_part_ii_per_fold_functions(small_run):
     iris = datasets.load("iris")
     seed = SMALL.seeds()[0]
-    folds = stratified_kfold(iris.y, SMALL.n_splits, random_state=bench.dataset_seed("iris", seed))
+    folds = stratified_kfold(iris.y, SMALL.n_splits, random_state=dataset_seed("iris", seed))
     ca = payne2000.cv_sweep(iris.X, iris.y, folds, method="ca", scaling="range", nested=True)["nested_accuracy"]
     ours = small_run.query("dataset == 'iris' and method == 'CA' and seed == @seed").sort_values("fold")
     assert np.allclose(ours["accuracy"].to_numpy(), 100 * ca.to_numpy())

@@ -9,7 +9,7 @@ import pytest
 from lazylib import datasets
 from lazylib.metrics import MVDM
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols import howe_cardie as P
+from lazylib.protocols.howe_cardie import protocol as P
 from lazylib.synthetic import led_bayes_accuracy
 from lazylib.weighting import MDW, MDWMVDM, FeatureDifference, IGWeighted, equal_width_bins
 

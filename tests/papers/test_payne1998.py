@@ -95,7 +95,7 @@ def _fold_results():
 
 
 def test_fold_table_and_significance_marks_read_one_rule_and_seed():
-    from lazylib.protocols import payne1998 as P1
+    from lazylib.protocols.payne1998 import protocol as P1
 
     results = _fold_results()
     folds = P1.fold_table(results, "random", 2)
@@ -108,7 +108,7 @@ def test_fold_table_and_significance_marks_read_one_rule_and_seed():
 
 
 def test_accuracy_bands_are_the_prediction_bands_of_each_cells_runs():
-    from lazylib.protocols import payne1998 as P1
+    from lazylib.protocols.payne1998 import protocol as P1
     from lazylib.report.bands import PERCENT, prediction_band
 
     results = _fold_results()
@@ -127,7 +127,7 @@ def test_variant_accuracy_reads_each_protocol_variant():
     a percentage; an unknown variant is refused by name."""
     from lazylib import datasets, evaluation, metrics
     from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
-    from lazylib.protocols.payne1998 import PROTOCOL_VARIANTS, variant_accuracy
+    from lazylib.protocols.payne1998.protocol import PROTOCOL_VARIANTS, variant_accuracy
 
     ds = datasets.load("lenses")
     X, y = metrics.encode(ds.X), ds.y

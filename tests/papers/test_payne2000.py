@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from lazylib import datasets, evaluation
-from lazylib.protocols.payne2000 import DATASETS, completion_loadings, prefix_completion
+from lazylib.protocols.payne2000.protocol import DATASETS, completion_loadings, prefix_completion
 from lazylib.subspace import SubspaceMapping
 from lazylib.trees import C45Classifier
 
@@ -103,7 +103,7 @@ def test_prefix_completion_is_orthonormal_and_keeps_the_leading_columns():
 
 
 def test_table2_note_names_the_tested_hypotheses_or_the_nn_readings():
-    from lazylib.protocols.payne2000 import UNTESTED_NOTE, table2_note
+    from lazylib.protocols.payne2000.protocol import UNTESTED_NOTE, table2_note
 
     readings = pd.DataFrame(
         {"iris": [95.0, 96.125], "wine": [70.0, 71.0]},
@@ -118,7 +118,7 @@ def test_table2_note_names_the_tested_hypotheses_or_the_nn_readings():
 
 
 def test_table2_note_types_the_other_readings_of_a_cell_without_a_hypothesis():
-    from lazylib.protocols.payne2000 import table2_note
+    from lazylib.protocols.payne2000.protocol import table2_note
 
     readings = pd.DataFrame({"iris": [95.0]}, index=pd.MultiIndex.from_tuples([("none", "all")]))
     tested = {("wpbc", "CACP"): ("without time: 71.69", "tested")}
@@ -137,7 +137,7 @@ def test_table2_note_types_the_other_readings_of_a_cell_without_a_hypothesis():
 
 
 def test_dimensions_note_keeps_the_former_words_without_readings_and_types_them_with_some():
-    from lazylib.protocols.payne2000 import dimensions_note
+    from lazylib.protocols.payne2000.protocol import dimensions_note
 
     former = (
         "the number kept is the result of a search on noisy accuracies (MC: random subsets; CA, CACP: the best K "
@@ -149,7 +149,7 @@ def test_dimensions_note_keeps_the_former_words_without_readings_and_types_them_
 
 
 def test_table2_readings_read_the_nested_choice_and_the_capped_cacp_from_the_runs():
-    from lazylib.protocols.payne2000 import table2_readings
+    from lazylib.protocols.payne2000.protocol import table2_readings
 
     def task(seed):
         nested = {"nested_accuracy": pd.Series([0.5, 0.75 + seed / 4]), "nested_k": pd.Series([2, 3 + seed])}

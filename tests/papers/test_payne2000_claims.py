@@ -1,4 +1,4 @@
-"""Part II's Table 2 claims as data (lazylib.protocols.payne2000_claims): one task's run, the facts of a fold seed,
+"""Part II's Table 2 claims as data (lazylib.protocols.payne2000.claims): one task's run, the facts of a fold seed,
 the paper's facts read from the typed-in table, and every claim's rule on facts whose verdict is known."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 
 from lazylib import datasets
-from lazylib.protocols.payne2000 import DATASETS
-from lazylib.protocols.payne2000_claims import (
+from lazylib.protocols.payne2000.claims import (
     METHODS,
     TABLE2_CLAIMS,
     fold_scores,
@@ -20,6 +19,7 @@ from lazylib.protocols.payne2000_claims import (
     seed_facts,
     table2_task,
 )
+from lazylib.protocols.payne2000.protocol import DATASETS
 
 PUBLISHED = Path(__file__).resolve().parents[2] / "book" / "published"
 N_ATTRIBUTES = pd.Series({"bupa": 6, "ionosp": 34, "pima": 8, "sonar": 60, "wiscon": 9, "wdbc": 30, "wpbc": 33,

@@ -27,14 +27,14 @@ def test_a_module_imported_with_an_alias_then_its_attributes():
 
 
 def test_a_submodule_from_its_package_then_its_attributes():
-    code = "from lazylib.protocols import wilson1997 as ex\nruns = ex.run(data)\nex.mean_table(runs)"
+    code = "from lazylib.protocols.wilson1997 import protocol as ex\nruns = ex.run(data)\nex.mean_table(runs)"
     assert names(code) == [
-        "lazylib.protocols.wilson1997",
-        "lazylib.protocols.wilson1997.run",
-        "lazylib.protocols.wilson1997.mean_table",
+        "lazylib.protocols.wilson1997.protocol",
+        "lazylib.protocols.wilson1997.protocol.run",
+        "lazylib.protocols.wilson1997.protocol.mean_table",
     ]
-    assert resolve("lazylib.protocols.wilson1997") == Use(
-        "lazylib.protocols.wilson1997", "lazylib.protocols.wilson1997", True
+    assert resolve("lazylib.protocols.wilson1997.protocol") == Use(
+        "lazylib.protocols.wilson1997.protocol", "lazylib.protocols.wilson1997.protocol", True
     )
 
 
@@ -60,8 +60,9 @@ def test_an_attribute_chain_stops_at_the_first_name_that_is_not_a_module():
 
 
 def test_private_names_are_skipped():
-    code = "from lazylib.protocols import wilson1997 as ex\nex._private_helper()\nimport lazylib\nlazylib.__version__"
-    assert names(code) == ["lazylib.protocols.wilson1997", "lazylib"]
+    code = "from lazylib.protocols.wilson1997 import protocol as ex\nex._private_helper()\n"
+    code += "import lazylib\nlazylib.__version__"
+    assert names(code) == ["lazylib.protocols.wilson1997.protocol", "lazylib"]
     assert names("from lazylib.metrics._engine import something") == []
 
 
@@ -128,8 +129,10 @@ def test_other_libraries_and_relative_imports_are_not_counted():
 def test_where_a_re_exported_name_is_defined_is_kept_and_a_missing_name_is_kept_as_written():
     assert resolve("lazylib.metrics.HVDM").canonical == "lazylib.metrics.heterogeneous.HVDM"
     assert resolve("lazylib.metrics.heterogeneous.HVDM").canonical is None
-    missing = resolve("lazylib.protocols.wilson1997.no_such_name")
-    assert missing == Use("lazylib.protocols.wilson1997.no_such_name", "lazylib.protocols.wilson1997", False)
+    missing = resolve("lazylib.protocols.wilson1997.protocol.no_such_name")
+    assert missing == Use(
+        "lazylib.protocols.wilson1997.protocol.no_such_name", "lazylib.protocols.wilson1997.protocol", False
+    )
     with pytest.raises(ValueError, match="not a lazylib name"):
         resolve("numpy.mean")
 

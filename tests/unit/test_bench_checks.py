@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from lazylib.protocols import bench, bench_checks, bench_cli
+from lazylib.protocols.bench import checks as bench_checks
+from lazylib.protocols.bench import cli as bench_cli
+from lazylib.protocols.bench import protocol as bench
 
 BASE = {"datasets": ("lenses",), "n_seeds": 1, "n_splits": 3, "methods": ("1-NN OM", "MC")}
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from lazylib.protocols import bench_claims
+from lazylib.protocols.bench import claims as bench_claims
 from lazylib.report.verdicts import share_rule
 
 

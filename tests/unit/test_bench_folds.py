@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.protocols import bench, bench_folds
+from lazylib.protocols.bench import folds as bench_folds
+from lazylib.protocols.bench import protocol as bench
 
 A, B, C = "1-NN HVDM", "1-NN Euclidean", "1-NN IVDM"
 
@@ -63,7 +64,7 @@ def test_a_method_failing_on_every_fold_is_left_out_of_the_row_not_paired():
 
 
 def test_the_claims_compare_the_paired_means():
-    from lazylib.protocols import bench_claims
+    from lazylib.protocols.bench import claims as bench_claims
 
     run = _run()
     tables = bench_claims.conditions(run)

@@ -12,8 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib.protocols import bench, bench_results
-from lazylib.protocols.bench_results import DamagedJobFile, ResultsFolder
+from lazylib.protocols.bench import protocol as bench
+from lazylib.protocols.bench import results as bench_results
+from lazylib.protocols.bench.results import DamagedJobFile, ResultsFolder
 
 SMALL = bench.Config(datasets=("iris",), n_seeds=1, n_splits=3, methods=("1-NN Euclidean", "C4.5"))
 #: What a rerun must reproduce (the times differ from run to run).

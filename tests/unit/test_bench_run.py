@@ -13,7 +13,11 @@ from lazylib import datasets
 from lazylib.encoding import encode
 from lazylib.evaluation import stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
-from lazylib.protocols import bench, bench_cli, bench_methods
+from lazylib.protocols.bench import cli as bench_cli
+from lazylib.protocols.bench import methods as bench_methods
+from lazylib.protocols.bench import protocol as bench
+from lazylib.protocols.bench import results as bench_results
+from lazylib.trees import C45Classifier
 from lazylib.weighting import LearnedWOM
 
 TINY = bench.Config(
@@ -46,21 +50,21 @@ def test_loo_kneighbors_fits_its_metric_once_with_the_same_choice(monkeypatch):
 
 
 def test_a_failing_method_is_recorded_and_the_run_goes_on(monkeypatch, serial):
-    original = bench_methods.C45Classifier.fit
+    original = C45Classifier.fit
 
     def fit(self, X, y, *args, **kwargs):
         if len(X) > 50:
             raise MemoryError("Unable to allocate 38.6 GiB")
         return original(self, X, y, *args, **kwargs)
 
-    monkeypatch.setattr(bench_methods.C45Classifier, "fit", fit)
+    monkeypatch.setattr(C45Classifier, "fit", fit)
     res = bench.run(TINY, n_jobs=1)
     failed = res["error"].ne("")
     assert (res.loc[failed, "method"] == "C4.5").all() and (res.loc[failed, "dataset"] == "iris").all()
     assert failed.sum() == 3 and res.loc[failed, "error"].eq("MemoryError: Unable to allocate 38.6 GiB").all()
     assert res.loc[failed, "refused"].eq("").all() and res.loc[failed, "accuracy"].isna().all()  # never a refusal
     pd.testing.assert_frame_equal(res.loc[~failed, SAME], serial.loc[~failed, SAME])
-    assert list(res.columns) == [*bench.COLUMNS[:-1], "error"]
+    assert list(res.columns) == [*bench_results.COLUMNS[:-1], "error"]
 
 
 def test_a_refusal_on_some_folds_only_is_an_error_not_a_refusal():
@@ -77,7 +81,7 @@ class _Interrupt(BaseException):
 
 
 def _interrupting_save(monkeypatch, after: int):
-    original, saved = bench.ResultsFolder.save, []
+    original, saved = bench_results.ResultsFolder.save, []
 
     def save(self, job, rows):
         if len(saved) == after:
@@ -85,7 +89,7 @@ def _interrupting_save(monkeypatch, after: int):
         saved.append(job)
         original(self, job, rows)
 
-    monkeypatch.setattr(bench.ResultsFolder, "save", save)
+    monkeypatch.setattr(bench_results.ResultsFolder, "save", save)
     return saved
 
 
@@ -170,7 +174,7 @@ def test_the_largest_data_sets_follow_their_stated_protocol():
 
 
 def test_the_command_line_stores_an_artifact_that_part_vi_reads_back(tmp_path, serial, capsys):
-    from lazylib.protocols import bench_results
+    from lazylib.protocols.bench import results as bench_results
 
     argv = ["--datasets", "lenses", "iris", "--seeds", "1", "--methods", "1-NN OM", "k-NN WOM", "MC", "C4.5"]
     argv += ["--n-jobs", "1", "--output", str(tmp_path / "rows.csv"), "--artifact", str(tmp_path / "art")]

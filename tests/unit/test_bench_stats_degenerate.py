@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib.protocols import bench_stats
+from lazylib.protocols.bench import stats as bench_stats
 
 
 def test_statistics_say_when_they_cannot_judge():

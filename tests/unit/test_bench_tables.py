@@ -12,8 +12,8 @@ import pytest
 
 from lazylib import datasets
 from lazylib.datasets.frame import from_frame
-from lazylib.protocols import bench
-from lazylib.protocols.bench_budget import Estimate, choose, describe, estimate, training_size
+from lazylib.protocols.bench import protocol as bench
+from lazylib.protocols.bench.budget import Estimate, choose, describe, estimate, training_size
 
 #: What a rerun must reproduce (the times differ from run to run).
 SAME = ["dataset", "kind", "seed", "fold", "method", "accuracy", "refused", "error"]

@@ -11,14 +11,15 @@ import time
 
 import pytest
 
-from lazylib.protocols import bench, bench_checks
+from lazylib.protocols.bench import checks as bench_checks
+from lazylib.protocols.bench import protocol as bench
 
 #: Loaded at the start of every interpreter under the test's PYTHONPATH: in loky's workers only, each job marks
 #: its worker's pid and sleeps (a slow job), so the run is still going when it is killed.
 SLOW = """
 import os, pathlib, sys, time
 if "popen_loky_posix" in " ".join(sys.orig_argv):
-    import lazylib.protocols.bench as _bench
+    import lazylib.protocols.bench.protocol as _bench
 
     def _slow(*args, **kwargs):
         pathlib.Path(os.environ["LAZYLIB_TEST_MARKS"], str(os.getpid())).write_text("")
@@ -27,7 +28,7 @@ if "popen_loky_posix" in " ".join(sys.orig_argv):
     _bench._fold_rows = _slow
 """
 RUN = """
-from lazylib.protocols import bench
+from lazylib.protocols.bench import protocol as bench
 bench.run(bench.Config(datasets=("iris",), n_seeds=1, n_splits=3, methods=("1-NN Euclidean",)), n_jobs=2)
 """
 

@@ -1,10 +1,10 @@
-"""The catalogue's advice for a new table (lazylib.protocols.catalogue_advice)."""
+"""The catalogue's advice for a new table (lazylib.protocols.bench.catalogue_advice)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib.protocols import catalogue_advice as ca
+from lazylib.protocols.bench import catalogue_advice as ca
 
 
 def _run(accuracy: dict) -> pd.DataFrame:
@@ -96,7 +96,7 @@ def test_partial_failures_make_no_mean():
 
 
 def test_on_the_stored_full_run():
-    from lazylib.protocols.bench_results import load_full_run
+    from lazylib.protocols.bench.results import load_full_run
 
     full = load_full_run()
     if full is None:

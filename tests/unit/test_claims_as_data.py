@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib.protocols import payne1998_claims as P1_claims
-from lazylib.protocols import payne1998_facts as P1_facts
+from lazylib.protocols.payne1998 import claims as P1_claims
+from lazylib.protocols.payne1998 import facts as P1_facts
 from lazylib.report import scorecard
 from lazylib.report.verdicts import Claim, threshold_rule
 

@@ -107,10 +107,11 @@ def test_numpydoc(name):
 
 # ---------------------------------------------------------------------------------------------- random_state
 #: Functions whose ``random_state`` must be an int (a data set's seed is derived from it and the data set's name).
-INT_ONLY = {f"lazylib.protocols.wilson1997.{name}" for name in ("dataset_seed", "prepare", "run")} | {
-    "lazylib.protocols.bench.Config",  # fold seeds drawn from one int, each data set's folds by dataset_seed
-    "lazylib.protocols.bench.training_part",  # the sample of a fold: dataset_seed plus the fold
-    "lazylib.protocols.user_table.bench_table",  # a bench Config's: the folds by dataset_seed of the table's sha256
+INT_ONLY = {f"lazylib.protocols.shared.{name}" for name in ("dataset_seed", "prepare")} | {
+    "lazylib.protocols.wilson1997.protocol.run",  # each data set's folds by dataset_seed
+    "lazylib.protocols.bench.protocol.Config",  # fold seeds drawn from one int, each data set's by dataset_seed
+    "lazylib.protocols.bench.protocol.training_part",  # the sample of a fold: dataset_seed plus the fold
+    "lazylib.protocols.bench.user_table.bench_table",  # a bench Config's: folds by dataset_seed of the sha256
 }
 
 

@@ -194,7 +194,9 @@ def test_cross_validate_refuses_folds_whose_test_cases_are_training_cases_or_emp
 def _fold_takers():
     """Every function of lazylib that takes cross-validation folds from its caller, as a call on ``(X, y, folds)``."""
     from lazylib.metrics import HVDM
-    from lazylib.protocols import guvenir1998, payne2000, wilson1997_facts
+    from lazylib.protocols.guvenir1998 import protocol as guvenir1998
+    from lazylib.protocols.payne2000 import protocol as payne2000
+    from lazylib.protocols.wilson1997 import facts as wilson1997_facts
 
     make = lambda: KNeighborsClassifier(1, "euclidean")  # noqa: E731
     return {

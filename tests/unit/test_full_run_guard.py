@@ -9,8 +9,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from lazylib.protocols import bench_results, full_run_guard
-from lazylib.protocols.full_run_guard import StaleArtifact, check_artifact, declarations, declare
+from lazylib.protocols.bench import guard as full_run_guard
+from lazylib.protocols.bench import results as bench_results
+from lazylib.protocols.bench.guard import StaleArtifact, check_artifact, declarations, declare
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,5 @@
-"""Part III's claim tables and the facts their rules read (lazylib.protocols.guvenir1998), on small fixed data."""
+"""Part III's claim tables and the facts their rules read (lazylib.protocols.guvenir1998.protocol), on small fixed
+data."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from lazylib.protocols import guvenir1998 as G  # noqa: E402
-from lazylib.protocols import guvenir1998_claims as GC  # noqa: E402
+from lazylib.protocols.guvenir1998 import claims as GC  # noqa: E402
+from lazylib.protocols.guvenir1998 import protocol as G  # noqa: E402
 from lazylib.report.verdicts import judge  # noqa: E402
 from lazylib.vfi import VFI5Classifier  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""lazylib.protocols.howe_cardie_claims: the claims of Part V's chapters 01 to 04 as data.
+"""lazylib.protocols.howe_cardie.claims: the claims of Part V's chapters 01 to 04 as data.
 
 Each claim's rule, note and evidence are checked against the rules the chapters defined before the claims moved
 to the library (kept here verbatim as the reference), on facts that reach every verdict; the facts functions are
@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from lazylib.protocols import howe_cardie_claims as PC
-from lazylib.protocols import howe_cardie_method_claims as PM
-from lazylib.protocols.howe_cardie import marks, pairwise_tests, significant, summary
+from lazylib.protocols.howe_cardie import claims as PC
+from lazylib.protocols.howe_cardie import method_claims as PM
+from lazylib.protocols.howe_cardie.protocol import marks, pairwise_tests, significant, summary
 from lazylib.report.scorecard import Chapter
 from lazylib.report.verdicts import Claim, all_of, judge, not_testable, share_rule, threshold_rule, tiers
 

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 
 from lazylib.neighbors import loo_accuracy_by_k
-from lazylib.protocols import howe_cardie as P
-from lazylib.protocols import howe_cardie_claims as PC
-from lazylib.protocols import howe_cardie_readings as PR
+from lazylib.protocols.howe_cardie import claims as PC
+from lazylib.protocols.howe_cardie import protocol as P
+from lazylib.protocols.howe_cardie import readings as PR
 from lazylib.synthetic import waveform
 from lazylib.weighting import MDW, FeatureDifference
 

@@ -211,7 +211,7 @@ def test_mdw_loo_distances_refuse_unknown_values():
 
 
 def test_unknown_as_value_and_zero_weight_shares():
-    from lazylib.protocols.howe_cardie import unknown_as_value, zero_weight_shares
+    from lazylib.protocols.howe_cardie.protocol import unknown_as_value, zero_weight_shares
 
     X = pd.DataFrame({"a": pd.Categorical(["x", None, "y", "x"]), "b": [0.0, 1.0, 0.0, 1.0]})
     assert unknown_as_value(X)["a"].tolist() == ["x", "?", "y", "x"]
@@ -240,7 +240,7 @@ def test_feature_difference_reads_an_unknown_as_one_more_value():
 
 
 def test_mdw_unknowns_as_a_value_are_part_vs_unknown_as_value_for_nominal_features():
-    from lazylib.protocols.howe_cardie import unknown_as_value
+    from lazylib.protocols.howe_cardie.protocol import unknown_as_value
 
     y = list("ppqqpq")
     X = UNKNOWNS[["c"]]

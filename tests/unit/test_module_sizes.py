@@ -1,8 +1,11 @@
-"""No module of lazylib over 600 lines, no function over 60 lines of code (issue #36, item 3: modules by role).
+"""Modules by role, functions in named steps (issue #36 item 3, issue #50 item 1).
 
-A module that grows past the limit is split by role (the estimator, its builder, its claims, its HTML...), as
-``weighting/mdw.py``, ``trees.py``, ``report/scorecard.py``, the bench and the engine (``metrics/_engine.py``
-and the modules it maps) were. Lines are counted as ``wc -l`` counts them.
+A module is one role, and its docstring's first line says which: every module of lazylib has a docstring that
+starts on its opening line with that statement, not with where the module's code came from ("moved out of",
+"split off", "kept importable from here"): a module is named by what it is, never by what was moved. Its size
+is no longer a rule: ruff's complexity caps (``C901``, ``PLR0912``, ``PLR0915`` in ``pyproject.toml``) hold each
+function, and a module over 800 lines gets a warning (:class:`ModuleSizeWarning`, shown in pytest's summary, not
+a failure) as a prompt to see whether it holds two roles. Lines are counted as ``wc -l`` counts them.
 
 A function (or method, nested or not) that grows past 60 lines of code is split into named steps, as
 ``datasets/uci/validate_schemas.check`` was. Its lines of code are the lines of its body after its docstring that
@@ -15,17 +18,21 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
+import warnings
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "lazylib"
-LIMIT = 600
+#: Lines past which a module gets a :class:`ModuleSizeWarning` (a prompt to look, not a failure).
+WARN_LINES = 800
 
-#: Modules still over the limit, each with the reason; the list only shrinks (empty since the engine's split).
-ALLOWED: dict[str, str] = {}
+
+class ModuleSizeWarning(UserWarning):
+    """A module of lazylib is over :data:`WARN_LINES` lines: see whether it holds more than one role."""
 
 
 def _lines(path: Path) -> int:
@@ -34,21 +41,68 @@ def _lines(path: Path) -> int:
 
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
+#: A first line that tells a module's history instead of its role.
+HISTORY = re.compile(
+    r"\b(moved (out|from|here)|split (off|out|from)|kept importable|formerly|continued from|the rest of)\b", re.I
+)
+
+
+def _role_line_problem(source: str) -> str | None:
+    """What is wrong with the role statement of a module with this ``source`` (None: nothing)."""
+    tree = ast.parse(source)
+    doc = ast.get_docstring(tree, clean=False)
+    if doc is None:
+        return "has no docstring: its first line states the module's role"
+    first = doc.split("\n", 1)[0].strip()
+    if not first:
+        return "has a docstring whose first line is blank: start it with the module's role"
+    if len(first.split()) < 4:
+        return f"states its role in too few words ({first!r}): say what the module is for"
+    if HISTORY.search(first):
+        return f"names its history, not its role ({first!r}): say what the module holds"
+    return None
+
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_no_module_is_over_the_limit(path):
-    name = str(path.relative_to(PACKAGE))
-    if name in ALLOWED:
-        return
-    assert _lines(path) <= LIMIT, f"lazylib/{name} has {_lines(path)} lines (limit {LIMIT}): split it by role"
+def test_every_module_states_its_role_on_its_docstring_s_first_line(path):
+    problem = _role_line_problem(path.read_text(encoding="utf-8"))
+    assert problem is None, f"lazylib/{path.relative_to(PACKAGE)} {problem}"
 
 
-@pytest.mark.parametrize("name", sorted(ALLOWED))
-def test_the_allow_list_names_only_modules_still_over_the_limit(name):
-    """An allowed module that shrank below the limit (or went) leaves the list, so the list cannot go stale."""
-    path = PACKAGE / name
-    assert path.is_file(), f"lazylib/{name} is gone: take it off ALLOWED"
-    assert _lines(path) > LIMIT, f"lazylib/{name} has {_lines(path)} lines now: take it off ALLOWED"
+def test_the_role_check_can_fail():
+    """No docstring, a blank first line, two words and a history all fail; a role statement passes."""
+    assert "no docstring" in _role_line_problem("x = 1\n")
+    assert "blank" in _role_line_problem('"""\nThe votes among neighbours."""\n')
+    assert "too few words" in _role_line_problem('"""Helpers."""\n')
+    assert "history" in _role_line_problem('"""What was split off the bench to stay short."""\n')
+    assert _role_line_problem('"""Votes among the nearest neighbours under the tie rules."""\n') is None
+
+
+def _warn_if_long(path: Path, package: Path = PACKAGE) -> None:
+    """Warn (:class:`ModuleSizeWarning`) when the module at ``path`` is over :data:`WARN_LINES` lines."""
+    n = _lines(path)
+    if n > WARN_LINES:
+        warnings.warn(
+            f"lazylib/{path.relative_to(package)} has {n} lines (over {WARN_LINES}): see whether it holds two roles",
+            ModuleSizeWarning,
+            stacklevel=2,
+        )
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_a_module_over_800_lines_gets_a_warning_not_a_failure(path):
+    _warn_if_long(path)
+
+
+def test_the_size_warning_can_fire(tmp_path):
+    """A module of 801 lines is warned about, one of 800 is not, and neither fails."""
+    module = tmp_path / "m.py"
+    for n, expected in ((801, [ModuleSizeWarning]), (800, [])):
+        module.write_text("x = 1\n" * n)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _warn_if_long(module, tmp_path)
+        assert [w.category for w in caught] == expected
 
 
 def test_the_count_is_wc_l(tmp_path):

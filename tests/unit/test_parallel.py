@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from lazylib import evaluation, synthetic
-from lazylib.protocols.guvenir1998 import repeated_prefix_accuracy
+from lazylib.protocols.guvenir1998.protocol import repeated_prefix_accuracy
 
 
 def test_progress_is_silent_under_pytest_and_shown_when_asked(capsys):

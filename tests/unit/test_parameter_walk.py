@@ -31,10 +31,10 @@ from lazylib._validation import Boolean, Choice, Integer, Real, Seed
 #: Modules whose public callables the walk does not enter, and why.
 SKIPPED_MODULES = {
     "lazylib._validation": "the checks themselves (re-exported by modules that use them; tested by their probes)",
-    "lazylib.protocols.bench": "Part VI's bench (issue #38 rewrites it); its LooKNeighbors is walked there",
-    "lazylib.protocols.bench_methods": "Part VI's methods, moved out of lazylib.protocols.bench (skipped as it was)",
-    "lazylib.protocols.bench_stats": "Part VI's statistics (their inputs are the bench's result tables)",
-    "lazylib.protocols.bench_claims": "Part VI's claims (their inputs are the bench's result tables)",
+    "lazylib.protocols.bench.protocol": "Part VI's bench (issue #38 rewrites it); its LooKNeighbors is walked there",
+    "lazylib.protocols.bench.methods": "Part VI's methods, moved out of the bench's protocol (skipped as it was)",
+    "lazylib.protocols.bench.stats": "Part VI's statistics (their inputs are the bench's result tables)",
+    "lazylib.protocols.bench.claims": "Part VI's claims (their inputs are the bench's result tables)",
 }
 
 
@@ -207,16 +207,16 @@ def _frame():
 
 def _bench_recipes():
     """The bench budget's functions: the smooth rule, and the choice from an estimate built by hand (no pilot)."""
-    from lazylib.protocols.bench import Config
-    from lazylib.protocols.bench_budget import Estimate, choose, training_size
+    from lazylib.protocols.bench.budget import Estimate, choose, training_size
+    from lazylib.protocols.bench.protocol import Config
 
     config = Config(datasets=(), tables=(("t", "0" * 64),), n_seeds=5, methods=("C4.5",), large_rule="smooth")
     fake = Estimate(
         config, pd.DataFrame({"C4.5": [1.0]}, index=["t"]), {"t": 100}, {"t": 90}, {"t": 90}, 0.0, 1.0, None
     )
     return {
-        "lazylib.protocols.bench_budget.training_size": (training_size, dict(n_train=100, rule="smooth", knee=50)),
-        "lazylib.protocols.bench_budget.choose": (
+        "lazylib.protocols.bench.budget.training_size": (training_size, dict(n_train=100, rule="smooth", knee=50)),
+        "lazylib.protocols.bench.budget.choose": (
             choose,
             dict(estimate=fake, budget_minutes=1.0, n_jobs=2, max_seeds=3),
         ),
@@ -226,8 +226,8 @@ def _bench_recipes():
 def _table_recipes():
     """The statistics of one table and the catalogue's advice, on a small hand-made run (two methods, two seeds of
     four folds) and eight hand-made profiles."""
-    from lazylib.protocols.catalogue_advice import catalogue_view, hit_rate, nearest
-    from lazylib.protocols.table_stats import corrected_ttest, correlated_bayes, one_table
+    from lazylib.protocols.bench.catalogue_advice import catalogue_view, hit_rate, nearest
+    from lazylib.protocols.bench.table_stats import corrected_ttest, correlated_bayes, one_table
 
     rng = np.random.default_rng(3)
     one = pd.DataFrame(
@@ -255,18 +255,18 @@ def _table_recipes():
     target = {"rows": 250, "attributes": 5, "nominal_share": 1.0, "missing_share": 0.0, "classes": 2}
     a, b = one.accuracy[:8].to_numpy(), one.accuracy[8:].to_numpy()
     return {
-        "lazylib.protocols.table_stats.one_table": (one_table, dict(results=one, baseline="A", test_share=1 / 3)),
-        "lazylib.protocols.table_stats.corrected_ttest": (corrected_ttest, dict(a=a, b=b, test_share=1 / 3)),
-        "lazylib.protocols.table_stats.correlated_bayes": (
+        "lazylib.protocols.bench.table_stats.one_table": (one_table, dict(results=one, baseline="A", test_share=1 / 3)),
+        "lazylib.protocols.bench.table_stats.corrected_ttest": (corrected_ttest, dict(a=a, b=b, test_share=1 / 3)),
+        "lazylib.protocols.bench.table_stats.correlated_bayes": (
             correlated_bayes,
             dict(a=a, b=b, test_share=1 / 3, rope=1.0),
         ),
-        "lazylib.protocols.catalogue_advice.nearest": (nearest, dict(target=target, profiles=profiles, k=3)),
-        "lazylib.protocols.catalogue_advice.catalogue_view": (
+        "lazylib.protocols.bench.catalogue_advice.nearest": (nearest, dict(target=target, profiles=profiles, k=3)),
+        "lazylib.protocols.bench.catalogue_advice.catalogue_view": (
             catalogue_view,
             dict(target=target, full_run=run, k=3, profiles=profiles),
         ),
-        "lazylib.protocols.catalogue_advice.hit_rate": (hit_rate, dict(full_run=run, profiles=profiles, k=3)),
+        "lazylib.protocols.bench.catalogue_advice.hit_rate": (hit_rate, dict(full_run=run, profiles=profiles, k=3)),
     } | _user_table_recipes()
 
 
@@ -274,9 +274,9 @@ def _user_table_recipes():
     """A table's provenance record (a small table read by from_frame) and the statistics across three tables (their
     rows only: the statistics read nothing else of a result)."""
     from lazylib.datasets.frame import from_frame
-    from lazylib.protocols.bench import Config
-    from lazylib.protocols.user_table import TableResult, provenance
-    from lazylib.protocols.user_tables import across_tables
+    from lazylib.protocols.bench.protocol import Config
+    from lazylib.protocols.bench.user_table import TableResult, provenance
+    from lazylib.protocols.bench.user_tables import across_tables
 
     table = from_frame(pd.DataFrame({"a": [1.5, 2.25, 3.0, 4.75], "c": list("xyxy")}), "c", name="t")
     config = Config(datasets=("iris",), methods=("1-NN Euclidean",))
@@ -294,8 +294,8 @@ def _user_table_recipes():
     }
     given = dict(command="lazylib bench t.csv", started="2026-12-02T00:00:00Z", wall_s=1.0, target="c", protocol="p")
     return {
-        "lazylib.protocols.user_table.provenance": (provenance, dict(table=table, config=config, **given)),
-        "lazylib.protocols.user_tables.across_tables": (across_tables, dict(results=results, alpha=0.05)),
+        "lazylib.protocols.bench.user_table.provenance": (provenance, dict(table=table, config=config, **given)),
+        "lazylib.protocols.bench.user_tables.across_tables": (across_tables, dict(results=results, alpha=0.05)),
     }
 
 
@@ -472,10 +472,10 @@ def _report_recipes():
 #: Public functions with scalar parameters that the walk does not call, each with its reason.
 SKIPPED_FUNCTIONS = {
     "lazylib.datasets._cells.number_text": "internal: writes a value the reader has already parsed as a number",
-    "lazylib.protocols.bench_budget.estimate": "runs a pilot (a bench run); pilot_train is checked by lazylib's check",
-    "lazylib.protocols.bench_checks.watch_parent": "ends the calling process once its parent is gone: run in a worker "
+    "lazylib.protocols.bench.budget.estimate": "runs a pilot (a bench run); pilot_train is checked by lazylib's check",
+    "lazylib.protocols.bench.checks.watch_parent": "ends the calling process once its parent is gone: run in a worker "
     "by the bench's jobs (tests/unit/test_bench_workers.py)",
-    "lazylib.protocols.bench_results.write_artifact": "the command line's writer (wall_s measured by bench_cli.main)",
+    "lazylib.protocols.bench.results.write_artifact": "the command line's writer (wall_s measured by bench_cli.main)",
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
     "lazylib.labels.encode_labels": "internal shared input path (min_classes and column set by the library)",
     "lazylib.encoding.fit_input": "internal shared input path (sets set by the library)",
@@ -503,49 +503,49 @@ SKIPPED_FUNCTIONS = {
     "lazylib.voting.correct": "engine-level helper (walked through loo_accuracy_by_k)",
     "lazylib.neighbors.knn_makers": "builds classifiers whose fit is walked above",
     "lazylib.subspace.correct_by_width": "engine-level helper of accuracy_by_width (walked)",
-    "lazylib.protocols.guvenir1998.fold_accuracies": "a Part's protocol step (its parameters come from the book)",
-    "lazylib.protocols.guvenir1998.repeated_prefix_accuracy": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.guvenir1998.vote_decomposition": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.guvenir1998_claims.equal_vote_facts": "a Part's claim facts (near: the chapter's)",
+    "lazylib.protocols.guvenir1998.protocol.fold_accuracies": "a Part's protocol step (parameters from the book)",
+    "lazylib.protocols.guvenir1998.protocol.repeated_prefix_accuracy": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.guvenir1998.protocol.vote_decomposition": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.guvenir1998.claims.equal_vote_facts": "a Part's claim facts (near: the chapter's)",
     "lazylib.neighbors.loo_accuracy_fitted": "loo_accuracy_by_k on a fitted classifier (walked through it)",
     "lazylib.evaluation.progress_bar": "a progress bar of the library's own loops (total counted by the caller)",
-    "lazylib.protocols.howe_cardie.led_one_run_max": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie_readings.led_run_above": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie_readings.table1_note": "a Part's cell note (published value from the book)",
-    "lazylib.protocols.payne2000.sample_accuracies": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.payne2000.dimensions_note": "a Part's cell note (its published value comes from the book; "
+    "lazylib.protocols.howe_cardie.protocol.led_one_run_max": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.readings.led_run_above": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.readings.table1_note": "a Part's cell note (published value from the book)",
+    "lazylib.protocols.payne2000.protocol.sample_accuracies": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.protocol.dimensions_note": "a Part's cell note (its published value comes from the "
+    "book; the numbers go through bands.reading_note, walked above)",
+    "lazylib.protocols.payne2000.protocol.table2_note": "a Part's cell note (its published value comes from the book; "
     "the numbers go through bands.reading_note, walked above)",
-    "lazylib.protocols.payne2000.table2_note": "a Part's cell note (its published value comes from the book; "
-    "the numbers go through bands.reading_note, walked above)",
-    "lazylib.protocols.payne2000.table2_readings": "a Part's protocol step (dimensions is a flag choosing the "
+    "lazylib.protocols.payne2000.protocol.table2_readings": "a Part's protocol step (dimensions is a flag choosing the "
     "quantity read from the book's runs)",
-    "lazylib.protocols.howe_cardie.fit_predict": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie.marks": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie.run": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie.run_readings": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie.significant": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie.tasks": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.howe_cardie_method_claims.zero_share_facts": "a Part's claim facts (counts from the book)",
-    "lazylib.protocols.payne1998.accuracy_bands": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.payne1998.fold_table": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.payne2000.cv_selection": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.payne2000.cv_sweep": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.payne2000.fold_sweep": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.payne2000.text_ordered_labels": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997_marks.best": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997_claims.by_rule": "a Part's protocol (display digits from the book)",
-    "lazylib.protocols.wilson1997.dataset_seed": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997_facts.head_to_head": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997_facts.peak_facts": "a Part's claim facts (peak and window from the book)",
-    "lazylib.protocols.payne2000_figure_claims.distortion_facts": "a Part's claim facts (max_change from the book)",
-    "lazylib.protocols.payne2000_claims.table2_task": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997_claims.labelled_conditions": "a Part's protocol (the seed of the book's readings)",
-    "lazylib.protocols.wilson1997_marks.marks": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997_marks.over_next": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997.prepare": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997.run": "a Part's protocol (parameters from the book)",
-    "lazylib.protocols.wilson1997_claims.spread": "a Part's protocol (display digits from the book)",
-    "lazylib.protocols.wilson1997_marks.wins": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.protocol.fit_predict": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.protocol.marks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.protocol.run": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.protocol.run_readings": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.protocol.significant": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.protocol.tasks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.howe_cardie.method_claims.zero_share_facts": "a Part's claim facts (counts from the book)",
+    "lazylib.protocols.payne1998.protocol.accuracy_bands": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne1998.protocol.fold_table": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.protocol.cv_selection": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.protocol.cv_sweep": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.protocol.fold_sweep": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.payne2000.protocol.text_ordered_labels": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.marks.best": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.claims.by_rule": "a Part's protocol (display digits from the book)",
+    "lazylib.protocols.shared.dataset_seed": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.facts.head_to_head": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.facts.peak_facts": "a Part's claim facts (peak and window from the book)",
+    "lazylib.protocols.payne2000.figure_claims.distortion_facts": "a Part's claim facts (max_change from the book)",
+    "lazylib.protocols.payne2000.claims.table2_task": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.claims.labelled_conditions": "a Part's protocol (the seed of the book's readings)",
+    "lazylib.protocols.wilson1997.marks.marks": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.marks.over_next": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.shared.prepare": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.protocol.run": "a Part's protocol (parameters from the book)",
+    "lazylib.protocols.wilson1997.claims.spread": "a Part's protocol (display digits from the book)",
+    "lazylib.protocols.wilson1997.marks.wins": "a Part's protocol (parameters from the book)",
     "lazylib.report.display.printed": (
         "number is the value shown (NaN shows as nan) and digits is unannotated: None, NaN or a negative count are "
         "its documented sentinels for four significant digits"

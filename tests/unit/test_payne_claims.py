@@ -1,6 +1,6 @@
-"""The claim tables of Parts I and II as data: the LED claims of ``lazylib.protocols.payne1998_claims`` and the
+"""The claim tables of Parts I and II as data: the LED claims of ``lazylib.protocols.payne1998.claims`` and the
 claims of
-``lazylib.protocols.payne2000_figure_claims``, each rule on small synthetic facts whose verdict is known, where it
+``lazylib.protocols.payne2000.figure_claims``, each rule on small synthetic facts whose verdict is known, where it
 is supported and where it is not."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib.protocols import payne1998 as P1
-from lazylib.protocols import payne1998_claims as P1_claims
-from lazylib.protocols import payne1998_facts as P1_facts
-from lazylib.protocols import payne2000_figure_claims as P2F
+from lazylib.protocols.payne1998 import claims as P1_claims
+from lazylib.protocols.payne1998 import facts as P1_facts
+from lazylib.protocols.payne1998 import protocol as P1
+from lazylib.protocols.payne2000 import figure_claims as P2F
 from lazylib.report.scorecard import Chapter
 
 LED_METRICS = ("OM", "WOM", "OMVW", "VDM", "MVDM")

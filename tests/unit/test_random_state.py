@@ -61,14 +61,15 @@ def test_what_is_not_a_seed_is_refused(bad):
 
 def test_every_user_facing_random_state_goes_through_the_helper():
     """Outside the helper, ``default_rng`` only seeds streams from seeds the library derives itself (an int
-    already validated, as in :mod:`lazylib.protocols.wilson1997`), or in examples."""
+    already validated, as in :mod:`lazylib.protocols.wilson1997.protocol`), or in examples."""
     allowed = {
         "_validation.py",  # the helper
         "search.py",  # a fixed internal stream, not user-facing
         "metrics/_distinct.py",  # a fixed internal stream hashing rows to find distinct ones, not user-facing
-        "protocols/bench_stats.py",  # baycomp's own draws, RandomState(seed), reproduced to equal its posterior
-        "protocols/wilson1997.py",  # seeds derived from dataset_seed (random_state validated as an int there)
-        "protocols/guvenir1998.py",  # one stream per repetition, from seeds drawn with check_random_state
+        "protocols/bench/stats.py",  # baycomp's own draws, RandomState(seed), reproduced to equal its posterior
+        "protocols/wilson1997/protocol.py",  # seeds derived from dataset_seed (random_state validated as an int there)
+        "protocols/shared.py",  # prepare's subset, seeded by dataset_seed (random_state validated as an int there)
+        "protocols/guvenir1998/protocol.py",  # one stream per repetition, from seeds drawn with check_random_state
     }
     root = Path(lazylib.__file__).parent
     offending = []

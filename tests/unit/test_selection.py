@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from lazylib import evaluation
-from lazylib.protocols.payne2000 import cv_selection
+from lazylib.protocols.payne2000.protocol import cv_selection
 from lazylib.selection import MonteCarloSelector, c45_attributes, loo_subset_accuracy, random_subsets
 
 

@@ -9,7 +9,7 @@ from sklearn.exceptions import NotFittedError
 
 from lazylib import datasets, evaluation
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols.payne2000 import cv_nn, cv_sweep, paper_rule, scale_fold
+from lazylib.protocols.payne2000.protocol import cv_nn, cv_sweep, paper_rule, scale_fold
 from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy
 
 

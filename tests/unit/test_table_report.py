@@ -1,4 +1,4 @@
-"""The report of a user's table (lazylib.report.table_report, TableResult.write of lazylib.protocols.user_table):
+"""The report of a user's table (lazylib.report.table_report, TableResult.write of lazylib.protocols.bench.user_table):
 offline, every section there with the statistics' numbers, user strings escaped, files written whole."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from lazylib.datasets.frame import from_frame
-from lazylib.protocols.table_stats import one_table
-from lazylib.protocols.user_table import ROW_COLUMNS, TableResult, check_writable, provenance, rows_of_run
+from lazylib.protocols.bench.table_stats import one_table
+from lazylib.protocols.bench.user_table import ROW_COLUMNS, TableResult, check_writable, provenance, rows_of_run
 from lazylib.report.table_report import SECTIONS
 
 K = 10
@@ -40,7 +40,7 @@ class _Page(HTMLParser):
 
 
 def _run_rows(rng=0) -> pd.DataFrame:
-    """Rows shaped as lazylib.protocols.bench.run returns them: three methods that ran, one refused."""
+    """Rows shaped as lazylib.protocols.bench.protocol.run returns them: three methods that ran, one refused."""
     rng = np.random.default_rng(rng)
     base = rng.normal(80, 2, size=(2, K))
     rows = []
@@ -60,7 +60,7 @@ def _run_rows(rng=0) -> pd.DataFrame:
 
 
 class _Config:
-    """The fields of lazylib.protocols.bench.Config that the provenance reads."""
+    """The fields of lazylib.protocols.bench.protocol.Config that the provenance reads."""
 
     n_splits = K
     random_state = 2026
@@ -151,8 +151,8 @@ def test_an_unwritable_folder_is_refused_before_any_work(tmp_path):
 
 def test_several_tables_are_compared_as_blocks_on_a_page_of_their_own(tmp_path):
     pytest.importorskip("scikit_posthocs")
-    from lazylib.protocols.bench_stats import friedman
-    from lazylib.protocols.user_tables import TablesResult, accuracy_block, across_tables
+    from lazylib.protocols.bench.stats import friedman
+    from lazylib.protocols.bench.user_tables import TablesResult, accuracy_block, across_tables
 
     results = {name: _result(rng=i) for i, name in enumerate(["a", "b", "c"])}
     block = accuracy_block(results)

@@ -1,4 +1,4 @@
-"""The statistics for one table (lazylib.protocols.table_stats) against baycomp and an independent computation."""
+"""The statistics for one table (lazylib.protocols.bench.table_stats) against baycomp and an independent computation."""
 
 import math
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from lazylib.protocols.table_stats import corrected_ttest, correlated_bayes, one_table
+from lazylib.protocols.bench.table_stats import corrected_ttest, correlated_bayes, one_table
 
 K = 10  # folds per cross-validation in these tests
 SHARE = 1 / (K - 1)

@@ -1,4 +1,4 @@
-"""A user's table on the bench end to end (lazylib.protocols.user_table.bench_table and ``lazylib bench``): the
+"""A user's table on the bench end to end (lazylib.protocols.bench.user_table.bench_table and ``lazylib bench``): the
 rows, their statuses, the same rows from a new folder and from a renamed copy, a resumed run, the catalogue's
 view, and the bad inputs only a run can see (a folder from another table, a class smaller than the folds)."""
 
@@ -12,8 +12,8 @@ import pytest
 
 from lazylib import cli
 from lazylib.datasets.frame import from_frame
-from lazylib.protocols.table_stats import one_table
-from lazylib.protocols.user_table import ROW_COLUMNS, bench_table
+from lazylib.protocols.bench.table_stats import one_table
+from lazylib.protocols.bench.user_table import ROW_COLUMNS, bench_table
 
 METHODS = ["1-NN Euclidean", "1-NN HVDM", "k-NN HVDM", "CA"]
 

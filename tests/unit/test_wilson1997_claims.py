@@ -1,4 +1,4 @@
-"""lazylib.protocols.wilson1997_facts and wilson1997_claims: the counts of Part IV's chapters and their claims as data.
+"""lazylib.protocols.wilson1997.facts and wilson1997_claims: the counts of Part IV's chapters and their claims as data.
 
 The facts functions are checked on small fixed result tables; every claim's rule and evidence are checked
 against the verdict functions the chapters defined before the claims moved to the library (kept here verbatim as
@@ -13,10 +13,10 @@ import pytest
 from scipy import stats
 
 from lazylib.metrics import DVDM, IVDM, WVDM
-from lazylib.protocols import wilson1997 as ex
-from lazylib.protocols import wilson1997_claims as exc
-from lazylib.protocols import wilson1997_facts as exf
-from lazylib.protocols import wilson1997_marks as exm
+from lazylib.protocols.wilson1997 import claims as exc
+from lazylib.protocols.wilson1997 import facts as exf
+from lazylib.protocols.wilson1997 import marks as exm
+from lazylib.protocols.wilson1997 import protocol as ex
 from lazylib.report.verdicts import Claim, all_of, judge, share_rule, threshold_rule, tiers
 
 DATASETS = ["a", "b", "c", "d"]

@@ -1,4 +1,5 @@
-"""lazylib.protocols.wilson1997: the many-data-sets runner and the marking rules of Wilson & Martinez (1997)."""
+"""lazylib.protocols.wilson1997.protocol: the many-data-sets runner and the marking rules of Wilson & Martinez
+(1997)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from lazylib.datasets import load
 from lazylib.evaluation import stratified_kfold
 from lazylib.metrics import HVDM
 from lazylib.neighbors import KNeighborsClassifier
-from lazylib.protocols import wilson1997 as ex
-from lazylib.protocols import wilson1997_facts as exf
-from lazylib.protocols import wilson1997_marks as exm
+from lazylib.protocols import shared
+from lazylib.protocols.wilson1997 import facts as exf
+from lazylib.protocols.wilson1997 import marks as exm
+from lazylib.protocols.wilson1997 import protocol as ex
 
 METRICS = {"HVDM": "hvdm", "HEOM": "heom", "HVDM-N1": ("hvdm", {"normalization": "N1"})}
 
@@ -36,7 +38,7 @@ def test_run_returns_tidy_table_with_every_cell(small_run):
 
 def test_run_matches_a_direct_cross_validation(small_run):
     ds = load("zoo")
-    folds = stratified_kfold(ds.y, 5, random_state=ex.dataset_seed("zoo", 3))
+    folds = stratified_kfold(ds.y, 5, random_state=shared.dataset_seed("zoo", 3))
     direct = []
     for train, test in folds:
         clf = KNeighborsClassifier(1, "heom").fit(ds.X.iloc[train], ds.y.iloc[train])
@@ -77,13 +79,13 @@ def test_max_instances_cuts_a_stratified_subset_and_says_so():
     res = ex.run(["iris", "zoo"], {"HEOM": "heom"}, n_splits=3, random_state=0, max_instances={"iris": 60})
     assert res.attrs["subsampled"] == {"iris": (60, 150)}
     assert res.query("dataset == 'iris'").groupby("fold")["n_test"].first().sum() == 60
-    X, y, _, n = ex.prepare("iris", max_instances=60, random_state=0)
+    X, y, _, n = shared.prepare("iris", max_instances=60, random_state=0)
     assert n == 150 and len(X) == 60 and y.value_counts().tolist() == [20, 20, 20]
 
 
 def test_rows_without_class_are_dropped():
     ds = load("echocardiogram")
-    X, y, _, n = ex.prepare("echocardiogram")
+    X, y, _, n = shared.prepare("echocardiogram")
     assert n == len(X) == int(ds.y.notna().sum()) < len(ds.y)
 
 
@@ -236,7 +238,7 @@ def test_average_attribute_distance_accepts_an_unfitted_metric_object():
 def test_also_ties_scores_other_rules_from_the_same_search():
     res = ex.run(["tic-tac-toe"], {"HOEM": "heom"}, n_splits=3, random_state=0, also_ties=("random", "first"))
     ds = load("tic-tac-toe")
-    folds = stratified_kfold(ds.y, 3, random_state=ex.dataset_seed("tic-tac-toe", 0))
+    folds = stratified_kfold(ds.y, 3, random_state=shared.dataset_seed("tic-tac-toe", 0))
     for rule, column in [("random", "accuracy_random"), ("first", "accuracy_first"), ("all", "accuracy")]:
         direct = []
         for train, test in folds:
