@@ -194,14 +194,17 @@ class OverlapAttribute(AttributeTerm):
     Per-pair form: :func:`lazylib.metrics.terms.overlap`.
 
     ``missing="value"``: an unknown value is one more value (two unknowns are equal); ``"one"``: an unknown value
-    is at distance 1 from everything (HEOM).
+    is at distance 1 from everything (HEOM). ``mismatch``: the term of two different known values (1; 2 for a
+    one-hot embedding's squared or absolute differences, which differ in two indicator columns: the order-free
+    reading of a nominal attribute in the Minkowski family, :class:`lazylib.metrics.minkowski.Minkowski`).
     """
 
     bilinear = True
     separable = False  # the value table is built from both columns
 
-    def __init__(self, missing: str = "value"):
+    def __init__(self, missing: str = "value", mismatch: float = 1.0):
         self.missing = missing
+        self.mismatch = float(mismatch)
 
     def pair(self, xq, xs) -> tuple[Half, Half]:
         """Query and stored halves: one-hot rows of a value table holding the values of both sides."""
@@ -211,13 +214,14 @@ class OverlapAttribute(AttributeTerm):
         rq, rs = table.rows(xq), table.rows(xs)  # every value is known here: rows < len(values), NaN -> missing
         width = table.size
         mq, ms = np.isnan(xq), np.isnan(xs)
+        m = self.mismatch
         if self.missing == "value":
             return (
-                Half(np.ones(len(xq)), -_onehot(rq, width), np.zeros_like(mq)),
+                Half(np.full(len(xq), m), -m * _onehot(rq, width), np.zeros_like(mq)),
                 Half(np.zeros(len(xs)), _onehot(rs, width), np.zeros_like(ms)),
             )
-        alpha = np.where(mq, 0.0, 1.0)
-        psi = -_onehot(rq, width)
+        alpha = np.where(mq, 0.0, m)
+        psi = -m * _onehot(rq, width)
         psi[mq] = 0.0
         chi = _onehot(rs, width)
         chi[ms] = 0.0
@@ -232,6 +236,11 @@ class OverlapAttribute(AttributeTerm):
         one-hot product gives, for a column of too many distinct values (:meth:`to_direct`)."""
         term = np.not_equal.outer(xq, xs).astype(np.float64)  # NaN differs from everything, itself included
         mq, ms = np.isnan(xq), np.isnan(xs)
+        if self.mismatch != 1.0:
+            term *= self.mismatch
+            if self.missing == "one":  # an unknown value is at distance 1, whatever a mismatch costs
+                term[mq, :] = 1.0
+                term[:, ms] = 1.0
         if self.missing == "value" and mq.any() and ms.any():  # an unknown value is one more value
             term[np.ix_(mq, ms)] = 0.0
         return term

@@ -9,10 +9,16 @@ import numpy as np
 
 from lazylib._validation import Choice, InvalidParameterError, Real, validate_params
 from lazylib.column_stats import known_mean_std, known_range
-from lazylib.metrics._attributes import LinearAttribute, PowerAttribute
+from lazylib.encoding import NOMINAL
+from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
 
 NORMALIZATIONS = (None, "std", "range")
+
+#: How a nominal attribute enters a Minkowski distance: ``"codes"`` its category codes as numbers (Wilson &
+#: Martinez' "Euclid.", which depends on the order of the categories), ``"one-hot"`` one indicator column per
+#: value, unscaled (what a scikit-learn user's ``OneHotEncoder`` gives: order-free).
+NOMINAL_READINGS = ("codes", "one-hot")
 
 #: Widest training spread (in the units of the normalisation) for which r = 2 uses the bilinear form (squares of
 #: the values): beyond it, squared values would overflow or underflow, and each pair is computed in its own unit.
@@ -29,6 +35,11 @@ class Minkowski(AttributeMetric):
     normalize : {None, "std", "range"}
         Divide each attribute's difference by its training standard deviation (Wilson & Martinez' "Euclid.") or
         range (``max - min``), or not at all.
+    nominal : {"codes", "one-hot"}
+        A nominal attribute's reading (:data:`NOMINAL_READINGS`): its category codes, normalised as the
+        continuous ones (Wilson & Martinez), or a one-hot embedding of unscaled indicators, whose two different
+        values add 2 to the sum of ``|x_a - y_a|^r`` whatever ``r`` (order-free; needs ``r`` 1 or 2 and a
+        training spread within ``SAFE_SPREAD``).
     weights : array-like, optional
         Attribute weights multiplying each ``|x_a - y_a|^r``.
     working_memory : float
@@ -52,8 +63,9 @@ class Minkowski(AttributeMetric):
 
     Notes
     -----
-    Nominal attributes enter as their numeric codes, as Wilson & Martinez did for "Euclid." ("normalised by
-    standard deviation on all attributes, including nominal"). An unknown value gives the attribute distance 1
+    By default nominal attributes enter as their numeric codes, as Wilson & Martinez did for "Euclid."
+    ("normalised by standard deviation on all attributes, including nominal"): the distances then depend on the
+    order of the categories; ``nominal="one-hot"`` does not. An unknown value gives the attribute distance 1
     (the papers do not say; 1 is HEOM's and HVDM's rule). An attribute constant in training (zero spread)
     contributes nothing. Standard deviations use ``ddof=1``. For ``r`` other than 1 and 2 (and for ``r = 2`` when
     the training spread is beyond ``SAFE_SPREAD``) each pair's distance is computed in the pair's own unit, its
@@ -79,16 +91,24 @@ class Minkowski(AttributeMetric):
     unknown_is_one = True  # HEOM's rule (the paper leaves the Euclidean's open): d_a = 1 for an unknown value
 
     def __init__(
-        self, r: float = 2.0, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY
+        self,
+        r: float = 2.0,
+        *,
+        normalize: str | None = None,
+        nominal: str = "codes",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
     ):
         super().__init__(weights=weights, working_memory=working_memory)
         self.r = r
         self.normalize = normalize
+        self.nominal = nominal
 
     _parameter_constraints: dict = {
         **AttributeMetric._parameter_constraints,
         "r": [Real(low=1)],
         "normalize": [Choice(NORMALIZATIONS)],
+        "nominal": [Choice(NOMINAL_READINGS)],
     }
 
     def _validate_params(self) -> None:
@@ -117,13 +137,29 @@ class Minkowski(AttributeMetric):
             spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
         widest = spread.max(initial=0.0)
         if self.root_ == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
-            self.attributes_ = [LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)]
+            self.attributes_ = self._one_hot([LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)])
             return
+        if self.root_ == 1:
+            self.attributes_ = self._one_hot([PowerAttribute(1.0, c, s) for c, s in zip(self.center_, self.scale_)])
+            return
+        if self.nominal == "one-hot" and NOMINAL in self.kinds_:
+            raise ValueError(
+                f"nominal='one-hot' needs r = 1 or 2 with a training spread within {SAFE_SPREAD} (got r = "
+                f"{self.r}, widest spread {widest:.3g} in the units of normalize={self.normalize!r}): use "
+                "nominal='codes', or make_metric('heom') for an overlap of the nominal attributes"
+            )
         self.attributes_ = [PowerAttribute(self.root_, c, s) for c, s in zip(self.center_, self.scale_)]
         if self.root_ != 1:
             # the sum of |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD):
             # each pair is computed in its own unit, and the reduced sums are the distances themselves
             self._pair_norm, self.root_ = self.root_, 1.0
+
+    def _one_hot(self, terms: list) -> list:
+        """``terms`` with each nominal attribute's read one-hot (an overlap whose mismatch costs 2) under
+        ``nominal="one-hot"``."""
+        if self.nominal == "codes":
+            return terms
+        return [OverlapAttribute("one", mismatch=2.0) if kind == NOMINAL else t for t, kind in zip(terms, self.kinds_)]
 
     def _norm_order(self) -> float | None:
         return self._pair_norm
@@ -138,25 +174,7 @@ class Euclidean(Minkowski):
     ----------
     normalize : {None, "std", "range"}
         As for :class:`Minkowski`.
-    weights : array-like, optional
-        Attribute weights, one vector or one per class of the stored instance (as for
-        :class:`lazylib.metrics.Metric`).
-    working_memory : float
-        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
-    """
-
-    _parameter_constraints: dict = {k: v for k, v in Minkowski._parameter_constraints.items() if k != "r"}
-
-    def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(2.0, normalize=normalize, weights=weights, working_memory=working_memory)
-
-
-class Manhattan(Minkowski):
-    """Manhattan (city-block) distance (``r = 1``). See :class:`Minkowski`.
-
-    Parameters
-    ----------
-    normalize : {None, "std", "range"}
+    nominal : {"codes", "one-hot"}
         As for :class:`Minkowski`.
     weights : array-like, optional
         Attribute weights, one vector or one per class of the stored instance (as for
@@ -167,5 +185,41 @@ class Manhattan(Minkowski):
 
     _parameter_constraints: dict = {k: v for k, v in Minkowski._parameter_constraints.items() if k != "r"}
 
-    def __init__(self, *, normalize: str | None = None, weights=None, working_memory: float = WORKING_MEMORY):
-        super().__init__(1.0, normalize=normalize, weights=weights, working_memory=working_memory)
+    def __init__(
+        self,
+        *,
+        normalize: str | None = None,
+        nominal: str = "codes",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
+        super().__init__(2.0, normalize=normalize, nominal=nominal, weights=weights, working_memory=working_memory)
+
+
+class Manhattan(Minkowski):
+    """Manhattan (city-block) distance (``r = 1``). See :class:`Minkowski`.
+
+    Parameters
+    ----------
+    normalize : {None, "std", "range"}
+        As for :class:`Minkowski`.
+    nominal : {"codes", "one-hot"}
+        As for :class:`Minkowski`.
+    weights : array-like, optional
+        Attribute weights, one vector or one per class of the stored instance (as for
+        :class:`lazylib.metrics.Metric`).
+    working_memory : float
+        Bound, in MiB, on the temporaries of one chunk (as for :class:`lazylib.metrics.Metric`).
+    """
+
+    _parameter_constraints: dict = {k: v for k, v in Minkowski._parameter_constraints.items() if k != "r"}
+
+    def __init__(
+        self,
+        *,
+        normalize: str | None = None,
+        nominal: str = "codes",
+        weights=None,
+        working_memory: float = WORKING_MEMORY,
+    ):
+        super().__init__(1.0, normalize=normalize, nominal=nominal, weights=weights, working_memory=working_memory)

@@ -42,7 +42,8 @@ from lazylib.metrics._attributes import (
 
 
 def overlap(term: OverlapAttribute, x: float, y: float) -> float:
-    """``overlap(x, y) = 0 if x = y else 1`` (Eq. 2 of Payne & Edwards, Eq. 4 of Wilson & Martinez).
+    """``overlap(x, y) = 0 if x = y else 1`` (Eq. 2 of Payne & Edwards, Eq. 4 of Wilson & Martinez); ``else
+    term.mismatch`` in general (2 for the one-hot reading of the Minkowski family).
 
     With ``term.missing == "one"`` (HEOM) an unknown value is at distance 1 from everything, itself included;
     with ``"value"`` it is one more value, equal to another unknown.
@@ -50,8 +51,8 @@ def overlap(term: OverlapAttribute, x: float, y: float) -> float:
     if math.isnan(x) or math.isnan(y):
         if term.missing == "one":
             return 1.0
-        return 0.0 if math.isnan(x) and math.isnan(y) else 1.0
-    return 0.0 if x == y else 1.0
+        return 0.0 if math.isnan(x) and math.isnan(y) else term.mismatch
+    return 0.0 if x == y else term.mismatch
 
 
 def value_difference(term: ProbabilityAttribute, x: float, y: float) -> float:

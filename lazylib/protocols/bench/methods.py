@@ -24,7 +24,10 @@ from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting import MDW, FeatureDifference, IGWeighted, LearnedWOM
 
-#: The distances of Parts I and IV (and the normalised Euclidean distance of Part IV), as the Parts build them.
+#: The distances of Parts I and IV, as the Parts build them, and the baseline: the Euclidean distance normalised by
+#: standard deviation, its nominal attributes read one-hot (order-free, as a scikit-learn user's ``OneHotEncoder``
+#: would give them; Part IV's own chapters keep Wilson & Martinez' reading of their category codes, whose
+#: distances depend on the order of the categories: :data:`lazylib.metrics.minkowski.NOMINAL_READINGS`).
 DISTANCES = {
     "OM": "overlap",
     "WOM": LearnedWOM,
@@ -36,7 +39,7 @@ DISTANCES = {
     "DVDM": "dvdm",
     "IVDM": "ivdm",
     "WVDM": "wvdm",
-    "Euclidean": ("euclidean", {"normalize": "std"}),
+    "Euclidean": ("euclidean", {"normalize": "std", "nominal": "one-hot"}),
 }
 
 
