@@ -47,7 +47,8 @@ def main() -> None:
     args = parser.parse_args()
 
     run = json.loads((FOLDER / "full_run.json").read_text())
-    text = {c: str for c in ("dataset", "kind", "method", "refused", "error")}  # round_trip: the rows kept are written back unchanged
+    # read as text and floats that round-trip: the rows kept are written back byte for byte
+    text = {c: str for c in ("dataset", "kind", "method", "refused", "error")}
     full = pd.read_csv(FOLDER / "full_run.csv.gz", dtype=text, float_precision="round_trip")
     new = pd.read_csv(args.new, dtype=text, float_precision="round_trip")[list(full.columns)]
     methods = sorted(set(new["method"]))
