@@ -67,6 +67,7 @@ from lazylib.report.book_files import (
     toc_parts,
 )
 from lazylib.report.headline import headline_markdown, write_readme
+from lazylib.report.trace import provenance
 from lazylib.report.verdicts import (
     FINDING,
     NOTE_KINDS,
@@ -98,6 +99,9 @@ CELL_COLUMNS = [
     "bound_changed",
     "half_width",
     "note_kind",
+    "id",
+    "function",
+    "fingerprint",
 ]
 CLAIM_COLUMNS = [
     "part",
@@ -300,29 +304,29 @@ class Chapter:
                 "say why (deviation=...: the explanation, or the readings tried with their values) and type the "
                 f"note (note_kind=..., one of {NOTE_KINDS})"
             )
-        self._cells.append(
-            {
-                "source": str(source),
-                "cell": str(cell),
-                "kind": kind,
-                "published": published,
-                "reproduced": band.centre,
-                "low": band.low,
-                "high": band.high,
-                "runs": band.n,
-                "deterministic": band.deterministic,
-                "band": band.definition,
-                "digits": int(digits),
-                "inside": bool(inside),
-                "deviation": deviation,
-                "values": [float(v) for v in values],
-                "averaged": band.averaged,
-                "bounds": list(band.bounds) if band.bounds is not None else None,
-                "bound_changed": band.crossed,
-                "half_width": band.half_width,
-                "note_kind": note_kind if (kind == "published" and not inside) else None,
-            }
-        )
+        cell_record = {
+            "source": str(source),
+            "cell": str(cell),
+            "kind": kind,
+            "published": published,
+            "reproduced": band.centre,
+            "low": band.low,
+            "high": band.high,
+            "runs": band.n,
+            "deterministic": band.deterministic,
+            "band": band.definition,
+            "digits": int(digits),
+            "inside": bool(inside),
+            "deviation": deviation,
+            "values": [float(v) for v in values],
+            "averaged": band.averaged,
+            "bounds": list(band.bounds) if band.bounds is not None else None,
+            "bound_changed": band.crossed,
+            "half_width": band.half_width,
+            "note_kind": note_kind if (kind == "published" and not inside) else None,
+        }
+        cell_record.update(provenance({"chapter": self.chapter, **cell_record}))  # id, function, fingerprint
+        self._cells.append(cell_record)
         return band
 
     def _refuse_second(self, source, cell) -> None:
