@@ -62,6 +62,7 @@ from lazylib.report.book_files import (
     book_root,
     chapter_file,
     inputs_fingerprint,
+    record_file,
     records_dir,
     toc_chapters,
     toc_parts,
@@ -448,7 +449,7 @@ class Chapter:
         a book; returns the file written."""
         folder = Path(directory) if directory is not None else records_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / (self.chapter.replace("/", "__") + ".json")
+        path = record_file(folder, self.chapter)
         root = book_root()
         record = {
             "part": self.part,

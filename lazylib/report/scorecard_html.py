@@ -163,4 +163,13 @@ def part_html(cells: pd.DataFrame, claims: pd.DataFrame, part: str, root: str | 
             said = mine_claims[mine_claims["chapter"] == chapter]
             if not said.empty:
                 body += claims_html(said)
-    return f"<details><summary><b>{html.escape(title)}</b></summary>{body}</details>"
+    return f"<details><summary><b>{html.escape(title)}</b></summary>{body}</details>{OPEN_LINKED}"
+
+
+#: A link from a chapter page to a record (``scorecard.html#r-...``) opens the Part's box that holds the record's row
+#: and scrolls to it (a closed ``<details>`` hides its anchors); inline, loading nothing.
+OPEN_LINKED = (
+    "<script>(function(){function o(){var t=location.hash&&document.getElementById(decodeURIComponent("
+    "location.hash.slice(1)));if(!t)return;for(var e=t;e;e=e.parentElement)if(e.tagName==='DETAILS')e.open=true;"
+    "t.scrollIntoView();}addEventListener('hashchange',o);addEventListener('DOMContentLoaded',o);})();</script>"
+)

@@ -42,6 +42,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
+from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
@@ -175,6 +176,11 @@ def follow(record: Mapping) -> dict:
         parameters; the named function is missing; or a recomputed value differs from the stored one.
     """
     name = f"record {record.get('id')} ({record.get('chapter')}, {record.get('source')} / {record.get('cell')})"
+    if not all(isinstance(record.get(field), str) for field in ("id", "function", "fingerprint")):
+        raise Untraceable(
+            f"{name} has no id, function or fingerprint: it was written before records were traceable, or they were "
+            "removed; re-execute its chapter"
+        )
     if record.get("id") != record_id(record.get("chapter"), record.get("source"), record.get("cell")):
         raise Untraceable(f"{name}: its id is not the one of its chapter, source and cell")
     parameters = _parameters(record)
@@ -233,3 +239,49 @@ def follow_sample(cells: pd.DataFrame, n: int = SAMPLE, *, seed: int = SEED) -> 
     for row in cells.iloc[np.sort(rows)].to_dict("records"):
         traced.append({"chapter": row["chapter"], "source": row["source"], "cell": row["cell"], **follow(row)})
     return pd.DataFrame(traced)
+
+
+class _Rows(HTMLParser):
+    """The rows of an HTML page's tables: each row's cell texts under its table's headers, and the ids in it."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self._headers, self._row, self._text, self._ids = [], [], None, None, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self._headers = []
+        elif tag == "tr":
+            self._row, self._ids = [], []
+        elif tag in ("td", "th") and self._row is not None:
+            self._text = []
+        if dict(attrs).get("id") and self._row is not None and self._text is not None:
+            self._ids.append(dict(attrs)["id"])
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._text is not None and self._row is not None:
+            self._row.append(("".join(self._text).strip(), tag))
+            self._text = None
+        elif tag == "tr" and self._row is not None:
+            if self._row and all(kind == "th" for _, kind in self._row):
+                self._headers = [text for text, _ in self._row]
+            else:
+                self.rows.append((dict(zip(self._headers, (text for text, _ in self._row))), self._ids))
+            self._row = None
+
+
+def printed_cells(page: str, column: str = "reproduced") -> dict[str, str]:
+    """What an HTML page prints for each record: record id -> the text of ``column`` in the table row anchored at
+    that id (the rows of :func:`lazylib.report.scorecard_html.cells_html`).
+
+    >>> printed_cells('<table><tr><th>cell</th><th>reproduced</th></tr>'
+    ...               '<tr><td>zoo</td><td>96.08</td><td><span id="r-0bfc1ff403">r-0bfc1ff403</span></td></tr></table>')
+    {'r-0bfc1ff403': '96.08'}
+    """
+    parser = _Rows()
+    parser.feed(page)
+    return {rid: row[column] for row, ids in parser.rows if column in row for rid in ids if rid.startswith("r-")}
