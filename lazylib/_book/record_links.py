@@ -69,13 +69,13 @@ def records_note(record: dict, uri: str) -> nodes.admonition | None:
     title = "Where this page's numbers come from"
     note += nodes.title(title, title)
     intro = nodes.paragraph()
-    intro += nodes.Text(f"Each of the {len(cells)} published numbers this page reproduces is a record of the ")
+    numbers = f"{len(cells)} number{'s' if len(cells) != 1 else ''}"
+    intro += nodes.Text(f"This page puts {numbers} beside the paper's, each a record of the ")
     intro += _link("scorecard", f"{uri}#{chapter_anchor(record['chapter'])}")
-    functions = sorted({str(c.get("function")) for c in cells})
+    functions = ", ".join(sorted({str(c.get("function")) for c in cells}))
     intro += nodes.Text(
-        "; each name below links to its row there: the record's id, its inputs' fingerprint and its runs. Our "
-        f"value is {', '.join(functions)} of those runs, and lazylib.report.trace.follow recomputes it from the "
-        "record."
+        "; each name below links to its record's row there: its id, its inputs' fingerprint and its runs. Our value "
+        f"is {functions} of those runs, which lazylib.report.trace.follow recomputes from the record."
     )
     note += intro
     for source in dict.fromkeys(c["source"] for c in cells):

@@ -188,7 +188,10 @@ def test_every_chapter_page_links_its_numbers_and_figures_to_their_records(recor
     ids = [c["id"] for c in record["cells"]]
     assert refs[-len(ids) :] == [f"../appendix/scorecard.html#{rid}" for rid in ids]  # every cell, in order
     note = next(doctree.findall(nodes.admonition))
-    assert "10 published numbers" in note.astext() and "lazylib.report.bands.prediction_band" in note.astext()
+    assert (
+        "puts 10 numbers beside the paper's" in note.astext()
+        and "lazylib.report.bands.prediction_band" in note.astext()
+    )
     assert record_links.read_record(records, "p/09_none") is None
     assert record_links.chapter_of("book/appendix/scorecard") == "appendix/scorecard"
     assert record_links.scorecard_uri("intro") == "book/appendix/scorecard.html"
