@@ -5,7 +5,8 @@
 - :mod:`~lazylib.report.scorecard`: every chapter's published numbers beside ours and its judged claims, read
   back by the scorecard appendix, the front page and the Part pages, with the book's files in
   :mod:`~lazylib.report.book_files`, the summaries and headline in :mod:`~lazylib.report.headline` and the
-  scorecard page's HTML in :mod:`~lazylib.report.scorecard_html`;
+  scorecard page's HTML in :mod:`~lazylib.report.scorecard_html`; each record's id, function and inputs'
+  fingerprint, and the check that recomputes its number, in :mod:`~lazylib.report.trace`;
 - :mod:`~lazylib.report.reproduction`: each Part's reproduction report from the same records (claim by claim,
   number by number, the readings), with the typed notes of :mod:`~lazylib.report.part_notes`;
 - :mod:`~lazylib.report.display`: tables that fit the page;

@@ -20,12 +20,19 @@ def book_root() -> Path | None:
     return next((folder for folder in (here, *here.parents) if (folder / "_toc.yml").is_file()), None)
 
 
-def records_dir() -> Path:
-    """Where chapters write their records and the scorecard page reads them."""
+def records_dir(root: str | os.PathLike | None = None) -> Path:
+    """Where chapters write their records and the scorecard page reads them: ``$LAZYLIB_SCORECARD_DIR`` if set,
+    else ``.scorecard`` in the book's root folder (``root``, default :func:`book_root`), else in the working
+    directory."""
     if os.environ.get("LAZYLIB_SCORECARD_DIR"):
         return Path(os.environ["LAZYLIB_SCORECARD_DIR"])
-    root = book_root()
+    root = Path(root) if root is not None else book_root()
     return (root if root is not None else Path.cwd().resolve()) / ".scorecard"
+
+
+def record_file(folder: str | os.PathLike, chapter: str) -> Path:
+    """The file of ``chapter``'s record in the records' ``folder`` (its name with ``/`` as ``__``, ``.json``)."""
+    return Path(folder) / (chapter.replace("/", "__") + ".json")
 
 
 def _hash_files(digest, root: Path, files) -> None:

@@ -62,11 +62,13 @@ from lazylib.report.book_files import (
     book_root,
     chapter_file,
     inputs_fingerprint,
+    record_file,
     records_dir,
     toc_chapters,
     toc_parts,
 )
 from lazylib.report.headline import headline_markdown, write_readme
+from lazylib.report.trace import provenance
 from lazylib.report.verdicts import (
     FINDING,
     NOTE_KINDS,
@@ -98,6 +100,9 @@ CELL_COLUMNS = [
     "bound_changed",
     "half_width",
     "note_kind",
+    "id",
+    "function",
+    "fingerprint",
 ]
 CLAIM_COLUMNS = [
     "part",
@@ -300,29 +305,29 @@ class Chapter:
                 "say why (deviation=...: the explanation, or the readings tried with their values) and type the "
                 f"note (note_kind=..., one of {NOTE_KINDS})"
             )
-        self._cells.append(
-            {
-                "source": str(source),
-                "cell": str(cell),
-                "kind": kind,
-                "published": published,
-                "reproduced": band.centre,
-                "low": band.low,
-                "high": band.high,
-                "runs": band.n,
-                "deterministic": band.deterministic,
-                "band": band.definition,
-                "digits": int(digits),
-                "inside": bool(inside),
-                "deviation": deviation,
-                "values": [float(v) for v in values],
-                "averaged": band.averaged,
-                "bounds": list(band.bounds) if band.bounds is not None else None,
-                "bound_changed": band.crossed,
-                "half_width": band.half_width,
-                "note_kind": note_kind if (kind == "published" and not inside) else None,
-            }
-        )
+        cell_record = {
+            "source": str(source),
+            "cell": str(cell),
+            "kind": kind,
+            "published": published,
+            "reproduced": band.centre,
+            "low": band.low,
+            "high": band.high,
+            "runs": band.n,
+            "deterministic": band.deterministic,
+            "band": band.definition,
+            "digits": int(digits),
+            "inside": bool(inside),
+            "deviation": deviation,
+            "values": [float(v) for v in values],
+            "averaged": band.averaged,
+            "bounds": list(band.bounds) if band.bounds is not None else None,
+            "bound_changed": band.crossed,
+            "half_width": band.half_width,
+            "note_kind": note_kind if (kind == "published" and not inside) else None,
+        }
+        cell_record.update(provenance({"chapter": self.chapter, **cell_record}))  # id, function, fingerprint
+        self._cells.append(cell_record)
         return band
 
     def _refuse_second(self, source, cell) -> None:
@@ -444,7 +449,7 @@ class Chapter:
         a book; returns the file written."""
         folder = Path(directory) if directory is not None else records_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / (self.chapter.replace("/", "__") + ".json")
+        path = record_file(folder, self.chapter)
         root = book_root()
         record = {
             "part": self.part,

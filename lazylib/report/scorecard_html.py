@@ -10,8 +10,9 @@ import pandas as pd
 
 from lazylib.papers import part_of
 from lazylib.report.book_files import chapter_title
-from lazylib.report.display import frame_html, notes_html, printed
+from lazylib.report.display import MISSING, frame_html, notes_html, printed
 from lazylib.report.headline import headline
+from lazylib.report.trace import chapter_anchor
 
 
 def cells_html(rows: pd.DataFrame) -> str:
@@ -49,6 +50,7 @@ def cells_html(rows: pd.DataFrame) -> str:
                     "inside": ("yes" if r["inside"] else "no")
                     + mark
                     + (f" ({r['note_kind']})" if isinstance(r["note_kind"], str) else ""),
+                    RECORD: record_cell(r),
                 }
             )
         frame = pd.DataFrame(shown)
@@ -56,10 +58,36 @@ def cells_html(rows: pd.DataFrame) -> str:
             frame = frame.drop(columns="kind")
         runs = group["runs"].dropna()
         count = f"; {int(runs.iloc[0])} runs" if len(runs) and runs.nunique() == 1 and runs.iloc[0] > 1 else ""
-        out.append(
-            frame_html(frame, f"{html.escape(source)}. Band: {html.escape(definition)}{count}.") + notes_html(notes)
-        )
+        caption = f"{html.escape(source)}. Band: {html.escape(definition)}{count}.{_computed_by(group)}"
+        out.append(frame_html(frame, caption) + notes_html(notes))
     return "".join(out)
+
+
+#: The column of :func:`cells_html` naming each cell's record: its id (the row's anchor) and its inputs' fingerprint.
+RECORD = "record · inputs"
+
+
+def record_cell(row) -> str:
+    """A cell's record id as the anchor of its row (``<span id=...>``), with the first eight hex digits of its
+    inputs' fingerprint (:mod:`lazylib.report.trace`); a dash for a record written before records had ids.
+
+    >>> record_cell({"id": "r-0bfc1ff403", "fingerprint": "5d41402abc4b2a76b9719d911017c592"})
+    '<span id="r-0bfc1ff403">r-0bfc1ff403</span> · 5d41402a'
+    """
+    rid, inputs = row.get("id"), row.get("fingerprint")
+    if not isinstance(rid, str) or not isinstance(inputs, str):
+        return MISSING
+    return f'<span id="{html.escape(rid)}">{html.escape(rid)}</span> · {html.escape(inputs[:8])}'
+
+
+def _computed_by(group: pd.DataFrame) -> str:
+    """The caption's sentence naming the function that computed the reproduced values from the runs."""
+    functions = sorted({f for f in group["function"] if isinstance(f, str)})
+    if not functions:
+        return ""
+    return (
+        f" Reproduced and band: <code>{'</code>, <code>'.join(html.escape(f) for f in functions)}</code> of the runs."
+    )
 
 
 def claims_html(rows: pd.DataFrame) -> str:
@@ -128,11 +156,20 @@ def part_html(cells: pd.DataFrame, claims: pd.DataFrame, part: str, root: str | 
         )
         body = ""
         for chapter in dict.fromkeys([*mine_cells["chapter"], *mine_claims["chapter"]]):
-            body += f"<h4>{html.escape(chapter_title(chapter, root))}</h4>"
+            body += f'<h4 id="{chapter_anchor(chapter)}">{html.escape(chapter_title(chapter, root))}</h4>'
             rows = mine_cells[mine_cells["chapter"] == chapter]
             if not rows.empty:
                 body += cells_html(rows)
             said = mine_claims[mine_claims["chapter"] == chapter]
             if not said.empty:
                 body += claims_html(said)
-    return f"<details><summary><b>{html.escape(title)}</b></summary>{body}</details>"
+    return f"<details><summary><b>{html.escape(title)}</b></summary>{body}</details>{OPEN_LINKED}"
+
+
+#: A link from a chapter page to a record (``scorecard.html#r-...``) opens the Part's box that holds the record's row
+#: and scrolls to it (a closed ``<details>`` hides its anchors); inline, loading nothing.
+OPEN_LINKED = (
+    "<script>(function(){function o(){var t=location.hash&&document.getElementById(decodeURIComponent("
+    "location.hash.slice(1)));if(!t)return;for(var e=t;e;e=e.parentElement)if(e.tagName==='DETAILS')e.open=true;"
+    "t.scrollIntoView();}addEventListener('hashchange',o);addEventListener('DOMContentLoaded',o);})();</script>"
+)

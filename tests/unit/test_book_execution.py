@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from lazylib._book import execute_once, times
+from lazylib.report import trace
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -168,6 +169,10 @@ def test_the_nbval_run_fills_the_cache_the_build_uses_and_a_change_reexecutes_in
     assert "Run this chapter" in chapter and "book/p1/01_a.md" in chapter
     assert f"took {times.format_seconds(seconds)}" in chapter
     assert 'download="01_a.ipynb" href="../../_notebooks/book/p1/01_a.ipynb"' in chapter  # saved, not shown
+    # lazylib/_book/record_links.py: the chapter's number links to its record's row, anchored on the scorecard page
+    rid = trace.record_id("p1/01_a", "Table 2", "zoo / OM")
+    assert f'href="../appendix/scorecard.html#{rid}"' in chapter and "Where this page" in chapter
+    assert f'<span id="{rid}">{rid}</span>' in page and 'id="records-p1-01_a"' in page
     # lazylib/_book/api_links.py: the names the chapter's code uses, linked into the API reference
     assert 'class="lazylib-on-this-page"' in chapter
     for api_page, anchor in (

@@ -241,7 +241,7 @@ def test_part_html_shows_every_record_of_its_part_under_its_chapters_heading(tmp
     assert book_files.chapter_title("part/c", tmp_path) == "The <first> heading"
     box = scorecard_html.part_html(cells, claims, "I", root=tmp_path)
     assert box.startswith("<details><summary><b>Part I: Payne &amp; Edwards (1998) (published numbers inside: 1 / 2")
-    assert "<h4>The &lt;first&gt; heading</h4>" in box and "elsewhere" not in box
+    assert '<h4 id="records-part-c">The &lt;first&gt; heading</h4>' in box and "elsewhere" not in box
     assert "zoo / OM" in box and "89.0" in box and "no [1] (tested)" in box and "<li>a &lt; b</li>" in box
     assert ">kind<" not in box  # every record is of the published kind: no kind column
     assert "supported [1]" in box and "<li>all alike (" in box
