@@ -80,3 +80,21 @@ def test_the_stored_run_is_read_by_this_code_or_declared_with_its_evidence():
     found = check_artifact(run, folder)
     if not found.startswith("written by the current code"):
         assert "02_ranking.md" in found and "bit for bit" in found, found
+
+
+def test_verify_declares_the_code_it_started_with_and_nothing_if_it_changed(tmp_path, monkeypatch):
+    from lazylib.protocols.bench import protocol as bench
+
+    folder = tmp_path / "run"
+    _artifact(folder, "aaa")
+    stored = bench_results.read_run(folder / "full_run.csv.gz")
+    monkeypatch.setattr(bench, "run", lambda *args, **kwargs: stored.copy())  # every re-executed row equal
+    seen = iter(["bbb", "ccc"])  # the files change while the subset runs
+    monkeypatch.setattr(full_run_guard, "_current", lambda: next(seen))
+    with pytest.raises(RuntimeError, match="changed while the subset re-executed"):
+        full_run_guard._verify(folder, "A. Reviewer", 1)
+    assert declarations(folder) == []
+    monkeypatch.setattr(full_run_guard, "_current", lambda: "bbb")
+    entry = full_run_guard._verify(folder, "A. Reviewer", 1)
+    assert entry["fingerprint"] == "bbb" and declarations(folder, "aaa")[0]["by"] == "A. Reviewer"
+    assert not list(folder.glob(".*.tmp"))  # written through a temporary file, renamed

@@ -181,7 +181,9 @@ def declare(
             return entry
     entry = {"fingerprint": current, "by": str(by).strip(), "date": datetime.date.today().isoformat(), "why": why}
     data = {"artifact": artifact, "declared": [*entries, entry]}
-    (folder / DECLARATIONS).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp = folder / f".{DECLARATIONS}.{os.getpid()}.tmp"  # written whole, then renamed: never half a file
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(folder / DECLARATIONS)
     return entry
 
 
@@ -191,8 +193,15 @@ def _verify(folder: Path, by: str, n_jobs: int) -> dict:
     from lazylib.protocols.bench import protocol as bench
     from lazylib.protocols.bench import results as bench_results
 
+    fingerprint = _current()  # the code verified is the code that starts, not whatever the files hold at the end
     full = bench_results.read_run(folder / "full_run.csv.gz")
     subset = bench.run(bench.BOOK, n_jobs=n_jobs, cache_dir=bench.default_cache_dir())
+    now = _current()
+    if now != fingerprint:
+        raise RuntimeError(
+            f"lazylib's files changed while the subset re-executed (fingerprint {fingerprint[:12]} at the start, "
+            f"{now[:12]} now): nothing declared; run the check again once the code is final"
+        )
     differing = bench_results.differing_rows(subset, full)
     if len(differing):
         raise StaleArtifact(
@@ -206,7 +215,7 @@ def _verify(folder: Path, by: str, n_jobs: int) -> dict:
         "(bench_results.differing_rows, the check of book/bench/02_ranking.md; "
         "python -m lazylib.protocols.bench.guard --verify)"
     )
-    return declare(folder, by=by, why=why)
+    return declare(folder, by=by, why=why, current=fingerprint)
 
 
 def main(argv: list[str] | None = None) -> int:
