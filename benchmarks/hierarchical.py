@@ -142,10 +142,15 @@ def readings(full: pd.DataFrame) -> dict:
     }
 
 
-def table(full: pd.DataFrame, *, seed: int, sampling=SAMPLING, which=None, log=print) -> pd.DataFrame:
-    """One row per pair, ROPE and reading (every reading, or those named in ``which``), each reading sampled with
-    ``sampling[reading]`` chains and draws per chain."""
+def table(full: pd.DataFrame, *, seed: int, sampling=SAMPLING, which=None, only=None, log=print) -> pd.DataFrame:
+    """One row per pair, ROPE and reading (every reading, or those named in ``which``; every pair, or those of
+    the methods named in ``only``), each reading sampled with ``sampling[reading]`` chains and draws per chain."""
     best, others = headline_pairs(full)
+    if only:
+        unknown = sorted(set(only) - set(others))
+        if unknown:
+            raise ValueError(f"{unknown} are not compared with {best}: the pairs are with {others}")
+        others = [o for o in others if o in only]
     rows = []
     for reading, (datasets, seeds, runs) in readings(full).items():
         if which and reading not in which:
@@ -190,19 +195,39 @@ def main(argv=None) -> None:
     parser.add_argument("--chains", type=int, help="Stan chains of every reading (default: SAMPLING)")
     parser.add_argument("--nsamples", type=int, help="draws per chain after warm-up (default: SAMPLING)")
     parser.add_argument("--reading", action="append", choices=["first seed", "all seeds"], help="(default: both)")
+    parser.add_argument("--only", action="append", help="only the pair of the best with this method (repeatable)")
+    parser.add_argument(
+        "--update", action="store_true", help="replace only these pairs' rows of --output, keeping the others"
+    )
     args = parser.parse_args(argv)
     full = bench_results.load_full_run(args.artifact)
     if full is None:
         raise FileNotFoundError(args.artifact)
     started, wall = datetime.now(timezone.utc), time.time()
     sampling = {r: (args.chains or c, args.nsamples or n) for r, (c, n) in SAMPLING.items()}
-    out = table(full, seed=args.stan_seed, sampling=sampling, which=args.reading)
+    out = table(full, seed=args.stan_seed, sampling=sampling, which=args.reading, only=args.only)
     wall = time.time() - wall
+    updated = None
+    if args.update:  # the other pairs' rows stay, valid while their methods' rows are unchanged (rows_sha256)
+        kept = pd.read_csv(args.output)
+        kept = kept[~kept["pair"].isin(out["pair"].unique())]
+        updated = {"pairs": sorted(out["pair"].unique()), "date": f"{started:%Y-%m-%d %H:%M} UTC", "wall_s": wall}
+        out = pd.concat([kept, out], ignore_index=True)
     out.to_csv(args.output, index=False, float_format="%.6g")
+    methods = sorted({m for pair in out["pair"] for m in pair.split(" vs ")})
+    earlier = json.loads(args.output.with_suffix(".json").read_text()) if args.update else {}
+    now = bench_results.method_rows_sha256(full, methods)
+    moved = sorted(m for m, sha in earlier.get("rows_sha256", {}).items() if now.get(m) != sha)
+    if args.update and (moved or "rows_sha256" not in earlier):
+        print(f"kept pairs read rows that changed since ({moved})" if moved else
+              "the kept pairs' record has no rows_sha256: their methods' rows are taken as unchanged")  # fmt: skip
+        if moved:
+            raise SystemExit("run those pairs again (--only) rather than keep them")
     meta = {
         "written_by": "benchmarks/hierarchical.py",
         "artifact": str(args.artifact.resolve().relative_to(HERE.parent)),
         "artifact_sha256": hashlib.sha256(args.artifact.read_bytes()).hexdigest(),
+        "rows_sha256": now,
         "versions": {p: version(p) for p in ("baycomp", "pystan", "httpstan", "numpy", "scipy", "pandas")},
         "stan_seed": args.stan_seed,
         "chains_and_draws_per_chain": sampling,
@@ -213,6 +238,8 @@ def main(argv=None) -> None:
         "date": f"{started:%Y-%m-%d %H:%M} UTC",
         "wall_s": round(wall, 1),
     }
+    if updated:
+        meta |= {"date": earlier.get("date"), "wall_s": earlier.get("wall_s"), "updated": updated}
     args.output.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     print(out.to_string())
 

@@ -465,9 +465,32 @@ def differing_rows(subset: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
 HIERARCHICAL = Path("benchmarks") / "hierarchical.csv"
 
 
+def method_rows_sha256(full: pd.DataFrame, methods) -> dict:
+    """The sha256 of each method's rows of a run (its key columns and accuracies, as CSV text): what a result
+    computed from those methods' rows alone depends on, so that it outlives changes to other methods' rows.
+
+    >>> run = pd.DataFrame({"dataset": ["d", "d"], "seed": 1, "fold": 0, "method": ["a", "b"],
+    ...                     "accuracy": [90.0, 80.0]})
+    >>> sha = method_rows_sha256(run, ["a", "b"])
+    >>> sha == method_rows_sha256(run.assign(accuracy=[90.0, 70.0]), ["a", "b"]), sorted(sha)
+    (False, ['a', 'b'])
+    >>> sha["a"] == method_rows_sha256(run.assign(accuracy=[90.0, 70.0]), ["a"])["a"]
+    True
+    """
+    out = {}
+    for method in methods:
+        rows = full.loc[full["method"] == method, [*ROW_KEY, "accuracy"]]
+        if rows.empty:
+            raise ValueError(f"the run has no rows of {method!r}")
+        text = rows.sort_values(list(ROW_KEY)).to_csv(index=False, float_format="%.17g")
+        out[method] = hashlib.sha256(text.encode()).hexdigest()
+    return out
+
+
 def load_hierarchical(path=None, artifact=None) -> pd.DataFrame:
     """The hierarchical test's posterior probabilities for the headline pairs, refused unless they were computed
-    from the full run's artifact as it is now (its sha256, recorded beside them, must match).
+    from the full run's rows as they are now: the sha256 of each method's rows (:func:`method_rows_sha256`,
+    recorded beside them as ``rows_sha256``) must match, or, for a record without it, the artifact file's sha256.
 
     Parameters
     ----------
@@ -491,12 +514,21 @@ def load_hierarchical(path=None, artifact=None) -> pd.DataFrame:
         artifact = root / FULL_RUN if artifact is None else artifact
     path, artifact = Path(path), Path(artifact)
     meta = json.loads(path.with_suffix(".json").read_text())
-    now = hashlib.sha256(artifact.read_bytes()).hexdigest()
-    if meta.get("artifact_sha256") != now:
-        raise ValueError(
-            f"{path} was computed from another full run than {artifact} (sha256 {meta.get('artifact_sha256')}, now "
-            f"{now}): run benchmarks/hierarchical.py again"
-        )
+    if "rows_sha256" in meta:
+        now = method_rows_sha256(read_run(artifact), meta["rows_sha256"])
+        moved = sorted(m for m, sha in meta["rows_sha256"].items() if now[m] != sha)
+        if moved:
+            raise ValueError(
+                f"{path} was computed from another full run than {artifact}: the rows of {moved} changed since; run "
+                "benchmarks/hierarchical.py again (--only OTHER --update for the pairs of those methods)"
+            )
+    else:
+        now = hashlib.sha256(artifact.read_bytes()).hexdigest()
+        if meta.get("artifact_sha256") != now:
+            raise ValueError(
+                f"{path} was computed from another full run than {artifact} (sha256 {meta.get('artifact_sha256')}, "
+                f"now {now}): run benchmarks/hierarchical.py again"
+            )
     table = pd.read_csv(path)
     missing = [c for c in ("pair", "rope", "reading", "p_best_better", "p_equivalent", "p_other_better")
                if c not in table.columns]  # fmt: skip
