@@ -5,19 +5,14 @@ pair, with the same sums as whole rows of :func:`lazylib.metrics._engine.chunks`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lazylib import search
 from lazylib._threads import threads_for
 from lazylib.metrics._chunks import bilinear_sums, chunk_rows
-from lazylib.metrics._plan import plan
-
-if TYPE_CHECKING:
-    from lazylib.metrics._base import Metric
-    from lazylib.metrics._engine import Operands
-    from lazylib.metrics._plan import Plan
-
+from lazylib.metrics._declaration import Declaration, Operands
+from lazylib.metrics._plan import Plan, plan
 
 # ---------------------------------------------------------------------------------------------- bounded search
 #: Relative margin of the lower bound of :func:`bounded_groups`: far above the rounding of its products (the
@@ -25,10 +20,10 @@ if TYPE_CHECKING:
 BOUND_MARGIN = 1e-9
 
 
-def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
+def bounded_groups(declared: Declaration, ops: Operands, k: int, tie_tolerance: float):
     """Yield ``(start, stop, rows, cols, sums)``: what :func:`lazylib.search.select` gives on whole rows of
     :func:`chunks`, for a metric whose direct terms are all squares ``t_a = r_a^2`` of non-negative bilinear
-    terms (the printed IVDM and WVDM, ``Metric._root_terms``), without computing them for every pair.
+    terms (the printed IVDM and WVDM, the declaration's ``root_terms``), without computing them for every pair.
 
     With the weights ``w_a = u_a(x) v_a(y)``, Cauchy-Schwarz gives ``sum_a w_a r_a^2 >= (sum_a w_a r_a)^2 /
     sum_a w_a``, and ``sum_a w_a r_a`` is one more matrix product. So per query the bound ``L = bilinear part +
@@ -38,12 +33,10 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     :func:`chunks` to the last bit (the same block, the same terms added in the same order), so the result is
     the whole-row one.
     """
-    from lazylib import search
-
     Zq, Zs = ops.Zq, ops.Zs
     nq, ns = len(Zq), len(Zs)
-    p = plan(metric, Zq, Zs, ops.classes, training=ops.training)
-    roots = metric._root_terms()
+    p = plan(declared, Zq, Zs, ops.classes, training=ops.training)
+    roots = declared.root_terms
     D = [a for a, _ in roots]
     U = None if p.U is None else p.U[:, D]
     V = None if p.V is None else p.V[:, D]
@@ -53,7 +46,7 @@ def bounded_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     # the rounding margin of the root sums rides in the product: -M * (scale of the query + of the stored one)
     right = np.hstack([stored.product, np.ones((ns, 1)), -BOUND_MARGIN * (stored.weighted_alpha @ u_max)[:, None]])
     # the chunks of :func:`chunks` (the same products, so the same bits)
-    step = chunk_rows(metric.working_memory, ns, 0 if p.left is None else p.left.shape[1])
+    step = chunk_rows(declared.working_memory, ns, 0 if p.left is None else p.left.shape[1])
     for start in range(0, nq, step):
         stop = min(start + step, nq)
         B = None if p.left is None else bilinear_sums(p, start, stop, ns)

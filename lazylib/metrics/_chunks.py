@@ -5,19 +5,12 @@ engine's :func:`lazylib.metrics._engine.chunks` walks them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from lazylib._threads import threads_for
-from lazylib.metrics._plan import stored_weights
-from lazylib.metrics._refine import refine_near_zero
+from lazylib.metrics._declaration import Declaration, Operands, SetSides
+from lazylib.metrics._plan import Plan, refine_near_zero, stored_weights
 from lazylib.metrics._sets import member_pair_bytes
-
-if TYPE_CHECKING:
-    from lazylib.metrics._base import Metric
-    from lazylib.metrics._engine import Operands, SetSides
-    from lazylib.metrics._plan import Plan
 
 
 # ---------------------------------------------------------------------------------------------- the chunks
@@ -31,21 +24,21 @@ def chunk_rows(working_memory: float, n_stored: int, width: int, sets: SetSides 
     return max(1, int(working_memory * 2**20 // max(per_row, 1)))
 
 
-def norm_chunks(metric: Metric, ops: Operands, out: np.ndarray | None = None):
-    """:func:`chunks` of a metric that is the ``r``-norm of its attribute differences (``_norm_order``): each
-    block by :func:`norm_block`, its distances also its reduced sums (the metric's ``root_`` is 1)."""
-    r = metric._norm_order()
-    V = stored_weights(metric.weights_, len(ops.Zs), ops.classes)
+def norm_chunks(declared: Declaration, ops: Operands, out: np.ndarray | None = None):
+    """:func:`chunks` of a metric that is the ``r``-norm of its attribute differences (its declaration's
+    ``norm_order``): each block by :func:`norm_block`, its distances also its reduced sums (the root is 1)."""
+    r = declared.norm_order
+    V = stored_weights(declared.weights, len(ops.Zs), ops.classes)
     Vr = None if V is None else V ** (1.0 / r)  # v d^r = (v^(1/r) d)^r: the weights enter the differences
-    step = chunk_rows(metric.working_memory, len(ops.Zs), ops.Zq.shape[1])
+    step = chunk_rows(declared.working_memory, len(ops.Zs), ops.Zq.shape[1])
     for start in range(0, len(ops.Zq), step):
         stop = min(start + step, len(ops.Zq))
-        block = norm_block(metric, ops.Zq[start:stop], ops.Zs, r, Vr, None if out is None else out[start:stop])
+        block = norm_block(declared, ops.Zq[start:stop], ops.Zs, r, Vr, None if out is None else out[start:stop])
         yield start, stop, block
 
 
-def norm_block(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, r: float, Vr=None, out=None) -> np.ndarray:
-    """``D = (sum_a (w_a d_a)^r)^(1/r)`` for the differences ``d_a`` of ``metric._differences`` and the
+def norm_block(declared: Declaration, Zq: np.ndarray, Zs: np.ndarray, r: float, Vr=None, out=None) -> np.ndarray:
+    """``D = (sum_a (w_a d_a)^r)^(1/r)`` for the differences ``d_a`` of ``declared.differences`` and the
     weights ``w_a`` (``Vr``, (ns, m), the attribute weights to the power ``1/r``; None for ones), each pair
     in its own unit: with ``M = max_a w_a d_a``, ``D = M (sum_a (w_a d_a / M)^r)^(1/r)``. Every power then
     lies in [0, 1], the largest equal to 1, so the sum lies in [1, m] and neither over- nor underflows at any
@@ -54,13 +47,13 @@ def norm_block(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, r: float, Vr=None
     holds three (nq, ns) arrays at a time, as :func:`chunk_rows` counts."""
     M = np.zeros((len(Zq), len(Zs))) if out is None else out
     M[:] = 0.0
-    for a, d in metric._differences(Zq, Zs):
+    for a, d in declared.differences(Zq, Zs):
         if Vr is not None:
             d *= Vr[:, a]
         np.maximum(M, d, out=M)
     S = np.zeros_like(M)
     positive = M > 0
-    for a, d in metric._differences(Zq, Zs):
+    for a, d in declared.differences(Zq, Zs):
         if Vr is not None:
             d *= Vr[:, a]
         np.divide(d, M, out=d, where=positive)  # where M = 0, d = 0 already

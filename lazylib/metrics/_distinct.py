@@ -4,13 +4,11 @@ them (:func:`distinct_rows`, :func:`take_rows`), the search counting each patter
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from lazylib.metrics._base import Metric
-    from lazylib.metrics._engine import Operands
+from lazylib.metrics._declaration import Declaration, Operands
 
 
 class Distinct(NamedTuple):
@@ -26,8 +24,8 @@ def distinct_rows(Z: np.ndarray, key: np.ndarray | None = None) -> Distinct | No
     are more than half the rows (then computing on them would not pay for the gathering).
 
     Rows are compared bit for bit. The engine passes the rows as the metric reads them
-    (:meth:`lazylib.metrics.Metric._operand_rows`: the encoded codes, values, set indices and NaN for unknown,
-    or a coarser form such as DVDM's ranges), so equal rows have equal distances to everything.
+    (:meth:`lazylib.metrics._declaration.Declaration.operand_rows`: the encoded codes, values, set indices and
+    NaN for unknown, or a coarser form such as DVDM's ranges), so equal rows have equal distances to everything.
 
     >>> distinct_rows(np.array([[1.0, 2.0], [1.0, 2.0], [0.0, np.nan], [1.0, 2.0]]))
     Distinct(first=array([0, 2]), of=array([0, 0, 1, 0]))
@@ -55,10 +53,10 @@ def distinct_rows(Z: np.ndarray, key: np.ndarray | None = None) -> Distinct | No
     return Distinct(first[order], rank[of.ravel()])
 
 
-def stored_key(metric: Metric, ops: Operands) -> np.ndarray | None:
+def stored_key(declared: Declaration, ops: Operands) -> np.ndarray | None:
     """What besides its values tells two stored instances apart: their class, when the weights are one vector
     per class."""
-    W = metric.weights_
+    W = declared.weights
     return ops.classes if W is not None and W.ndim == 2 and ops.classes is not None else None
 
 

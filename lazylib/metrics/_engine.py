@@ -47,101 +47,70 @@ A one-page overview of the engine, with a diagram from data to the vote: ``lazyl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
-
 import numpy as np
 
-from lazylib.encoding import SetTable
+from lazylib import search
 from lazylib.metrics._bounded import bounded_groups
 from lazylib.metrics._chunks import bilinear_sums, chunk_rows, norm_chunks
+from lazylib.metrics._declaration import Declaration, Operands
 from lazylib.metrics._distinct import distinct_rows, stored_key, take_rows
 from lazylib.metrics._plan import plan
 
-if TYPE_CHECKING:  # the engine reads a metric's declared terms; it never imports the class
-    from lazylib.metrics._base import Metric
-
-
-# ---------------------------------------------------------------------------------------------- the records
-class SetSides(NamedTuple):
-    """The set tables of the queries and of the stored instances, one entry per column (None where the column
-    is not set-valued): what a set-valued attribute term needs besides the encoded set indices."""
-
-    query: tuple[SetTable | None, ...]
-    stored: tuple[SetTable | None, ...]
-
-
-class Operands(NamedTuple):
-    """One computation's input, encoded as the training data were: the queries ``Zq`` (rows of the result), the
-    stored instances ``Zs`` (its columns), their class codes ``classes`` (None when unknown), whether the stored
-    instances are the training data (``training``: their stored side is built once per fit) and the set tables
-    of both sides (``sets``, None without set-valued columns)."""
-
-    Zq: np.ndarray
-    Zs: np.ndarray
-    classes: np.ndarray | None
-    training: bool
-    sets: SetSides | None
-
 
 # ---------------------------------------------------------------------------------------------- the entry points
-def pairwise(metric: Metric, ops: Operands) -> np.ndarray:
+def pairwise(declared: Declaration, ops: Operands) -> np.ndarray:
     """The distance matrix ``D`` (queries x stored instances): computed between the distinct queries and the
     distinct stored instances (:func:`distinct_rows`) when either side has at most half as many, and gathered;
     otherwise every chunk written in place."""
-    queries = distinct_rows(metric._operand_rows(ops.Zq))
-    stored = distinct_rows(metric._operand_rows(ops.Zs), stored_key(metric, ops))
+    queries = distinct_rows(declared.operand_rows(ops.Zq))
+    stored = distinct_rows(declared.operand_rows(ops.Zs), stored_key(declared, ops))
     if queries is None and stored is None:
         out = np.empty((ops.Zq.shape[0], ops.Zs.shape[0]))
-        for _ in chunks(metric, ops, out=out):
+        for _ in chunks(declared, ops, out=out):
             pass
         return out
-    D = pairwise(metric, take_rows(ops, queries, stored))
+    D = pairwise(declared, take_rows(ops, queries, stored))
     if queries is not None:
         D = D[queries.of]
     return D if stored is None else D[:, stored.of]
 
 
-def chunks(metric: Metric, ops: Operands, *, reduced: bool = False, out: np.ndarray | None = None):
+def chunks(declared: Declaration, ops: Operands, *, reduced: bool = False, out: np.ndarray | None = None):
     """Yield ``(start, stop, block)``: the distances (``reduced``: the sums ``S``) of the queries ``start:stop``
     against every stored instance, ``block`` a view of ``out`` when given (filled in place).
 
-    A metric outside the engine (``uses_engine`` False) gives each block by its ``_block``; for the others the
-    block is the plan's product, its unknown-at-one fills and near-zero refinement, plus the direct terms.
+    A metric outside the engine (its declaration's ``uses_engine`` False) gives each block by the declared
+    ``block``; for the others the block is the plan's product, its unknown-at-one fills and near-zero
+    refinement, plus the direct terms.
     """
     Zq, Zs = ops.Zq, ops.Zs
-    if not metric.uses_engine:
-        metric._check_operands(Zq, Zs)
-        step = chunk_rows(metric.working_memory, len(Zs), Zq.shape[1])
+    if not declared.uses_engine:
+        declared.check_operands(Zq, Zs)
+        step = chunk_rows(declared.working_memory, len(Zs), Zq.shape[1])
         for start in range(0, len(Zq), step):
             stop = min(start + step, len(Zq))
-            block = metric._block(Zq[start:stop], Zs)
+            block = declared.block(Zq[start:stop], Zs)
             if out is not None:
                 out[start:stop] = block
                 block = out[start:stop]
             yield start, stop, block
         return
-    if metric._norm_order() is not None:
-        yield from norm_chunks(metric, ops, out)
+    if declared.norm_order is not None:
+        yield from norm_chunks(declared, ops, out)
         return
-    p = plan(metric, Zq, Zs, ops.classes, training=ops.training)
-    step = chunk_rows(metric.working_memory, len(Zs), 0 if p.left is None else p.left.shape[1], ops.sets)
+    p = plan(declared, Zq, Zs, ops.classes, training=ops.training)
+    step = chunk_rows(declared.working_memory, len(Zs), 0 if p.left is None else p.left.shape[1], ops.sets)
     for start in range(0, len(Zq), step):
         stop = min(start + step, len(Zq))
         S = bilinear_sums(p, start, stop, len(Zs), None if out is None else out[start:stop])
-        for a, term in metric._direct_terms(Zq[start:stop], Zs, ops.sets):
+        for a, term in declared.direct_terms(Zq[start:stop], Zs, ops.sets):
             if p.U is not None:
                 term *= p.U[start:stop, a][:, None]
             if p.V is not None:
                 term *= p.V[:, a][None, :]
             S += term
         # refined sums are exact and the others above a positive bound: no negative rounding left to clip
-        yield start, stop, (S if reduced else metric._finish(S, nonnegative=p.left is not None))
-
-
-def searchable(metric: Metric) -> bool:
-    """Whether the metric's sums are the bilinear product of its plan alone (no direct terms), so that
-    :func:`lazylib.search.search` can search them through the single-precision filter."""
-    return metric.uses_engine and not metric._direct_attributes()
+        yield start, stop, (S if reduced else declared.finish(S, nonnegative=p.left is not None))
 
 
 #: Queries whose distinct rows are searched together (:func:`nearest_groups`): the candidates of one such
@@ -149,7 +118,7 @@ def searchable(metric: Metric) -> bool:
 QUERY_SPAN = 8192
 
 
-def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
+def nearest_groups(declared: Declaration, ops: Operands, k: int, tie_tolerance: float):
     """Yield :class:`lazylib.search.Candidates` over blocks of queries: the groups of identical stored sides
     within ``tie_tolerance`` of each query's k-th smallest sum (``k`` already checked; the stored instances
     are the training data).
@@ -158,18 +127,16 @@ def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
     span of ``QUERY_SPAN`` queries whose distinct rows are at most half of them (:func:`distinct_rows`), the
     distinct queries are searched (:func:`grouped_candidates`) and their candidates handed to every copy.
     """
-    from lazylib import search
-
     nq = len(ops.Zq)
     for lo in range(0, nq, QUERY_SPAN):
         hi = min(lo + QUERY_SPAN, nq)
         part = ops._replace(Zq=ops.Zq[lo:hi])
-        queries = distinct_rows(metric._operand_rows(part.Zq))
+        queries = distinct_rows(declared.operand_rows(part.Zq))
         if queries is None:
-            for block in grouped_candidates(metric, part, k, tie_tolerance):
+            for block in grouped_candidates(declared, part, k, tie_tolerance):
                 yield block._replace(start=block.start + lo, stop=block.stop + lo, rows=block.rows + lo)
             continue
-        found = list(grouped_candidates(metric, take_rows(part, queries, None), k, tie_tolerance))
+        found = list(grouped_candidates(declared, take_rows(part, queries, None), k, tie_tolerance))
         rows, cols, sums = (np.concatenate([getattr(block, f) for block in found]) for f in ("rows", "cols", "sums"))
         count = np.bincount(rows, minlength=len(queries.first))
         first = np.concatenate(([0], np.cumsum(count)[:-1]))  # rows are sorted: each query's candidates follow
@@ -183,40 +150,39 @@ def nearest_groups(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
             yield search.Candidates(lo + b0, lo + b1, own, cols[pick], sums[pick], found[0].groups)
 
 
-def grouped_candidates(metric: Metric, ops: Operands, k: int, tie_tolerance: float):
+def grouped_candidates(declared: Declaration, ops: Operands, k: int, tie_tolerance: float):
     """:func:`nearest_groups` for every query of ``ops``. A searchable metric goes through
     :func:`lazylib.search.search` on its grouped plan, one whose direct terms all square bilinear ones through
     :func:`bounded_groups`, the others through whole rows of :func:`chunks`. Stored instances are grouped by
     identical stored sides (the training data's, built once per fit, :func:`lazylib.search.find_groups`) or,
     for a metric whose stored side depends on the queries (overlap) and for whole rows, by identical rows
     (:func:`distinct_rows`, with the class where weights are per class); each group counts once per member."""
-    from lazylib import search
-
     stored = (
         None
-        if metric._separable() and searchable(metric)
-        else distinct_rows(metric._operand_rows(ops.Zs), stored_key(metric, ops))
+        if declared.separable and declared.searchable
+        else distinct_rows(declared.operand_rows(ops.Zs), stored_key(declared, ops))
     )
     groups = (
         search.Groups.identity(len(ops.Zs)) if stored is None else search.Groups.of_labels(stored.of, len(stored.first))
     )
-    if searchable(metric):
+    if declared.searchable:
         grouped = take_rows(ops, None, stored)
-        p = plan(metric, grouped.Zq, grouped.Zs, grouped.classes, training=grouped.training)
+        p = plan(declared, grouped.Zq, grouped.Zs, grouped.classes, training=grouped.training)
         if p.left is not None:
             if stored is None:
                 p, groups = search.group_plan(p)
             size = None if groups.trivial else groups.size
-            for block in search.search(metric, p, k, tie_tolerance, size):
+            chunk = chunk_rows(declared.working_memory, p.right.shape[0], p.left.shape[1])
+            for block in search.search(p, k, tie_tolerance, size, working_memory=declared.working_memory, chunk=chunk):
                 yield search.Candidates(**block._asdict(), groups=groups)
             return
-    if metric.uses_engine and ops.sets is None and metric._root_terms() is not None:
+    if declared.uses_engine and ops.sets is None and declared.root_terms is not None:
         groups = search.Groups.identity(len(ops.Zs))
-        for start, stop, rows, cols, sums in bounded_groups(metric, ops, k, tie_tolerance):
+        for start, stop, rows, cols, sums in bounded_groups(declared, ops, k, tie_tolerance):
             yield search.Candidates(start, stop, rows, cols, sums, groups)
         return
     size = None if groups.trivial else groups.size
-    for start, stop, S in chunks(metric, take_rows(ops, None, stored), reduced=True):
+    for start, stop, S in chunks(declared, take_rows(ops, None, stored), reduced=True):
         rows, cols, sums = search.select(S, k, tie_tolerance, start, size)
         yield search.Candidates(start, stop, rows, cols, sums, groups)
 
@@ -225,8 +191,6 @@ def nearest(candidates, k: int, tie_tolerance: float, *, leave_one_out: bool = F
     """Yield :class:`lazylib.search.Nearest` from the :class:`lazylib.search.Candidates` of
     :func:`nearest_groups`: groups expanded to their members and, with ``leave_one_out`` (searched for
     ``k + 1``), each query's own instance removed and the tolerance of the k-th smallest applied again."""
-    from lazylib import search
-
     for block in candidates:
         rows, cols, sums = block.groups.expand(block.rows, block.cols, block.sums)
         if leave_one_out:

@@ -1,47 +1,23 @@
-"""The plan of a computation: the bilinear terms of both sides (:class:`Bilinear`) assembled, with the weights,
+"""The plan of a computation: the bilinear terms of both sides
+(:class:`~lazylib.metrics._declaration.Bilinear`, from the metric's declaration) assembled, with the weights,
 into one product ``S = left @ right.T`` (:func:`plan`, :class:`Plan`); the training data's stored side built
-once per fit (:class:`StoredSide`); and the exactness decision (:attr:`Plan.exact`, :func:`exact_operands`):
-whether every sum of the product comes out exact in any order, so that none is ever recomputed. The rounding
-bound of the other sums (:attr:`Plan.rounding`, :attr:`Plan.magnitude`) and their refinement
-(:meth:`Plan.refine`) are described in :mod:`lazylib.metrics._refine`."""
+once per fit (:class:`StoredSide`); the exactness decision (:attr:`Plan.exact`, :func:`exact_operands`):
+whether every sum of the product comes out exact in any order, so that none is ever recomputed; and the
+refinement of the other sums near zero (:func:`refine_near_zero`, :meth:`Plan.refine`), whose rounding bound
+(:attr:`Plan.rounding`, :attr:`Plan.magnitude`) and arithmetic are described in
+:mod:`lazylib.metrics._refine`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
+from lazylib import search
+from lazylib.metrics._declaration import Bilinear, Declaration
 from lazylib.metrics._refine import ACCURACY, SNAP, UNIT_ROUNDOFF, exact_pairs
-
-if TYPE_CHECKING:
-    from lazylib.metrics._base import Metric
-
-
-# ---------------------------------------------------------------------------------------------- the records
-@dataclass(frozen=True)
-class Bilinear:
-    """Bilinear attribute terms of one side: ``alpha`` (n, m) per-attribute scalars, ``psi`` (n, K) blocks.
-
-    ``block[k]`` is the attribute of column ``k`` of ``psi``. On the stored side the same fields hold ``beta``
-    and ``chi``. ``unknown_one`` (n, m) marks values whose attribute
-    distance is 1 whatever the other value (HEOM/HVDM's rule for unknowns); their alpha and psi are 0.
-    """
-
-    alpha: np.ndarray
-    psi: np.ndarray
-    block: np.ndarray
-    unknown_one: np.ndarray | None = None
-    squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
-
-
-class BilinearPair(NamedTuple):
-    """The bilinear terms of both sides, as a metric's ``_bilinear`` declares them: ``query`` (alpha, psi) and
-    ``stored`` (beta, chi)."""
-
-    query: Bilinear
-    stored: Bilinear
 
 
 # ---------------------------------------------------------------------------------------------- the plan
@@ -89,16 +65,12 @@ class StoredSide:
     def grouped(self):
         """:class:`lazylib.search.Grouped` ``(representatives, groups, stored)``, or None when grouping identical
         stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
-        from lazylib import search
-
         return search.find_groups(self)
 
     @cached_property
     def single_precision(self):
         """The stored side split and rounded for the single-precision filter
         (:class:`lazylib.search.SingleParts`)."""
-        from lazylib import search
-
         return search.SingleParts.of(self.right, len(self.tail_attributes))
 
     @cached_property
@@ -243,17 +215,39 @@ class Plan:
         return sums
 
 
-def plan(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: bool = False) -> Plan:
-    """The bilinear product of a computation, set up once from the metric's declared terms: the weights ``U``
-    (``_query_weights``) and ``V`` (the fitted ``weights_`` of each stored instance's class), both sides
-    (``_bilinear``), their assembly into ``left`` and ``right`` and the unknown-at-one ``fill``.
-    ``training``: the stored instances are the training data (``Zs`` is ``X_``), whose stored side is built
-    once per fit (:func:`training_stored_side`)."""
-    V = stored_weights(metric.weights_, len(Zs), classes)
-    U = metric._query_weights(Zq)
-    pair_bytes = min(PAIR_BLOCK_BYTES, metric.working_memory * 2**20 / 4)
-    trained = training_stored_side(metric, V, U is None) if training and metric._separable() else None
-    terms = metric._bilinear(Zq, Zs, stored=None if trained is None else trained.terms)
+def refine_near_zero(p: Plan, S: np.ndarray, start: int) -> None:
+    """Recompute in place the sums of the block ``S`` (queries ``start:``) whose rounding could exceed
+    ``ACCURACY`` of them (:meth:`Plan.refine`); nothing when the plan's sums are exact (:attr:`Plan.exact`).
+
+    Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
+    row's threshold (:attr:`Plan.threshold`), and only the rows below it are searched pair by pair. Every
+    negative rounding is below its threshold, so the block comes out non-negative.
+    """
+    if p.exact:
+        return
+    bound = p.threshold[start : start + len(S)]
+    rows = np.flatnonzero(S.min(axis=1) <= bound)
+    if not len(rows):
+        return
+    block = S if len(rows) == len(S) else S[rows]
+    r, c = np.nonzero(block <= bound[rows][:, None])
+    r = rows[r]
+    if len(r):
+        S[r, c] = p.refine(r + start, c, S[r, c])
+
+
+def plan(declared: Declaration, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: bool = False) -> Plan:
+    """The bilinear product of a computation, set up once from the metric's declaration ``declared``: the
+    weights ``U`` (:meth:`~lazylib.metrics._declaration.Declaration.query_weights`) and ``V`` (the fitted weights
+    of each stored instance's class), both sides (:meth:`~lazylib.metrics._declaration.Declaration.sides`),
+    their assembly into ``left`` and ``right`` and the unknown-at-one ``fill``. ``training``: the stored
+    instances are the training data (``Zs`` is the declaration's ``training``), whose stored side is built once
+    per fit (:func:`training_stored_side`)."""
+    V = stored_weights(declared.weights, len(Zs), classes)
+    U = declared.query_weights(Zq)
+    pair_bytes = min(PAIR_BLOCK_BYTES, declared.working_memory * 2**20 / 4)
+    trained = training_stored_side(declared, V, U is None) if training and declared.separable else None
+    terms = declared.sides(Zq, Zs, stored=None if trained is None else trained.terms)
     if terms is None:
         return Plan(None, None, U, V, trained, pair_bytes=pair_bytes)
     if trained is not None:
@@ -290,15 +284,15 @@ def stored_weights(W: np.ndarray | None, n: int, classes) -> np.ndarray | None:
     return W[classes]
 
 
-def training_stored_side(metric: Metric, V, no_query_weights: bool) -> StoredSide:
+def training_stored_side(declared: Declaration, V, no_query_weights: bool) -> StoredSide:
     """The stored side of the training data, built once per fit and per weights (one per value of
-    ``no_query_weights``, on which the assembled right-hand matrix depends) and kept in the metric's
-    ``_training_sides`` (which setting ``weights_`` empties)."""
-    side = metric._training_sides.get(no_query_weights)
+    ``no_query_weights``, on which the assembled right-hand matrix depends) and kept in the declaration's
+    ``training_sides`` (a new declaration, with none, comes with new weights)."""
+    side = declared.training_sides.get(no_query_weights)
     if side is None:
-        terms = metric._training_stored_terms()
+        terms = declared.training_terms()
         right, tail_attributes = _assemble_right(terms, V, no_query_weights)
-        side = metric._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
+        side = declared.training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
     return side
 
 

@@ -1,19 +1,16 @@
-"""The near-zero refinement: the accuracy every sum of the engine keeps (:data:`ACCURACY`), and the sums of a
-chunk whose rounding could exceed it recomputed pair by pair from direct differences (:func:`refine_near_zero`,
-:func:`exact_pairs`). The bound that decides which (:meth:`lazylib.metrics._plan.Plan.refine`) and the sums
-that are exact and never refined (:attr:`lazylib.metrics._plan.Plan.exact`) belong to the plan.
+"""The near-zero refinement's arithmetic: the accuracy every sum of the engine keeps (:data:`ACCURACY`), and the
+sums of chosen pairs recomputed from direct differences (:func:`exact_pairs`). Which sums of a chunk are
+recomputed (:func:`lazylib.metrics._plan.refine_near_zero`, :meth:`lazylib.metrics._plan.Plan.refine`) and the
+sums that are exact and never refined (:attr:`lazylib.metrics._plan.Plan.exact`) belong to the plan.
 
 A one-page overview, with the proof sketch of the bound: ``lazylib/metrics/README.md``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-if TYPE_CHECKING:
-    from lazylib.metrics._plan import Bilinear, Plan
+from lazylib.metrics._declaration import Bilinear
 
 #: Relative accuracy of every sum the engine gives: a sum of the product whose rounding bound (see
 #: :meth:`Plan.refine`) could exceed this fraction of it is recomputed pair by pair from direct differences.
@@ -34,28 +31,7 @@ UNIT_ROUNDOFF = 2.0**-53
 CANCELLATION = 1e-3
 
 
-# ---------------------------------------------------------------------------------------------- the refinement
-def refine_near_zero(p: Plan, S: np.ndarray, start: int) -> None:
-    """Recompute in place the sums of the block ``S`` (queries ``start:``) whose rounding could exceed
-    ``ACCURACY`` of them (:meth:`Plan.refine`); nothing when the plan's sums are exact (:attr:`Plan.exact`).
-
-    Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
-    row's threshold (:attr:`Plan.threshold`), and only the rows below it are searched pair by pair. Every
-    negative rounding is below its threshold, so the block comes out non-negative.
-    """
-    if p.exact:
-        return
-    bound = p.threshold[start : start + len(S)]
-    rows = np.flatnonzero(S.min(axis=1) <= bound)
-    if not len(rows):
-        return
-    block = S if len(rows) == len(S) else S[rows]
-    r, c = np.nonzero(block <= bound[rows][:, None])
-    r = rows[r]
-    if len(r):
-        S[r, c] = p.refine(r + start, c, S[r, c])
-
-
+# ---------------------------------------------------------------------------------------------- the exact sums
 def exact_pairs(
     q: Bilinear, s: Bilinear, I: np.ndarray, J: np.ndarray, U, V, *, max_bytes: float = 32 * 2**20
 ) -> np.ndarray:

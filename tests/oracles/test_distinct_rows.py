@@ -151,7 +151,7 @@ def test_dvdm_finds_distinct_rows_on_its_ranges(params):
     X, y, types = binned_duplicates(0)
     metric = make_metric("dvdm", **dvdm_params(params, X.shape[1])).fit(X, y, types=types)
     assert _distinct.distinct_rows(X) is None  # raw rows: all distinct
-    ranges = metric._operand_rows(X)
+    ranges = metric._declaration.operand_rows(X)
     assert _distinct.distinct_rows(ranges) is not None  # their ranges: at most half as many patterns
     np.testing.assert_array_equal(np.isnan(ranges), np.isnan(X))
     got = (metric.pairwise(X), metric.pairwise(X[:150], X[150:], y_B=y[150:]))
@@ -169,7 +169,7 @@ def test_dvdm_votes_over_distinct_ranges_equal_every_row(params, k, ties):
     clf = KNeighborsClassifier(k, "dvdm", metric_params=dvdm_params(params, X.shape[1]), ties=ties)
     clf.fit(X[:300], y[:300], types=types)
     Q = X  # three quarters training rows, in 100-odd patterns of ranges
-    assert _distinct.distinct_rows(clf.metric_._operand_rows(Q)) is not None
+    assert _distinct.distinct_rows(clf.metric_._declaration.operand_rows(Q)) is not None
     got = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
     with every_row():
         want = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
@@ -183,4 +183,4 @@ def test_metrics_reading_raw_values_find_distinct_rows_on_them(name):
     metric's that reads the values themselves."""
     X, y, types = binned_duplicates(2)
     metric = make_metric(name).fit(X, y, types=types)
-    assert metric._operand_rows(X) is X
+    assert metric._declaration.operand_rows(X) is X

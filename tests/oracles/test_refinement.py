@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_metric_loops import loop_matrix, random_mixed, ref_heom, ref_hvdm, ref_overlap
 
-from lazylib.metrics import _plan, _refine, make_metric
+from lazylib.metrics import _declaration, _plan, _refine, make_metric
 
 
 def exact_sums(metric, Q, B=None, y_B=None, *, size: bool = False):
@@ -169,7 +169,7 @@ def test_the_first_entries_bound_the_quanta_from_above(ints, shift, head, odd):
     a = np.ldexp(np.array(ints, dtype=np.float64), shift).reshape(-1, 1)
     if odd:  # an entry past the head that is no multiple of any power of two the head shows
         a[-1] = 0.1
-    side = _plan.Bilinear(alpha=a, psi=a[::-1].copy(), block=np.zeros(1, dtype=int))
+    side = _declaration.Bilinear(alpha=a, psi=a[::-1].copy(), block=np.zeros(1, dtype=int))
     full, first = _plan._dyadic(side, None), _plan._dyadic(side, None, head=head)
     assert first.alpha >= full.alpha and first.emb >= full.emb and first.weight == full.weight
     assert (first.alpha_max, tuple(first.emb_max)) == (full.alpha_max, tuple(full.emb_max))
