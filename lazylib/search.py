@@ -124,7 +124,7 @@ def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.n
     """Sums within this of the k-th smallest count as tied with it: relative to the k-th smallest itself, so
     the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
     have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
-    exactly 0, see :data:`lazylib.metrics._refine.SNAP`), so a relative tolerance is also right at 0."""
+    exactly 0, see :data:`lazylib.metrics._plan.SNAP`), so a relative tolerance is also right at 0."""
     tie_tolerance = _checked_tie_tolerance(tie_tolerance)
     if not (type(floor) is float and 0.0 <= floor < np.inf):
         floor = check("floor", floor, _FLOOR)
@@ -336,7 +336,7 @@ def search(plan, k: int, tie_tolerance: float, size: np.ndarray | None = None, *
     multiplicity of each stored row of ``plan``), for a metric whose sums are the bilinear product of ``plan``
     alone (no direct terms). ``working_memory``: the metric's bound, in MiB, on the temporaries of a block
     (the filter's); ``chunk``: the queries per chunk of a scan of whole rows within it
-    (:func:`lazylib.metrics._chunks.chunk_rows` of the plan's widths)."""
+    (:func:`lazylib.metrics._engine.chunk_rows` of the plan's widths)."""
     nq, ns = plan.left.shape[0], plan.right.shape[0]
     if ns <= STORED_BLOCK:  # a single tile: scanning it in double precision costs no more than the filter
         yield from _scan_rows(plan, 0, nq, k, tie_tolerance, size, chunk)
@@ -364,7 +364,7 @@ def search(plan, k: int, tie_tolerance: float, size: np.ndarray | None = None, *
 #: How far the sums :meth:`~lazylib.metrics._plan.Plan.refine` returns can lie from the double-precision products
 #: it starts from, in units of the plan's ``rounding`` times the size of the terms: the product is within one
 #: unit of the exact sum, the direct differences within another, and a snapped sum within ``SNAP`` of the size
-#: (:data:`lazylib.metrics._refine.SNAP`, far below a unit); four units leave room to spare.
+#: (:data:`lazylib.metrics._plan.SNAP`, far below a unit); four units leave room to spare.
 REFINE_UNITS = 4.0
 
 

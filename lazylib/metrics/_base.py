@@ -340,7 +340,7 @@ class Metric(BaseEstimator):
     def _norm_order(self) -> float | None:
         """``r`` when the distance is the ``r``-norm of the differences of its direct terms (each term's
         ``difference``), computed pair by pair in the pair's own unit
-        (:func:`lazylib.metrics._chunks.norm_block`; the reduced sums are then the distances, ``root_`` 1), else
+        (:func:`lazylib.metrics._engine.norm_block`; the reduced sums are then the distances, ``root_`` 1), else
         None (the sums of the terms)."""
         return None
 

@@ -205,7 +205,7 @@ class Declaration:
     def operand_rows(self, Z: np.ndarray) -> np.ndarray:
         """The encoded rows ``Z`` as the terms read them (each column replaced by its term's ``operand``, a
         copy only where a term reads a coarser form, DVDM's ranges): rows equal here (NaN equal to NaN) are at
-        equal distances from everything (:func:`lazylib.metrics._distinct.distinct_rows`)."""
+        equal distances from everything (:func:`lazylib.metrics._engine.distinct_rows`)."""
         out = Z
         for a, term in enumerate(self.terms):
             column = Z[:, a]

@@ -17,7 +17,7 @@ import pytest
 from sklearn.base import clone
 
 from lazylib.metrics import encode
-from lazylib.metrics._chunks import chunk_rows
+from lazylib.metrics._engine import chunk_rows
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.weighting import MDW, FeatureDifference, mdw_weights
 from lazylib.weighting.sets import DifferenceKNN, combined_distance, loo_accuracy

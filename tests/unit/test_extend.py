@@ -166,10 +166,7 @@ def test_the_bases_follow_the_declared_contract():
     assert all(isinstance(term, TermContract) for term in terms)
 
 
-ENGINE = [
-    f"lazylib/metrics/_{role}.py"
-    for role in ("declaration", "engine", "distinct", "plan", "chunks", "refine", "bounded")
-]
+ENGINE = [f"lazylib/metrics/_{role}.py" for role in ("declaration", "plan", "engine")]
 
 
 def test_the_engine_and_the_search_read_the_declaration_never_the_metric():

@@ -332,11 +332,8 @@ def test_the_light_import_check_can_fail():
     assert "sklearn" in _heavy_modules_after("import lazylib.neighbors")
 
 
-#: The engine: the declaration it reads, its entry points and the modules they map (lazylib/metrics/README.md).
-ENGINE_MODULES = tuple(
-    PACKAGE / "metrics" / f"_{role}.py"
-    for role in ("declaration", "engine", "distinct", "plan", "chunks", "refine", "bounded")
-)
+#: The engine: the declaration it reads, its plan and its computation (lazylib/metrics/README.md).
+ENGINE_MODULES = tuple(PACKAGE / "metrics" / f"_{role}.py" for role in ("declaration", "plan", "engine"))
 SEARCH = PACKAGE / "search.py"
 #: The names of the metric classes, which the engine and the search never import.
 METRIC_CLASSES = ("Metric", "AttributeMetric")
