@@ -320,9 +320,10 @@ class Metric(BaseEstimator):
         return ()
 
     def _declare(self) -> Declaration:
-        """The record of everything the engine reads of this fitted metric, built by :meth:`fit` once (and
-        again, with new weights, when ``weights_`` is set): its terms, root, weights, memory bound and training
-        data, and for a metric outside the engine (``uses_engine`` False) its ``_block`` and
+        """The record of everything the engine reads of this fitted metric, built once by :meth:`fit` (setting
+        ``weights_`` later gives a copy with the new weights, :meth:`Declaration.with_weights
+        <lazylib.metrics._declaration.Declaration.with_weights>`): its terms, root, weights, memory bound and
+        training data, and for a metric outside the engine (``uses_engine`` False) its ``_block`` and
         ``_check_operands``."""
         outside = not self.uses_engine
         return Declaration.of(
