@@ -104,7 +104,11 @@ def rows(n: int) -> list[tuple[str, str, tuple[float, float], tuple[float, float
         plain = make_metric("dvdm").fit(Xc, y, types=tc)
         search(plain, Qc[:10])
         ungrouped = best_of(lambda: search(plain, Qc))
-    n_groups = "?" if grouped._training_sides[True].grouped is None else len(grouped._training_sides[True].grouped[0])
+    n_groups = (
+        "?"
+        if grouped._declaration.training_sides[True].grouped is None
+        else len(grouped._declaration.training_sides[True].grouped[0])
+    )
     out.append(
         (
             f"groups of identical stored sides (DVDM 1-NN, {n_groups} groups)",

@@ -56,7 +56,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lazylib._threads import threads_for
-from lazylib._validation import Integer, Real, check
+from lazylib._validation import Choice, Integer, Real, check
 
 #: The public selection helpers; ``find_groups``, ``group_plan``, ``search``, ``exact_sums`` and the single-precision
 #: parts are the engine's own (used by :mod:`lazylib.metrics`), documented in the module docstring above.
@@ -117,8 +117,6 @@ def _refuse_short_rows(totals: np.ndarray, k: int, what: str) -> None:
 
 def check_ties(ties: str) -> str:
     """The tie rule ``ties``, checked to be one of :data:`TIE_RULES` (ValueError otherwise)."""
-    from lazylib._validation import Choice
-
     return check("ties", ties, Choice(TIE_RULES))
 
 
@@ -126,7 +124,7 @@ def tolerance(kth: np.ndarray, tie_tolerance: float, floor: float = 0.0) -> np.n
     """Sums within this of the k-th smallest count as tied with it: relative to the k-th smallest itself, so
     the rule does not change when the data are rescaled (``floor``: absolute below it, for callers whose sums
     have a known scale). Sums near zero are recomputed from direct differences (identical instances are at
-    exactly 0, see :data:`lazylib.metrics._refine.SNAP`), so a relative tolerance is also right at 0."""
+    exactly 0, see :data:`lazylib.metrics._plan.SNAP`), so a relative tolerance is also right at 0."""
     tie_tolerance = _checked_tie_tolerance(tie_tolerance)
     if not (type(floor) is float and 0.0 <= floor < np.inf):
         floor = check("floor", floor, _FLOOR)
@@ -332,26 +330,28 @@ def group_plan(plan):
     return sub, found.groups
 
 
-def search(metric, plan, k: int, tie_tolerance: float, size: np.ndarray | None = None):
+def search(plan, k: int, tie_tolerance: float, size: np.ndarray | None = None, *, working_memory: float, chunk: int):
     """Yield :class:`Nearest` ``(start, stop, rows, cols, sums)`` over blocks of queries: for each query, the
     stored instances within the tolerance of its k-th smallest sum (see :func:`select`; ``size``: the
     multiplicity of each stored row of ``plan``), for a metric whose sums are the bilinear product of ``plan``
-    alone (no direct terms)."""
+    alone (no direct terms). ``working_memory``: the metric's bound, in MiB, on the temporaries of a block
+    (the filter's); ``chunk``: the queries per chunk of a scan of whole rows within it
+    (:func:`lazylib.metrics._engine.chunk_rows` of the plan's widths)."""
     nq, ns = plan.left.shape[0], plan.right.shape[0]
     if ns <= STORED_BLOCK:  # a single tile: scanning it in double precision costs no more than the filter
-        yield from _scan_rows(metric, plan, 0, nq, k, tie_tolerance, size)
+        yield from _scan_rows(plan, 0, nq, k, tie_tolerance, size, chunk)
         return
     single = _single_precision(plan)
     k_filter = min(k, ns)  # with multiplicities, the k-th smallest row bounds the k-th smallest instance
     # queries per block within working_memory (a row: its tile of float32 sums, their copy, its query side; issue #53)
-    step = int(min(QUERY_BLOCK, max(1, metric.working_memory * 2**20 // (8 * STORED_BLOCK + 12 * plan.left.shape[1]))))
-    cap = max(int(metric.working_memory * 2**20 // PAIR_BYTES), k_filter * step)
+    step = int(min(QUERY_BLOCK, max(1, working_memory * 2**20 // (8 * STORED_BLOCK + 12 * plan.left.shape[1]))))
+    cap = max(int(working_memory * 2**20 // PAIR_BYTES), k_filter * step)
     for start in range(0, nq, step):
         stop = min(start + step, nq)
         kept = _filter_block(plan, single, start, stop, k_filter, tie_tolerance, cap) if single is not None else None
         if kept is None:  # scales out of single precision, or too many ties: scan rows from here on
             single = None
-            yield from _scan_rows(metric, plan, start, stop, k, tie_tolerance, size)
+            yield from _scan_rows(plan, start, stop, k, tie_tolerance, size, chunk)
             continue
         rows, cols = kept
         sums = product_sums(plan, rows + start, cols)
@@ -364,7 +364,7 @@ def search(metric, plan, k: int, tie_tolerance: float, size: np.ndarray | None =
 #: How far the sums :meth:`~lazylib.metrics._plan.Plan.refine` returns can lie from the double-precision products
 #: it starts from, in units of the plan's ``rounding`` times the size of the terms: the product is within one
 #: unit of the exact sum, the direct differences within another, and a snapped sum within ``SNAP`` of the size
-#: (:data:`lazylib.metrics._refine.SNAP`, far below a unit); four units leave room to spare.
+#: (:data:`lazylib.metrics._plan.SNAP`, far below a unit); four units leave room to spare.
 REFINE_UNITS = 4.0
 
 
@@ -396,12 +396,12 @@ def _prune(plan, start: int, rows, cols, sums, n: int, k: int, tie_tolerance: fl
     return rows[keep], cols[keep], sums[keep]
 
 
-def _scan_rows(metric, plan, start: int, stop: int, k: int, tie_tolerance: float, size=None):
-    """:func:`search` for the queries ``start:stop`` by whole rows in double precision, in chunks of rows
-    bounded by the metric's ``working_memory``: the same two steps as the filter, with the rounding bound of
+def _scan_rows(plan, start: int, stop: int, k: int, tie_tolerance: float, size, chunk: int):
+    """:func:`search` for the queries ``start:stop`` by whole rows in double precision, ``chunk`` rows at a time
+    (bounded by the metric's ``working_memory``): the same two steps as the filter, with the rounding bound of
     double precision. The kept pairs get their sums from :func:`exact_sums` (near-zero sums from direct
     differences), so a query's sums do not depend on the other queries of its block."""
-    step = max(1, metric._chunk_rows(plan.right.shape[0], plan.left.shape[1]))
+    step = max(1, chunk)
     right_max = np.abs(plan.right).max(axis=0, initial=0.0)
     fill_max = None if plan.unknown_one is None else np.abs(plan.fill).max(axis=0, initial=0.0)
     for lo in range(start, stop, step):

@@ -104,7 +104,7 @@ class AttributeTerm:
     separable: bool = False
     #: Whether a non-bilinear term is the square of a non-negative bilinear one, ``t(x, y) = r(x, y)^2`` with
     #: ``r`` given by :meth:`root_half`: the engine then searches it through a lower bound from ``r``
-    #: (:func:`lazylib.metrics._bounded.bounded_groups`) and computes candidates with :meth:`direct_pairs`.
+    #: (:func:`lazylib.metrics._engine.bounded_groups`) and computes candidates with :meth:`direct_pairs`.
     squares_bilinear: bool = False
     #: Bound, in bytes, on the tables and temporaries the term builds for one block (set from the metric's
     #: ``working_memory`` at fit: :meth:`lazylib.metrics._base.AttributeMetric._size_terms`).
@@ -473,7 +473,7 @@ class PowerAttribute(AttributeTerm):
     def difference(self, xq, xs) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of ``|xq - xs| / scale`` (0 for a zero scale, 1 if unknown): the term's
         base, for a metric that is the ``r``-norm of its attributes' differences computed pair by pair
-        (``Metric._norm_order``, :func:`lazylib.metrics._chunks.norm_block`)."""
+        (``Metric._norm_order``, :func:`lazylib.metrics._engine.norm_block`)."""
         if self.scale == 0:
             d = np.zeros((len(xq), len(xs)))
         else:

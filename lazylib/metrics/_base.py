@@ -19,10 +19,8 @@ from lazylib._validation import Real, validate_params
 from lazylib.encoding import fit_input
 from lazylib.labels import encode_labels
 from lazylib.metrics import _engine
-from lazylib.metrics._attributes import SetAttribute
-from lazylib.metrics._chunks import chunk_rows
 from lazylib.metrics._contract import check_terms
-from lazylib.metrics._engine import SetSides
+from lazylib.metrics._declaration import Declaration
 from lazylib.metrics._inputs import (
     check_accepted,
     check_k,
@@ -31,12 +29,7 @@ from lazylib.metrics._inputs import (
     operands,
     training_operands,
 )
-from lazylib.metrics._plan import (
-    Bilinear,
-    BilinearPair,
-    Plan,
-    plan,
-)
+from lazylib.metrics._plan import Plan, plan
 from lazylib.search import TIE_TOLERANCE
 
 #: Default bound on the temporary memory of one chunk of a distance computation, in MiB.
@@ -49,7 +42,8 @@ class Metric(BaseEstimator):
 
     Subclasses describe one attribute at a time; this class holds the parameters and what ``fit`` learns, and
     hands every computation to the engine (:mod:`lazylib.metrics._engine`: weights, chunks, the product and its
-    exactness), its input checked by :mod:`lazylib.metrics._inputs`.
+    exactness) with one record of what the metric declares, built once per fit
+    (:class:`lazylib.metrics._declaration.Declaration`), its input checked by :mod:`lazylib.metrics._inputs`.
 
     Parameters
     ----------
@@ -95,10 +89,13 @@ class Metric(BaseEstimator):
     #: Attribute types the metric accepts (None: all but set-valued ones, which a metric accepts only by naming
     #: ``"set"`` here and giving such columns a term).
     accepts: tuple[str, ...] | None = None
-    #: Whether the sums come from the engine's product (:meth:`_bilinear`) and :meth:`_direct_terms`; a metric
-    #: that computes its blocks otherwise sets it False and gives them by ``_block(Zq, Zs)`` (it is then searched
-    #: by whole rows).
+    #: Whether the sums come from the engine's product and direct terms (the fitted terms of :meth:`_terms`); a
+    #: metric that computes its blocks otherwise sets it False and gives them by ``_block(Zq, Zs)`` (it is then
+    #: searched by whole rows).
     uses_engine: bool = True
+    #: Whether the terms' query-side value weights (``AttributeTerm.query_weights``) multiply them (the VDM and
+    #: OMVW).
+    query_weighted: bool = False
     # Tags: what the metric promises under its default parameters. The property tests read them over the
     # registry (tests/unit/test_metric_properties.py), so a new metric declares them instead of being added to
     # lists in the tests.
@@ -115,13 +112,16 @@ class Metric(BaseEstimator):
     @property
     def weights_(self) -> np.ndarray | None:
         """The fitted attribute weights (None: all ones). Setting them (a metric that learns its weights sets
-        them after ``fit``) drops the training data's stored side, which depends on them."""
+        them after ``fit``) gives the engine a declaration with them, without the training data's stored side
+        built for the old ones."""
         return self._weights
 
     @weights_.setter
     def weights_(self, W) -> None:
         self._weights = W
-        self._training_sides = {}
+        declared = getattr(self, "_declaration", None)
+        if declared is not None:
+            self._declaration = declared.with_weights(W)
 
     def __init__(self, *, weights=None, working_memory: float = WORKING_MEMORY):
         self.weights = weights
@@ -164,6 +164,7 @@ class Metric(BaseEstimator):
         self._center(enc.values)
         self.X_ = enc.values
         self.weights_ = check_weights(self.weights, self.columns_, self.classes_)
+        self._declaration = self._declare()
         self.fitted_ = True
         return self
 
@@ -187,7 +188,8 @@ class Metric(BaseEstimator):
         ndarray of shape (len(A), len(B))
             ``D[i, j]``, the distance from query ``i`` to stored instance ``j``.
         """
-        return _engine.pairwise(self, operands(self, A, B, y_B))
+        ops = operands(self, A, B, y_B)
+        return _engine.pairwise(self._declaration, ops)
 
     def pairwise_chunks(self, A, B=None, *, y_B=None, reduced: bool = False):
         """Yield ``(start, stop, D[start:stop])`` over row chunks of ``A``; memory stays bounded by
@@ -212,7 +214,8 @@ class Metric(BaseEstimator):
         tuple of (int, int, ndarray)
             ``(start, stop, block)``: the rows ``start:stop`` of ``D`` (or of ``S``).
         """
-        yield from _engine.chunks(self, operands(self, A, B, y_B), reduced=reduced)
+        ops = operands(self, A, B, y_B)
+        yield from _engine.chunks(self._declaration, ops, reduced=reduced)
 
     def nearest_chunks(self, A, k: int, tie_tolerance: float = TIE_TOLERANCE, *, leave_one_out: bool = False):
         """Yield, over blocks of queries, the training instances nearest to each query: those whose reduced sum
@@ -281,7 +284,7 @@ class Metric(BaseEstimator):
         else:
             ops = operands(self, A)
             k = check_k(k, len(ops.Zs))
-        yield from _engine.nearest_groups(self, ops, k, tie_tolerance)
+        yield from _engine.nearest_groups(self._declaration, ops, k, tie_tolerance)
 
     def from_reduced(self, S: np.ndarray) -> np.ndarray:
         """Distances from the reduced sums of ``pairwise_chunks(..., reduced=True)``.
@@ -297,7 +300,7 @@ class Metric(BaseEstimator):
             ``S ** (1 / root_)`` (negative rounding errors set to 0).
         """
         self._check_fitted()
-        return self._finish(np.array(S, dtype=np.float64))
+        return self._declaration.finish(np.array(S, dtype=np.float64))
 
     # ------------------------------------------------------------------ for subclasses
     def _root(self) -> float:
@@ -311,53 +314,36 @@ class Metric(BaseEstimator):
     def _center(self, Z: np.ndarray) -> None:
         """After ``_fit``: anything fitted that depends on the training values as a whole."""
 
-    def _bilinear(self, Zq: np.ndarray, Zs: np.ndarray, stored: Bilinear | None = None) -> BilinearPair | None:
-        """Query-side and stored-side bilinear terms of all bilinear attributes, or None. ``stored``: the
-        stored side already computed (only for a separable metric, see :meth:`_separable`)."""
-        return None
-
-    def _separable(self) -> bool:
-        """Whether the stored side of the bilinear terms can be computed without the queries."""
-        return False
-
-    def _training_stored_terms(self) -> Bilinear:
-        """The stored side of the bilinear terms for the training data (separable metrics only)."""
-        raise NotImplementedError
-
-    def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray, sets: SetSides | None = None):
-        """Yield ``(a, term)`` for attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs));
-        ``sets``: the set tables of both sides, which the set indices of set-valued columns point into."""
-        return iter(())
-
-    def _direct_attributes(self):
-        """The attributes whose term is not bilinear (given by :meth:`_direct_terms`)."""
+    def _terms(self) -> tuple:
+        """The fitted attribute terms the engine computes with, one per column (none here: a metric with terms
+        is an :class:`AttributeMetric`)."""
         return ()
 
-    def _root_terms(self):
-        """``[(a, term)]`` when every direct term is the square of a bilinear one (``squares_bilinear``, in the
-        order of :meth:`_direct_attributes`), else None: the engine then searches through a lower bound."""
-        return None
-
-    def _query_weights(self, Zq: np.ndarray) -> np.ndarray | None:
-        """Query-side weights ``u`` (nq, m), or None for all ones."""
-        return None
-
-    def _operand_rows(self, Z: np.ndarray) -> np.ndarray:
-        """The encoded rows ``Z`` as the metric reads them: rows equal here (NaN equal to NaN) are at equal
-        distances from everything, so the engine computes on one of them
-        (:func:`lazylib.metrics._distinct.distinct_rows`). ``Z`` itself unless a metric reads a coarser form."""
-        return Z
+    def _declare(self) -> Declaration:
+        """The record of everything the engine reads of this fitted metric, built once by :meth:`fit` (setting
+        ``weights_`` later gives a copy with the new weights, :meth:`Declaration.with_weights
+        <lazylib.metrics._declaration.Declaration.with_weights>`): its terms, root, weights, memory bound and
+        training data, and for a metric outside the engine (``uses_engine`` False) its ``_block`` and
+        ``_check_operands``."""
+        outside = not self.uses_engine
+        return Declaration.of(
+            self._terms(),
+            root=self.root_,
+            weights=self.weights_,
+            working_memory=self.working_memory,
+            training=self.X_,
+            query_weighted=self.query_weighted,
+            norm_order=self._norm_order(),
+            block=self._block if outside else None,
+            check_operands=self._check_operands if outside else None,
+        )
 
     def _norm_order(self) -> float | None:
-        """``r`` when the distance is the ``r``-norm of the attribute differences of :meth:`_differences`,
-        computed pair by pair in the pair's own unit (:func:`lazylib.metrics._chunks.norm_block`; the reduced
-        sums are then the distances, ``root_`` 1), else None (the sums of :meth:`_direct_terms`)."""
+        """``r`` when the distance is the ``r``-norm of the differences of its direct terms (each term's
+        ``difference``), computed pair by pair in the pair's own unit
+        (:func:`lazylib.metrics._engine.norm_block`; the reduced sums are then the distances, ``root_`` 1), else
+        None (the sums of the terms)."""
         return None
-
-    def _differences(self, Zq: np.ndarray, Zs: np.ndarray):
-        """Yield ``(a, d)``: the (len(Zq), len(Zs)) non-negative differences of each attribute whose ``r``-th
-        powers are its terms (a metric with a :meth:`_norm_order`)."""
-        return iter(())
 
     def _check_operands(self, Zq: np.ndarray, Zs: np.ndarray) -> None:
         """Refuse queries or stored instances outside the metric's domain (``uses_engine`` False: the engine
@@ -367,17 +353,6 @@ class Metric(BaseEstimator):
         """The (len(Zq), len(Zs)) distances of one chunk, for a metric with ``uses_engine`` False."""
         raise NotImplementedError(f"{type(self).__name__} computes its distances through the engine (uses_engine)")
 
-    def _finish(self, S: np.ndarray, nonnegative: bool = False) -> np.ndarray:
-        """Distances from sums, in place: ``S ** (1 / root_)``; ``nonnegative``: ``S`` holds no negative
-        rounding (else it is clipped at 0 first)."""
-        if not nonnegative:
-            np.maximum(S, 0.0, out=S)  # rounding can leave -1e-16 where the distance is 0
-        if self.root_ == 2.0:
-            np.sqrt(S, out=S)
-        elif self.root_ != 1.0:
-            np.power(S, 1.0 / self.root_, out=S)
-        return S
-
     # ------------------------------------------------------------------ machinery
     def _check_fitted(self) -> None:
         check_is_fitted(self, "fitted_", msg="%(name)s is not fitted: call fit(X, y) first")
@@ -386,15 +361,10 @@ class Metric(BaseEstimator):
         """``X`` encoded as the training data were (:meth:`lazylib.encoding.Schema.encode`)."""
         return self.schema_.encode(X, what)
 
-    def _chunk_rows(self, n_stored: int, width: int, sets: SetSides | None = None) -> int:
-        """Query rows per chunk within ``working_memory`` (:func:`lazylib.metrics._chunks.chunk_rows`; the
-        search, outside this package, bounds its blocks by it)."""
-        return chunk_rows(self.working_memory, n_stored, width, sets)
-
     def _plan(self, Zq, Zs, cls, *, training: bool = False) -> Plan:
         """The engine's plan of a computation for this metric (:func:`lazylib.metrics._plan.plan`), for tests
         and benchmarks that inspect it; no method of the metric goes through it."""
-        return plan(self, Zq, Zs, cls, training=training)
+        return plan(self._declaration, Zq, Zs, cls, training=training)
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items() if v is not None)
@@ -421,8 +391,6 @@ class AttributeMetric(Metric):
     attributes_ : list
         One fitted attribute term per column (:mod:`lazylib.metrics._attributes`).
     """
-
-    query_weighted: bool = False
 
     def _center(self, Z):
         """Check the terms against the contract (:func:`lazylib.metrics._contract.check_terms`: one per column,
@@ -456,95 +424,5 @@ class AttributeMetric(Metric):
             self.attributes_[a].to_direct()
             total -= 8.0 * len(Z) * w
 
-    def _bilinear_attributes(self) -> list[int]:
-        return [a for a, att in enumerate(self.attributes_) if att.bilinear]
-
-    def _separable(self) -> bool:
-        idx = self._bilinear_attributes()
-        return bool(idx) and all(self.attributes_[a].separable for a in idx)
-
-    def _side(self, Z: np.ndarray, side: str) -> Bilinear:
-        """One side (``"query"`` or ``"stored"``) of the bilinear terms of a separable metric."""
-        idx = self._bilinear_attributes()
-        n, m = len(Z), len(self.attributes_)
-        alpha, unknown_one = np.zeros((n, m)), np.zeros((n, m), bool)
-        emb, block, squared = [], [], []
-        for a in idx:
-            h = self.attributes_[a].half(Z[:, a], side)
-            alpha[:, a], unknown_one[:, a] = h.alpha, h.unknown_one
-            emb.append(h.emb)
-            block.append(np.full(h.emb.shape[1], a))
-            squared.append(np.full(h.emb.shape[1], h.squared))
-        return Bilinear(alpha, np.hstack(emb), np.concatenate(block), unknown_one, np.concatenate(squared))
-
-    def _training_stored_terms(self):
-        return self._side(self.X_, "stored")
-
-    def _bilinear(self, Zq, Zs, stored=None):
-        idx = self._bilinear_attributes()
-        if not idx:
-            return None
-        if self._separable():
-            if stored is not None:  # the training data's, built once
-                return BilinearPair(self._side(Zq, "query"), stored)
-            return BilinearPair(self._side(Zq, "query"), self._side(Zs, "stored"))
-        m = len(self.attributes_)
-        nq, ns = len(Zq), len(Zs)
-        aq, as_ = np.zeros((nq, m)), np.zeros((ns, m))
-        mq, ms = np.zeros((nq, m), bool), np.zeros((ns, m), bool)
-        psi, chi, block, squared = [], [], [], []
-        for a in idx:
-            q, s = self.attributes_[a].pair(Zq[:, a], Zs[:, a])
-            aq[:, a], as_[:, a], mq[:, a], ms[:, a] = q.alpha, s.alpha, q.unknown_one, s.unknown_one
-            psi.append(q.emb)
-            chi.append(s.emb)
-            block.append(np.full(q.emb.shape[1], a))
-            squared.append(np.full(q.emb.shape[1], q.squared))
-        block, squared = np.concatenate(block), np.concatenate(squared)
-        return BilinearPair(
-            Bilinear(aq, np.hstack(psi), block, mq, squared), Bilinear(as_, np.hstack(chi), block, ms, squared)
-        )
-
-    def _direct_attributes(self):
-        return [a for a, att in enumerate(self.attributes_) if not att.bilinear]
-
-    def _root_terms(self):
-        terms = [(a, self.attributes_[a]) for a in self._direct_attributes()]
-        return terms if terms and all(att.squares_bilinear for _, att in terms) else None
-
-    def _direct_terms(self, Zq, Zs, sets=None):
-        for a in self._direct_attributes():
-            att = self.attributes_[a]
-            if isinstance(att, SetAttribute):  # set indices point into the tables of each side
-                yield (
-                    a,
-                    att.direct(
-                        Zq[:, a], Zs[:, a], sets.query[a], sets.stored[a], max_bytes=self.working_memory * 2**20
-                    ),
-                )
-            else:
-                yield a, att.direct(Zq[:, a], Zs[:, a])
-
-    def _differences(self, Zq, Zs):
-        for a in self._direct_attributes():
-            yield a, self.attributes_[a].difference(Zq[:, a], Zs[:, a])
-
-    def _operand_rows(self, Z):
-        """``Z`` with each column replaced by its term's :meth:`~lazylib.metrics.extend.AttributeTerm.operand`
-        (a copy only where a term reads a coarser form, DVDM's ranges)."""
-        out = Z
-        for a, att in enumerate(self.attributes_):
-            column = Z[:, a]
-            read = att.operand(column)
-            if read is not column:
-                out = np.array(Z, dtype=np.float64) if out is Z else out
-                out[:, a] = read
-        return out
-
-    def _query_weights(self, Zq):
-        if not self.query_weighted:
-            return None
-        U = np.ones((len(Zq), len(self.attributes_)))
-        for a, att in enumerate(self.attributes_):
-            U[:, a] = att.query_weights(Zq[:, a])
-        return U
+    def _terms(self) -> tuple:
+        return tuple(self.attributes_)

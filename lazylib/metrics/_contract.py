@@ -1,9 +1,10 @@
 """The metric contract: what an attribute term and a metric provide to the engine (:mod:`lazylib.metrics._engine`)
-and the search (:mod:`lazylib.search`), declared once as two :class:`typing.Protocol` classes.
+and the search (:mod:`lazylib.search`), through the record ``fit`` builds of them
+(:class:`lazylib.metrics._declaration.Declaration`), declared once as two :class:`typing.Protocol` classes.
 
 :class:`lazylib.metrics.Metric` and ``lazylib.metrics.extend.AttributeTerm`` implement them with defaults,
 so a new metric overrides only what it changes (``tests/unit/test_extend.py`` checks that both bases satisfy
-the protocols and that the engine and the search read no private name of a metric that is not declared here).
+the protocols, and that the engine and the search read nothing of a metric but its declaration).
 Import them from ``lazylib.metrics.extend``.
 
 The contract checks itself: :func:`check_terms`, run by every :class:`lazylib.metrics.AttributeMetric`'s ``fit``,
@@ -15,7 +16,6 @@ values, each time naming the column, the term and the fix.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -83,16 +83,18 @@ _TERM_METHODS = ("pair", "half", "direct", "direct_pairs", "root_half", "fit_shi
 
 @runtime_checkable
 class MetricContract(Protocol):
-    """What the engine and the search read from a fitted metric.
+    """What a fitted metric declares, read once by ``fit`` into the record the engine and the search read
+    (:class:`lazylib.metrics._declaration.Declaration`, the metric's ``_declaration``): they never call back
+    into the metric.
 
     Public, set by :meth:`lazylib.metrics.Metric.fit`: the training data and their classes, the schema every
-    later input is encoded with, the fitted weights, the root and the memory bound. Private: the hooks below,
-    each with a default in :class:`lazylib.metrics.Metric` (an :class:`lazylib.metrics.AttributeMetric` builds
-    them all from its ``attributes_``, so a metric made of terms overrides none of them).
+    later input is encoded with, the fitted weights, the root and the memory bound. Private: the methods below,
+    each with a default in :class:`lazylib.metrics.Metric` (an :class:`lazylib.metrics.AttributeMetric` hands
+    its ``attributes_`` as its terms, so a metric made of terms overrides none of them).
 
-    Two families of metric: ``uses_engine`` True (the sums come from :meth:`_bilinear` and
-    :meth:`_direct_terms`, which an attribute-wise metric derives from its terms) or False (the metric gives each
-    block of distances itself by :meth:`_block`, after :meth:`_check_operands`; it is searched by whole rows).
+    Two families of metric: ``uses_engine`` True (the sums come from the terms of :meth:`_terms`: one matrix
+    product for the bilinear ones, the others added as matrices) or False (the metric gives each block of
+    distances itself by :meth:`_block`, after :meth:`_check_operands`; it is searched by whole rows).
     """
 
     #: The schema of the training data, which every later input is encoded with
@@ -112,58 +114,19 @@ class MetricContract(Protocol):
     working_memory: float
     #: Whether the sums come from the engine's product (else from :meth:`_block`).
     uses_engine: bool
+    #: Whether the terms' query-side value weights multiply them.
+    query_weighted: bool
 
     def _check_fitted(self) -> None:
         """Raise ``NotFittedError`` before ``fit``."""
         ...
 
-    def _bilinear(self, Zq: np.ndarray, Zs: np.ndarray, stored=None):
-        """The query and stored sides (a ``BilinearPair``) of every bilinear attribute, or None."""
-        ...
-
-    def _separable(self) -> bool:
-        """Whether the stored side of :meth:`_bilinear` can be computed without the queries."""
-        ...
-
-    def _training_stored_terms(self):
-        """The stored side of the bilinear terms for the training data (separable metrics)."""
-        ...
-
-    def _direct_attributes(self):
-        """The attributes whose term is not bilinear."""
-        ...
-
-    def _direct_terms(self, Zq: np.ndarray, Zs: np.ndarray, sets=None) -> Iterator[tuple[int, np.ndarray]]:
-        """``(a, term)`` of each attribute of :meth:`_direct_attributes`, ``term`` of shape (nq, ns)."""
-        ...
-
-    def _root_terms(self):
-        """``[(a, term)]`` when every direct term ``squares_bilinear``, else None."""
-        ...
-
-    def _query_weights(self, Zq: np.ndarray) -> np.ndarray | None:
-        """Query-side weights ``u`` of shape (nq, m), or None for all ones."""
-        ...
-
-    def _operand_rows(self, Z: np.ndarray) -> np.ndarray:
-        """The rows of ``Z`` as the metric reads them (``Z`` itself, or a coarser form): rows equal here are at
-        equal distances from everything, so the engine finds distinct rows on them."""
+    def _terms(self) -> tuple:
+        """The fitted attribute terms, one per column (:class:`TermContract`), or none."""
         ...
 
     def _norm_order(self) -> float | None:
-        """``r`` when the distance is the ``r``-norm of :meth:`_differences`, computed pair by pair, else None."""
-        ...
-
-    def _differences(self, Zq: np.ndarray, Zs: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-        """``(a, d)``: the (nq, ns) differences whose ``r``-th powers are the terms (with :meth:`_norm_order`)."""
-        ...
-
-    def _finish(self, S: np.ndarray, nonnegative: bool = False) -> np.ndarray:
-        """Distances from sums, in place: ``S ** (1 / root_)``."""
-        ...
-
-    def _chunk_rows(self, n_stored: int, width: int, sets=None) -> int:
-        """Query rows per chunk within ``working_memory``."""
+        """``r`` when the distance is the ``r``-norm of its terms' differences, computed pair by pair, else None."""
         ...
 
     def _check_operands(self, Zq: np.ndarray, Zs: np.ndarray) -> None:
@@ -174,12 +137,17 @@ class MetricContract(Protocol):
         """The (nq, ns) distances of one chunk (``uses_engine`` False)."""
         ...
 
+    def _declare(self):
+        """The :class:`lazylib.metrics._declaration.Declaration` of all the above, which ``fit`` keeps as
+        ``_declaration``."""
+        ...
 
-#: The private names of a metric the engine and the search may read: the hooks of :class:`MetricContract`
-#: and the engine's own cache of the training data's stored side (emptied when ``weights_`` is set).
+
+#: The private names of a metric that the package reads outside the metric's own class: the methods of
+#: :class:`MetricContract` (read once per fit into the declaration) and the declaration itself.
 ENGINE_HOOKS = frozenset(
     name for name, value in vars(MetricContract).items() if callable(value) and re.fullmatch(r"_[a-z]\w*", name)
-) | {"_training_sides"}
+) | {"_declaration"}
 
 
 #: How many known training values of each column :func:`check_terms` evaluates the term on (the smallest, the

@@ -12,7 +12,7 @@ import pandas as pd
 
 from lazylib._validation import Real, check
 from lazylib.encoding import SET, Encoded
-from lazylib.metrics._engine import Operands, SetSides
+from lazylib.metrics._declaration import Operands, SetSides
 
 
 def operands(metric, A, B=None, y_B=None) -> Operands:

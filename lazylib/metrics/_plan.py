@@ -1,47 +1,43 @@
-"""The plan of a computation: the bilinear terms of both sides (:class:`Bilinear`) assembled, with the weights,
+"""The plan of a computation: the bilinear terms of both sides
+(:class:`~lazylib.metrics._declaration.Bilinear`, from the metric's declaration) assembled, with the weights,
 into one product ``S = left @ right.T`` (:func:`plan`, :class:`Plan`); the training data's stored side built
-once per fit (:class:`StoredSide`); and the exactness decision (:attr:`Plan.exact`, :func:`exact_operands`):
-whether every sum of the product comes out exact in any order, so that none is ever recomputed. The rounding
-bound of the other sums (:attr:`Plan.rounding`, :attr:`Plan.magnitude`) and their refinement
-(:meth:`Plan.refine`) are described in :mod:`lazylib.metrics._refine`."""
+once per fit (:class:`StoredSide`); the exactness decision (:attr:`Plan.exact`, :func:`exact_operands`):
+whether every sum of the product comes out exact in any order, so that none is ever recomputed; and the
+refinement of the other sums near zero (:func:`refine_near_zero`, :meth:`Plan.refine`: those whose rounding
+bound, :attr:`Plan.rounding` times :attr:`Plan.magnitude`, could exceed :data:`ACCURACY` of them, recomputed
+from direct differences by :func:`exact_pairs`).
+
+A one-page overview, with the proof sketch of the bound: ``lazylib/metrics/README.md``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-from lazylib.metrics._refine import ACCURACY, SNAP, UNIT_ROUNDOFF, exact_pairs
+from lazylib import search
+from lazylib.metrics._declaration import Bilinear, Declaration
 
-if TYPE_CHECKING:
-    from lazylib.metrics._base import Metric
-
-
-# ---------------------------------------------------------------------------------------------- the records
-@dataclass(frozen=True)
-class Bilinear:
-    """Bilinear attribute terms of one side: ``alpha`` (n, m) per-attribute scalars, ``psi`` (n, K) blocks.
-
-    ``block[k]`` is the attribute of column ``k`` of ``psi``. On the stored side the same fields hold ``beta``
-    and ``chi``. ``unknown_one`` (n, m) marks values whose attribute
-    distance is 1 whatever the other value (HEOM/HVDM's rule for unknowns); their alpha and psi are 0.
-    """
-
-    alpha: np.ndarray
-    psi: np.ndarray
-    block: np.ndarray
-    unknown_one: np.ndarray | None = None
-    squared: np.ndarray | None = None  # (K,) columns of squared-difference terms (psi = -2 phi, chi = phi)
-
-
-class BilinearPair(NamedTuple):
-    """The bilinear terms of both sides, as a metric's ``_bilinear`` declares them: ``query`` (alpha, psi) and
-    ``stored`` (beta, chi)."""
-
-    query: Bilinear
-    stored: Bilinear
+# ---------------------------------------------------------------------------------------------- the accuracy
+#: Relative accuracy of every sum the engine gives: a sum of the product whose rounding bound (see
+#: :meth:`Plan.refine`) could exceed this fraction of it is recomputed pair by pair from direct differences.
+#: ``||a||^2 + ||b||^2 - 2 a.b`` loses all relative precision as ``a -> b``, and a square root would turn a
+#: rounding error of 1e-16 into a distance of 1e-8 between identical instances. A tenth of the default tie
+#: tolerance (``lazylib.search.TIE_TOLERANCE``): two equal sums left unrecomputed still count as tied.
+ACCURACY = 1e-10
+#: Recomputed sums below this fraction of the size of their terms (``sum_k |left_k| |right_k|``) are exactly
+#: 0: the embeddings of the two instances then agree to about 12 significant digits, the level of the rounding
+#: left in embeddings of identical values computed on two paths (query and stored side, e.g. a centred
+#: embedding computed from values rounded differently). So identical instances are at distance exactly 0, in
+#: ``pairwise`` and in the search alike.
+SNAP = 1e-24
+#: Unit roundoff of double precision.
+UNIT_ROUNDOFF = 2.0**-53
+#: The metrics outside the plan that compute a squared Euclidean distance as one product (the statistical
+#: ones) recompute from direct differences the sums below this fraction of ``||a||^2 + ||b||^2``.
+CANCELLATION = 1e-3
 
 
 # ---------------------------------------------------------------------------------------------- the plan
@@ -89,16 +85,12 @@ class StoredSide:
     def grouped(self):
         """:class:`lazylib.search.Grouped` ``(representatives, groups, stored)``, or None when grouping identical
         stored sides would not halve the stored instances (:func:`lazylib.search.find_groups`)."""
-        from lazylib import search
-
         return search.find_groups(self)
 
     @cached_property
     def single_precision(self):
         """The stored side split and rounded for the single-precision filter
         (:class:`lazylib.search.SingleParts`)."""
-        from lazylib import search
-
         return search.SingleParts.of(self.right, len(self.tail_attributes))
 
     @cached_property
@@ -131,7 +123,7 @@ class Plan:
     unknown_one: np.ndarray | None = None
     fill: np.ndarray | None = None
     #: Bound, in bytes, on the rows gathered for one block of pairs (:meth:`pair_magnitude`,
-    #: :func:`lazylib.search.product_sums`; :func:`~lazylib.metrics._refine.exact_pairs` four times as many):
+    #: :func:`lazylib.search.product_sums`; :func:`~lazylib.metrics._plan.exact_pairs` four times as many):
     #: a quarter of the metric's ``working_memory``, at most :data:`PAIR_BLOCK_BYTES`.
     pair_bytes: float = 0.0
 
@@ -243,17 +235,39 @@ class Plan:
         return sums
 
 
-def plan(metric: Metric, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: bool = False) -> Plan:
-    """The bilinear product of a computation, set up once from the metric's declared terms: the weights ``U``
-    (``_query_weights``) and ``V`` (the fitted ``weights_`` of each stored instance's class), both sides
-    (``_bilinear``), their assembly into ``left`` and ``right`` and the unknown-at-one ``fill``.
-    ``training``: the stored instances are the training data (``Zs`` is ``X_``), whose stored side is built
-    once per fit (:func:`training_stored_side`)."""
-    V = stored_weights(metric.weights_, len(Zs), classes)
-    U = metric._query_weights(Zq)
-    pair_bytes = min(PAIR_BLOCK_BYTES, metric.working_memory * 2**20 / 4)
-    trained = training_stored_side(metric, V, U is None) if training and metric._separable() else None
-    terms = metric._bilinear(Zq, Zs, stored=None if trained is None else trained.terms)
+def refine_near_zero(p: Plan, S: np.ndarray, start: int) -> None:
+    """Recompute in place the sums of the block ``S`` (queries ``start:``) whose rounding could exceed
+    ``ACCURACY`` of them (:meth:`Plan.refine`); nothing when the plan's sums are exact (:attr:`Plan.exact`).
+
+    Most rows of a block hold no such sum: their minimum (one pass, no temporary) is compared first with the
+    row's threshold (:attr:`Plan.threshold`), and only the rows below it are searched pair by pair. Every
+    negative rounding is below its threshold, so the block comes out non-negative.
+    """
+    if p.exact:
+        return
+    bound = p.threshold[start : start + len(S)]
+    rows = np.flatnonzero(S.min(axis=1) <= bound)
+    if not len(rows):
+        return
+    block = S if len(rows) == len(S) else S[rows]
+    r, c = np.nonzero(block <= bound[rows][:, None])
+    r = rows[r]
+    if len(r):
+        S[r, c] = p.refine(r + start, c, S[r, c])
+
+
+def plan(declared: Declaration, Zq: np.ndarray, Zs: np.ndarray, classes, *, training: bool = False) -> Plan:
+    """The bilinear product of a computation, set up once from the metric's declaration ``declared``: the
+    weights ``U`` (:meth:`~lazylib.metrics._declaration.Declaration.query_weights`) and ``V`` (the fitted weights
+    of each stored instance's class), both sides (:meth:`~lazylib.metrics._declaration.Declaration.sides`),
+    their assembly into ``left`` and ``right`` and the unknown-at-one ``fill``. ``training``: the stored
+    instances are the training data (``Zs`` is the declaration's ``training``), whose stored side is built once
+    per fit (:func:`training_stored_side`)."""
+    V = stored_weights(declared.weights, len(Zs), classes)
+    U = declared.query_weights(Zq)
+    pair_bytes = min(PAIR_BLOCK_BYTES, declared.working_memory * 2**20 / 4)
+    trained = training_stored_side(declared, V, U is None) if training and declared.separable else None
+    terms = declared.sides(Zq, Zs, stored=None if trained is None else trained.terms)
     if terms is None:
         return Plan(None, None, U, V, trained, pair_bytes=pair_bytes)
     if trained is not None:
@@ -290,15 +304,15 @@ def stored_weights(W: np.ndarray | None, n: int, classes) -> np.ndarray | None:
     return W[classes]
 
 
-def training_stored_side(metric: Metric, V, no_query_weights: bool) -> StoredSide:
+def training_stored_side(declared: Declaration, V, no_query_weights: bool) -> StoredSide:
     """The stored side of the training data, built once per fit and per weights (one per value of
-    ``no_query_weights``, on which the assembled right-hand matrix depends) and kept in the metric's
-    ``_training_sides`` (which setting ``weights_`` empties)."""
-    side = metric._training_sides.get(no_query_weights)
+    ``no_query_weights``, on which the assembled right-hand matrix depends) and kept in the declaration's
+    ``training_sides`` (a new declaration, with none, comes with new weights)."""
+    side = declared.training_sides.get(no_query_weights)
     if side is None:
-        terms = metric._training_stored_terms()
+        terms = declared.training_terms()
         right, tail_attributes = _assemble_right(terms, V, no_query_weights)
-        side = metric._training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
+        side = declared.training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
     return side
 
 
@@ -430,3 +444,57 @@ def exact_operands(query: Dyadic | None, stored: Dyadic | None) -> bool:
 
 def _column_max(a: np.ndarray) -> np.ndarray:
     return np.abs(a).max(axis=0, initial=0.0)
+
+
+# ---------------------------------------------------------------------------------------------- the exact sums
+def exact_pairs(
+    q: Bilinear, s: Bilinear, I: np.ndarray, J: np.ndarray, U, V, *, max_bytes: float = 32 * 2**20
+) -> np.ndarray:
+    """The weighted sum ``S`` for the pairs ``(I[k], J[k])`` only (queries' terms ``q``, stored ``s``),
+    squared differences taken directly, a block of pairs at a time whose gathered embeddings stay within
+    ``max_bytes`` (each pair's sum the same bits in any block)."""
+    out = np.empty(len(I))
+    m = q.alpha.shape[1]
+    sq = q.squared
+    step = max(1, int(max_bytes // (8 * max(q.psi.shape[1], 1))))
+    for lo in range(0, len(I), step):
+        i, j = I[lo : lo + step], J[lo : lo + step]
+        psi, chi = q.psi[i], s.psi[j]
+        cols = np.where(sq, (psi / -2.0 - chi) ** 2, psi * chi)
+        per_attribute = block_sums(cols, q.block, m)
+        alpha_beta = np.where(sq_attributes(q, m), 0.0, q.alpha[i] + s.alpha[j])
+        t = per_attribute + alpha_beta
+        if q.unknown_one is not None:
+            t = np.where(q.unknown_one[i] | s.unknown_one[j], 1.0, t)
+        if U is not None:
+            t = t * U[i]
+        if V is not None:
+            t = t * V[j]
+        out[lo : lo + step] = t.sum(1)
+    return out
+
+
+def block_sums(cols: np.ndarray, block: np.ndarray, m: int) -> np.ndarray:
+    """(n, m): the columns of ``cols`` added per attribute (``block[k]`` the attribute of column ``k``), each
+    attribute's columns in column order from 0, as ``np.add.at`` adds them (the same bits), one pass per
+    position within a block rather than one slow scatter per element."""
+    out = np.zeros((len(cols), m))
+    if not len(block):
+        return out
+    if np.any(block[1:] < block[:-1]):  # blocks not contiguous: the general scatter
+        np.add.at(out.T, block, cols.T)
+        return out
+    starts = np.flatnonzero(np.concatenate(([True], block[1:] != block[:-1])))
+    widths = np.diff(np.concatenate((starts, [len(block)])))
+    attributes = block[starts]
+    for j in range(widths.max()):
+        live = widths > j
+        out[:, attributes[live]] += cols[:, starts[live] + j]
+    return out
+
+
+def sq_attributes(q: Bilinear, m: int) -> np.ndarray:
+    """(m,) True for the attributes whose term is a squared difference."""
+    flags = np.zeros(m, dtype=bool)
+    flags[q.block[q.squared]] = True
+    return flags

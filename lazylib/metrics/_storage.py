@@ -10,8 +10,9 @@ import pandas as pd
 
 #: The stored instances: O(nm) for every metric, so left out of the comparison the paper makes.
 TRAINING_DATA = ("X_", "y_", "sets_")
-#: Derived from the training data to speed the search up, and rebuilt on demand (not part of the model).
-CACHES = ("_training_sides",)
+#: The engine's record of the fitted metric (its terms, already counted, and the training data's stored side,
+#: derived from the training data to speed the search up and rebuilt on demand): not part of the model.
+CACHES = ("_declaration",)
 
 
 def fitted_bytes(metric) -> int:

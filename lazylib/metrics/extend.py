@@ -7,7 +7,8 @@ column: one of the terms here (overlap, squared differences of values or of prob
 difference, a set-valued term) or a new subclass of :class:`AttributeTerm`. A *bilinear* term
 ``alpha(x) + beta(y) + psi(x) . chi(y)`` gives its two sides as :class:`Half` objects and is computed by one
 matrix product for all pairs; any other term gives its matrix by ``direct``. What the engine and the search
-ask of a term and of a metric is declared once, in :class:`TermContract` and :class:`MetricContract`; the
+ask of a term and of a metric is declared once, in :class:`TermContract` and :class:`MetricContract` (``fit``
+reads them into one record, ``lazylib.metrics._declaration.Declaration``, which is all the engine reads); the
 bases implement every member with a default. :func:`register_metric` gives the class a name for
 :func:`lazylib.metrics.make_metric` and the estimators' ``metric=``. :mod:`lazylib.weighting.mdw` defines mean
 difference weighting this way. A metric's parameters are declared in its ``_parameter_constraints`` with the

@@ -71,7 +71,7 @@ class Minkowski(AttributeMetric):
     the training spread is beyond ``SAFE_SPREAD``) each pair's distance is computed in the pair's own unit, its
     largest difference ``M``: ``D = M (sum_a (|x_a - y_a| / (scale_a M))^r)^(1/r)`` (weights enter as
     ``w_a^(1/r)`` inside the differences), so ``|d|^r`` neither overflows nor underflows at any ``r`` and any
-    scale of the data (:func:`lazylib.metrics._chunks.norm_block`).
+    scale of the data (:func:`lazylib.metrics._engine.norm_block`).
 
     References
     ----------

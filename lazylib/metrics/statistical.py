@@ -15,7 +15,7 @@ from lazylib._validation import Real
 from lazylib.column_stats import known_mean_std
 from lazylib.encoding import LINEAR_TYPES
 from lazylib.metrics._base import WORKING_MEMORY, Metric
-from lazylib.metrics._refine import CANCELLATION
+from lazylib.metrics._plan import CANCELLATION
 
 
 class _NumericMetric(Metric):
@@ -67,7 +67,7 @@ def _check_non_negative(metric, Z, what: str, distance: str) -> None:
 
 def _sq_euclidean(P, Q):
     """``||p - q||^2`` for all pairs as one product; sums that cancel to near zero are recomputed from direct
-    differences (see ``lazylib.metrics._refine.CANCELLATION``), so identical rows are at exactly 0."""
+    differences (see ``lazylib.metrics._plan.CANCELLATION``), so identical rows are at exactly 0."""
     p2, q2 = (P * P).sum(1), (Q * Q).sum(1)
     S = p2[:, None] + q2[None, :] - 2.0 * P @ Q.T
     near = np.nonzero(S <= CANCELLATION * (p2[:, None] + q2[None, :]))

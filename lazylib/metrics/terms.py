@@ -94,7 +94,7 @@ def power_difference(term: PowerAttribute, x: float, y: float) -> float:
     """``|x - y|^r / scale^r``: one attribute of the Minkowski distance of any order ``r`` (Eq. 1 of Wilson &
     Martinez), in the data's units; an unknown value is at distance 1, a constant attribute contributes 0. For
     ``r`` other than 1 and 2 the engine computes each pair's distance in the pair's own unit
-    (:func:`lazylib.metrics._chunks.norm_block`), so its distances are the ``r``-th roots of sums of these
+    (:func:`lazylib.metrics._engine.norm_block`), so its distances are the ``r``-th roots of sums of these
     terms where such sums are within the float range."""
     if math.isnan(x) or math.isnan(y):
         return 1.0

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_metric_loops import loop_matrix, ref_overlap, ref_vdm
 
-from lazylib.metrics import _distinct, _engine, _refine, make_metric
+from lazylib.metrics import _engine, _plan, make_metric
 from lazylib.neighbors import KNeighborsClassifier
 
 
@@ -57,12 +57,12 @@ METRICS = [
 @pytest.mark.parametrize(("name", "params"), METRICS, ids=[f"{n}{p or ''}" for n, p in METRICS])
 def test_pairwise_over_distinct_rows_equals_every_row(name, params):
     X, y, types = data_for(name, 0)
-    assert _distinct.distinct_rows(X) is not None  # the data exercise the distinct path
+    assert _engine.distinct_rows(X) is not None  # the data exercise the distinct path
     metric = make_metric(name, **params).fit(X, y, types=types)
     got = metric.pairwise(X[:120])
     with every_row():
         want = metric.pairwise(X[:120])
-    np.testing.assert_allclose(got, want, rtol=_refine.ACCURACY, atol=0)
+    np.testing.assert_allclose(got, want, rtol=_plan.ACCURACY, atol=0)
     assert np.array_equal(got == 0, want == 0)
     np.testing.assert_allclose(metric.pairwise(X[:50], X[100:200], y_B=y[100:200]), want[:50, 100:200], rtol=1e-9)
 
@@ -86,7 +86,7 @@ def test_per_class_weights_tell_identical_rows_of_different_classes_apart():
     metric = make_metric("hvdm", weights=W).fit(X, y, types=types)
     got = metric.pairwise(X)
     with every_row():
-        np.testing.assert_allclose(got, metric.pairwise(X), rtol=_refine.ACCURACY, atol=0)
+        np.testing.assert_allclose(got, metric.pairwise(X), rtol=_plan.ACCURACY, atol=0)
 
 
 def assert_same_votes(got, want):
@@ -96,7 +96,7 @@ def assert_same_votes(got, want):
     np.testing.assert_array_equal(got[0].tied, want[0].tied)
     np.testing.assert_array_equal(got[1], want[1])
     np.testing.assert_array_equal(got[2][1], want[2][1])
-    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_refine.ACCURACY)
+    np.testing.assert_allclose(got[2][0], want[2][0], rtol=_plan.ACCURACY)
     np.testing.assert_array_equal(got[3], want[3])
 
 
@@ -150,15 +150,15 @@ def test_dvdm_finds_distinct_rows_on_its_ranges(params):
     the metric uses): rows in the same ranges are computed once, with the results of every row."""
     X, y, types = binned_duplicates(0)
     metric = make_metric("dvdm", **dvdm_params(params, X.shape[1])).fit(X, y, types=types)
-    assert _distinct.distinct_rows(X) is None  # raw rows: all distinct
-    ranges = metric._operand_rows(X)
-    assert _distinct.distinct_rows(ranges) is not None  # their ranges: at most half as many patterns
+    assert _engine.distinct_rows(X) is None  # raw rows: all distinct
+    ranges = metric._declaration.operand_rows(X)
+    assert _engine.distinct_rows(ranges) is not None  # their ranges: at most half as many patterns
     np.testing.assert_array_equal(np.isnan(ranges), np.isnan(X))
     got = (metric.pairwise(X), metric.pairwise(X[:150], X[150:], y_B=y[150:]))
     with every_row():
         want = (metric.pairwise(X), metric.pairwise(X[:150], X[150:], y_B=y[150:]))
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g, w, rtol=_refine.ACCURACY, atol=0)
+        np.testing.assert_allclose(g, w, rtol=_plan.ACCURACY, atol=0)
         assert np.array_equal(g == 0, w == 0)
 
 
@@ -169,7 +169,7 @@ def test_dvdm_votes_over_distinct_ranges_equal_every_row(params, k, ties):
     clf = KNeighborsClassifier(k, "dvdm", metric_params=dvdm_params(params, X.shape[1]), ties=ties)
     clf.fit(X[:300], y[:300], types=types)
     Q = X  # three quarters training rows, in 100-odd patterns of ranges
-    assert _distinct.distinct_rows(clf.metric_._operand_rows(Q)) is not None
+    assert _engine.distinct_rows(clf.metric_._declaration.operand_rows(Q)) is not None
     got = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
     with every_row():
         want = (clf.neighbourhood(Q), clf.predict(Q), clf.kneighbors(Q), clf.predict_loo())
@@ -183,4 +183,4 @@ def test_metrics_reading_raw_values_find_distinct_rows_on_them(name):
     metric's that reads the values themselves."""
     X, y, types = binned_duplicates(2)
     metric = make_metric(name).fit(X, y, types=types)
-    assert metric._operand_rows(X) is X
+    assert metric._declaration.operand_rows(X) is X

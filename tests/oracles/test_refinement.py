@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_metric_loops import loop_matrix, random_mixed, ref_heom, ref_hvdm, ref_overlap
 
-from lazylib.metrics import _plan, _refine, make_metric
+from lazylib.metrics import _declaration, _plan, make_metric
 
 
 def exact_sums(metric, Q, B=None, y_B=None, *, size: bool = False):
@@ -30,7 +30,7 @@ def exact_sums(metric, Q, B=None, y_B=None, *, size: bool = False):
     p = metric._plan(Zq, Zs, classes)
     q, s = p.query, p.stored
     m = q.alpha.shape[1]
-    squared = _refine.sq_attributes(q, m)
+    squared = _plan.sq_attributes(q, m)
     out = np.empty((len(Zq), len(Zs)))
     for i in range(len(Zq)):
         for j in range(len(Zs)):
@@ -66,8 +66,8 @@ def assert_within_accuracy(got, want, size):
     """Every sum within ``ACCURACY`` of the exact one, or snapped to 0 where the exact one is below ``SNAP``
     times the size of its terms (embeddings equal to about 12 digits: exactly 0 by design)."""
     assert np.all(got >= 0)
-    snapped = (got == 0) & (want <= _refine.SNAP * size)
-    bad = ~((np.abs(got - want) <= _refine.ACCURACY * want) | snapped)
+    snapped = (got == 0) & (want <= _plan.SNAP * size)
+    bad = ~((np.abs(got - want) <= _plan.ACCURACY * want) | snapped)
     assert not bad.any(), (got[bad], want[bad])
     assert np.all(got[want == 0] == 0)  # identical instances at exactly 0
 
@@ -115,8 +115,8 @@ def test_near_duplicates_equal_the_per_pair_loop(name, spread):
     # Euclidean on codes: the loop of test_metric_loops is normalised, so the exact sums stand in for it
     want = np.sqrt(sums) if reference is None else loop_matrix(reference(X, y, types), Q, X)
     # a sum snapped to 0 is a distance of at most sqrt(SNAP * size)
-    atol = np.sqrt(_refine.SNAP * size.max())
-    np.testing.assert_allclose(metric.pairwise(Q), want, rtol=_refine.ACCURACY, atol=atol)
+    atol = np.sqrt(_plan.SNAP * size.max())
+    np.testing.assert_allclose(metric.pairwise(Q), want, rtol=_plan.ACCURACY, atol=atol)
 
 
 @pytest.mark.parametrize("weights", [None, [0.5, 2.0, 0.25, 1.0, 4.0, 0.125]])
@@ -138,7 +138,7 @@ def test_overlap_with_arbitrary_weights_is_not_exact():
     X, y, types = random_mixed(0, n=30, n_nom=4, n_lin=0)
     metric = make_metric("overlap", weights=[0.1, 0.2, 0.3, 0.7]).fit(X, y, types=types)
     assert not metric._plan(metric.X_, metric.X_, metric.y_, training=True).exact
-    np.testing.assert_allclose(metric.pairwise(X), exact_sums(metric, X), rtol=_refine.ACCURACY, atol=0)
+    np.testing.assert_allclose(metric.pairwise(X), exact_sums(metric, X), rtol=_plan.ACCURACY, atol=0)
 
 
 @settings(max_examples=50, deadline=None)
@@ -169,7 +169,7 @@ def test_the_first_entries_bound_the_quanta_from_above(ints, shift, head, odd):
     a = np.ldexp(np.array(ints, dtype=np.float64), shift).reshape(-1, 1)
     if odd:  # an entry past the head that is no multiple of any power of two the head shows
         a[-1] = 0.1
-    side = _plan.Bilinear(alpha=a, psi=a[::-1].copy(), block=np.zeros(1, dtype=int))
+    side = _declaration.Bilinear(alpha=a, psi=a[::-1].copy(), block=np.zeros(1, dtype=int))
     full, first = _plan._dyadic(side, None), _plan._dyadic(side, None, head=head)
     assert first.alpha >= full.alpha and first.emb >= full.emb and first.weight == full.weight
     assert (first.alpha_max, tuple(first.emb_max)) == (full.alpha_max, tuple(full.emb_max))

@@ -17,6 +17,7 @@ import pytest
 from sklearn.base import clone
 
 from lazylib.metrics import encode
+from lazylib.metrics._engine import chunk_rows
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 from lazylib.weighting import MDW, FeatureDifference, mdw_weights
 from lazylib.weighting.sets import DifferenceKNN, combined_distance, loo_accuracy
@@ -110,7 +111,7 @@ def test_small_working_memory_gives_the_same_sums():
     X, y = random_sets(3, n=60)
     big = MDW().fit(X, y)
     small = MDW(working_memory=0.002).fit(X, y)  # a few rows per chunk, the member pairs cut into blocks
-    assert small._chunk_rows(60, 0, (small.sets_, small.sets_)) < 20
+    assert chunk_rows(small.working_memory, 60, 0, (small.sets_, small.sets_)) < 20
     np.testing.assert_allclose(small.weights_, big.weights_, rtol=1e-13)
     np.testing.assert_allclose(small.pairwise(X), big.pairwise(X), rtol=1e-13, atol=1e-15)
 

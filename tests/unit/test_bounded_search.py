@@ -39,7 +39,7 @@ def test_pair_terms_equal_the_matrix_terms_to_the_last_bit(cls):
     Zq, Zs = metric._encode_like_fit(X.iloc[100:], "X"), metric.X_
     rng = np.random.default_rng(2)
     I, J = rng.integers(0, len(Zq), 500), rng.integers(0, len(Zs), 500)
-    for a, att in metric._root_terms():
+    for a, att in metric._declaration.root_terms:
         T = att.direct(Zq[:, a], Zs[:, a])
         np.testing.assert_array_equal(att.direct_pairs(Zq[I, a], Zs[J, a]), T[I, J])
         # the terms are the printed ones, (sum_c (P_xc - P_yc)^2)^2
@@ -93,7 +93,7 @@ def test_the_bounded_search_is_the_whole_row_search(seed, cls, continuous, nomin
 def test_the_corrected_form_does_not_take_the_bounded_path():
     X, y = mixed_data(11)
     metric = IVDM().fit(X, y)
-    assert metric._root_terms() is None
+    assert metric._declaration.root_terms is None
     with mock.patch.object(_engine, "bounded_groups") as bounded:
         list(metric.nearest_groups(X.iloc[:20], 1))
     bounded.assert_not_called()

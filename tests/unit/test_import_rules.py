@@ -13,7 +13,11 @@
    (``lazylib.metrics._engine``) are names of that package, for its own modules to import;
 5. every import names the module that defines the name (no "kept importable from here" re-exports), in the
    library, the tests, the benchmarks and the chapters, by import or as an attribute of an imported module; a
-   package's ``__init__`` and ``lazylib.metrics.extend`` are the fronts that gather names on purpose.
+   package's ``__init__`` and ``lazylib.metrics.extend`` are the fronts that gather names on purpose;
+6. the engine (the modules of :data:`ENGINE_MODULES`) and the search (``lazylib/search.py``) read a metric's
+   declaration, never the metric: they import no ``Metric`` (nor ``lazylib.metrics._base``); no module of
+   ``lazylib/metrics`` and not ``lazylib/search.py`` imports inside a function or under ``TYPE_CHECKING`` (every
+   dependency is a plain import at the top, so the import graph has no hidden circle).
 """
 
 from __future__ import annotations
@@ -326,3 +330,83 @@ def test_import_lazylib_is_light():
 def test_the_light_import_check_can_fail():
     """The probe sees a heavy import: ``lazylib.neighbors`` subclasses scikit-learn's estimators."""
     assert "sklearn" in _heavy_modules_after("import lazylib.neighbors")
+
+
+#: The engine: the declaration it reads, its plan and its computation (lazylib/metrics/README.md).
+ENGINE_MODULES = tuple(PACKAGE / "metrics" / f"_{role}.py" for role in ("declaration", "plan", "engine"))
+SEARCH = PACKAGE / "search.py"
+#: The names of the metric classes, which the engine and the search never import.
+METRIC_CLASSES = ("Metric", "AttributeMetric")
+
+
+def _metric_imports(tree: ast.AST) -> list[str]:
+    """Every import of the metric classes (:data:`METRIC_CLASSES`, from any module) or of the module that
+    defines them (``lazylib.metrics._base``), as ``module.name``."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found += [
+                f"{node.module}.{alias.name}"
+                for alias in node.names
+                if alias.name in METRIC_CLASSES or f"{node.module}.{alias.name}" == "lazylib.metrics._base"
+            ]
+            if node.module == "lazylib.metrics._base":
+                found.append(node.module)
+        elif isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name == "lazylib.metrics._base"]
+    return sorted(set(found))
+
+
+def _hidden_imports(tree: ast.AST) -> list[str]:
+    """``line N: ...`` for every import inside a function (or method) and every ``if TYPE_CHECKING:`` block: a
+    dependency the module's top does not show."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found += [
+                f"line {inner.lineno}: {ast.unparse(inner)} (inside {node.name})"
+                for inner in ast.walk(node)
+                if isinstance(inner, (ast.Import, ast.ImportFrom))
+            ]
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            found.append(f"line {node.lineno}: if {ast.unparse(node.test)}")
+    return sorted(set(found), key=lambda line: int(line.split(":")[0].split()[1]))
+
+
+@pytest.mark.parametrize("path", [*ENGINE_MODULES, SEARCH], ids=lambda p: _module_name(p))
+def test_the_engine_and_the_search_import_no_metric(path):
+    imported = _metric_imports(ast.parse(path.read_text(encoding="utf-8")))
+    assert not imported, f"{_module_name(path)} imports {imported}: the engine reads the metric's declaration"
+
+
+HIDDEN_RULE = sorted((PACKAGE / "metrics").rglob("*.py")) + [SEARCH]
+
+
+@pytest.mark.parametrize("path", HIDDEN_RULE, ids=lambda p: _module_name(p))
+def test_no_import_inside_a_function_or_under_type_checking(path):
+    hidden = _hidden_imports(ast.parse(path.read_text(encoding="utf-8")))
+    assert not hidden, f"{_module_name(path)} imports out of sight of its top: {hidden}"
+
+
+def test_the_engine_rules_catch_a_violation():
+    """The checks can fail: the engine importing the metric class (from its module or a front), a module
+    importing inside a function or a method, and a ``TYPE_CHECKING`` block are caught; top-level imports pass."""
+    bad = (
+        "from typing import TYPE_CHECKING\nfrom lazylib.metrics import Metric\nimport lazylib.metrics._base\n"
+        "from lazylib.metrics import _base\nif TYPE_CHECKING:\n    from lazylib.metrics._base import AttributeMetric\n"
+        "def f():\n    from lazylib import search\n    return search\n"
+        "class C:\n    def g(self):\n        import numpy\n"
+    )
+    tree = ast.parse(bad)
+    assert _metric_imports(tree) == [
+        "lazylib.metrics.Metric",
+        "lazylib.metrics._base",
+        "lazylib.metrics._base.AttributeMetric",
+    ]
+    assert _hidden_imports(tree) == [
+        "line 5: if TYPE_CHECKING",
+        "line 8: from lazylib import search (inside f)",
+        "line 12: import numpy (inside g)",
+    ]
+    good = "import numpy as np\nfrom lazylib import search\nfrom lazylib.metrics._declaration import Declaration\n"
+    assert _metric_imports(ast.parse(good)) == [] and _hidden_imports(ast.parse(good)) == []

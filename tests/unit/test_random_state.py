@@ -65,7 +65,7 @@ def test_every_user_facing_random_state_goes_through_the_helper():
     allowed = {
         "_validation.py",  # the helper
         "search.py",  # a fixed internal stream, not user-facing
-        "metrics/_distinct.py",  # a fixed internal stream hashing rows to find distinct ones, not user-facing
+        "metrics/_engine.py",  # a fixed internal stream hashing rows to find distinct ones, not user-facing
         "protocols/bench/stats.py",  # baycomp's own draws, RandomState(seed), reproduced to equal its posterior
         "protocols/wilson1997/protocol.py",  # seeds derived from dataset_seed (random_state validated as an int there)
         "protocols/shared.py",  # prepare's subset, seeded by dataset_seed (random_state validated as an int there)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lazylib import search as _search
 from lazylib.datasets import load
-from lazylib.metrics import _refine, make_metric
+from lazylib.metrics import _plan, make_metric
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
 
 
@@ -49,7 +49,7 @@ def test_kneighbors_distances_are_those_of_pairwise(name):
     d, i = clf.kneighbors(X.iloc[:120])
     D = clf.metric_.pairwise(X.iloc[:120])
     # each sum within ACCURACY of the exact one (relative), on two paths: the distances within ACCURACY
-    rtol = _refine.ACCURACY
+    rtol = _plan.ACCURACY
     np.testing.assert_allclose(d, np.take_along_axis(D, i, axis=1), rtol=rtol, atol=0)
     np.testing.assert_allclose(d, np.sort(D, axis=1)[:, :5], rtol=rtol, atol=0)
 
@@ -132,7 +132,7 @@ def check_against_pairwise(seed, factor, columns, k, name):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_block_sums_add_as_np_add_at_does(seed):
-    from lazylib.metrics._refine import block_sums
+    from lazylib.metrics._plan import block_sums
 
     rng = np.random.default_rng(seed)
     m = int(rng.integers(1, 8))
