@@ -32,6 +32,7 @@ import pytest
 
 from lazylib.metrics import REGISTRY, make_metric
 from lazylib.neighbors import KNeighborsClassifier
+from lazylib.synthetic import CATEGORY_BYTES, add_irrelevant, led
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting import MDW, MDWMVDM, FeatureDifference, IGWeighted, LearnedWOM
 
@@ -154,3 +155,33 @@ def test_a_table_too_large_for_working_memory_is_refused_before_it_is_built():
     finally:
         tracemalloc.stop()
     assert peak < 8 * 2**20
+
+
+def _peak(call) -> int:
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_add_irrelevant_refuses_too_many_categories_before_building_them():
+    X, _ = led(50, random_state=0)
+    message = r"the 100000000 categories of n_values would need 18\.6 GiB .*ask for a smaller n_values"
+
+    def refuse():
+        with pytest.raises(ValueError, match=message):
+            add_irrelevant(X, 2, kind="nominal", n_values=10**8, random_state=0)
+
+    assert _peak(refuse) < 2**20  # checked before a single category string is made
+    # 200,000 categories are within the limit and built: CATEGORY_BYTES bounds what one costs, and not by far
+    peak = _peak(lambda: add_irrelevant(X, 1, kind="nominal", n_values=200_000, random_state=0))
+    assert CATEGORY_BYTES / 2 * 200_000 < peak < CATEGORY_BYTES * 200_000
+
+
+def test_information_gain_weights_with_a_billion_bins_cost_what_the_rows_cost():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(500, 4)), rng.integers(0, 3, 500)
+    metric = IGWeighted(n_bins=10**9, working_memory=WM)
+    assert _peak(lambda: metric.fit(X, y, types=["continuous"] * 4).pairwise(X[:10])) < 2 * WM * 2**20
