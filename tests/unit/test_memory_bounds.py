@@ -1,7 +1,7 @@
 """Memory bounded by working_memory whatever the data's values (issue #53, item 1).
 
 Every estimator that takes ``working_memory`` (the k-NN with each metric of the registry, the weighting metrics,
-VFI5) is fitted and predicts under tracemalloc with ``working_memory=2`` MiB on data sized so that a table of one
+VFI5, C4.5) is fitted and predicts under tracemalloc with ``working_memory=2`` MiB on data sized so that a table of one
 row per instance and one column per distinct value or class would exceed it many times over:
 
 - ``ids``: two ID-like nominal columns (every value distinct) and one continuous column, three classes: a one-hot
@@ -33,6 +33,7 @@ import pytest
 from lazylib.metrics import REGISTRY, make_metric
 from lazylib.neighbors import KNeighborsClassifier
 from lazylib.synthetic import CATEGORY_BYTES, add_irrelevant, led
+from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting import MDW, MDWMVDM, FeatureDifference, IGWeighted, LearnedWOM
 
@@ -79,6 +80,8 @@ def allowance(X: pd.DataFrame, y: np.ndarray) -> float:
 def estimator(name: str, X: pd.DataFrame):
     if name == "vfi5":
         return VFI5Classifier(working_memory=WM)
+    if name == "c45":
+        return C45Classifier(working_memory=WM)
     if name in WEIGHTING:
         return KNeighborsClassifier(metric=WEIGHTING[name](working_memory=WM))
     params = {"wom": {"weights": np.linspace(0.5, 1.5, X.shape[1])}, "quadratic": {"Q": np.eye(X.shape[1])}}
@@ -88,7 +91,7 @@ def estimator(name: str, X: pd.DataFrame):
 CASES = [
     (case, name)
     for case in ("ids", "classes", "values")
-    for name in [n for n in REGISTRY if n != "hoem"] + ["vfi5", *WEIGHTING]
+    for name in [n for n in REGISTRY if n != "hoem"] + ["vfi5", "c45", *WEIGHTING]
     if case == "values" or name not in NUMERIC_ONLY
 ]
 #: MDWMVDM's weights are computed from a (V, V) table of value differences per column: refused, before it is
@@ -185,3 +188,17 @@ def test_information_gain_weights_with_a_billion_bins_cost_what_the_rows_cost():
     X, y = rng.normal(size=(500, 4)), rng.integers(0, 3, 500)
     metric = IGWeighted(n_bins=10**9, working_memory=WM)
     assert _peak(lambda: metric.fit(X, y, types=["continuous"] * 4).pairwise(X[:10])) < 2 * WM * 2**20
+
+
+def test_c45_grows_the_same_tree_bit_for_bit_at_any_working_memory():
+    """The blocks of attributes and cases of the cut search (a few cases at a time at 0.01 MiB) add the same
+    weights in the same order: the same tree and the same probabilities, to the last bit."""
+    X, y = data("classes")
+    X = X.assign(z=np.random.default_rng(5).normal(size=len(X)).round(1), x2=X["x"] * 3.0)
+    X.loc[::11, "z"] = np.nan  # fractional weights down both branches
+    y = y % 7
+    trees = [C45Classifier(working_memory=wm).fit(X, y) for wm in (64, 0.05, 0.01)]
+    for tree in trees[1:]:
+        assert tree.export_text() == trees[0].export_text()
+        np.testing.assert_array_equal(tree.predict_proba(X), trees[0].predict_proba(X))
+    assert trees[0].n_leaves_ > 5
