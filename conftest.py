@@ -34,7 +34,7 @@ from lazylib._book import execute_once
 from lazylib.report.scorecard import reads_records
 
 # No progress bar under pytest, in the tests or in the kernels nbval starts (they inherit the environment):
-# tqdm's own switch, which lazylib.evaluation.parallel_map honours.
+# tqdm's own switch, which lazylib.parallel.progress_bar honours.
 os.environ["TQDM_DISABLE"] = "1"
 
 #: The chapters executed by the second chain under pytest-xdist (``make test``): folders under ``book/``, or pages

@@ -14,7 +14,7 @@ add in another order with another number of threads (on the development machine 
 distances by one unit in the last place), so its last bits may follow the machine's load; near-zero sums are
 recomputed from direct differences either way.
 
-The workers of :func:`lazylib.evaluation.parallel_map` are already limited by joblib (``cpu_count() // n_jobs``
+The workers of :func:`lazylib.parallel.parallel_map` are already limited by joblib (``cpu_count() // n_jobs``
 threads each), so nothing changes there; single-process work (a notebook, a script, the tests) stops spending
 processor time on threads that do not pay. The limit is the process's (BLAS has one setting per process): code
 that runs lazylib in several threads of one process at once may see another thread's limit for a moment, which

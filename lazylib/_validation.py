@@ -280,14 +280,17 @@ def check_random_state(random_state) -> np.random.Generator:
 MAX_BYTES = 2**33
 
 
-def check_size(what: str, n_cells: int, bytes_per_cell: int = 8) -> None:
-    """Refuse to build ``what`` when its ``n_cells`` values would need more than :data:`MAX_BYTES`."""
+def check_size(
+    what: str, n_cells: int, bytes_per_cell: int = 8, *, fix: str = "ask for fewer rows or attributes"
+) -> None:
+    """Refuse to build ``what`` when its ``n_cells`` values would need more than :data:`MAX_BYTES` (``fix`` says
+    what to ask for instead, naming the parameter)."""
     need = int(n_cells) * bytes_per_cell
     if need > MAX_BYTES:
         size = f"{need / 2**30:.3g}" if need < 2**1000 else "astronomically many"
         raise ValueError(
             f"{what} would need {size} GiB (more than the {MAX_BYTES / 2**30:.0f} GiB "
-            "limit of lazylib._validation.MAX_BYTES): ask for fewer rows or attributes"
+            f"limit of lazylib._validation.MAX_BYTES): {fix}"
         )
 
 

@@ -32,6 +32,12 @@ TINY = 1e-9
 #: told apart by the last bit of a sum.
 GAIN_TIE = 1e-6
 
+#: Bytes the search for the best cut holds per case, continuous attribute and class (the class weights in the
+#: attributes' orders, cumulated in place, and the temporaries of the two entropies of every cut, five arrays of
+#: floats at once, with one to spare): :meth:`C45Builder._continuous` takes attributes and cases in blocks of at
+#: most ``max_bytes`` by it.
+BYTES_PER_CELL = 48
+
 
 #: Release 8's cap on the minimum size of each side of a continuous threshold (see
 #: :class:`lazylib.trees.C45Classifier`).
@@ -267,8 +273,10 @@ class C45Builder:
         release8_min_split,
         value_tolerance,
         relative_tolerance=True,
+        max_bytes=64 * 2**20,
     ):
         self.Z, self.y, self.C = Z, y, C
+        self.max_bytes = max_bytes
         self.value_tolerance = value_tolerance
         self.relative_tolerance = relative_tolerance
         self.nominal = nominal
@@ -328,38 +336,72 @@ class C45Builder:
         out["split_info"][a] = _total_info(np.concatenate([[items - K], sizes])) / items
 
     def _continuous(self, rows, w, yr, items, out):
+        """The best cut of every continuous attribute, :data:`BYTES_PER_CELL` bytes a case, attribute and class
+        at a time: a block of attributes, and of cases (:meth:`_cumulated`), within ``max_bytes``."""
         cols = self.continuous_columns
+        if len(rows) < 2:
+            return
+        step = max(1, int(self.max_bytes // (BYTES_PER_CELL * (self.C + 2) * len(rows))))
+        for lo in range(0, len(cols), step):
+            self._continuous_block(cols[lo : lo + step], rows, w, yr, items, out)
+
+    def _cumulated(self, order, w, yr, n_rows: int):
+        """``(lo, cum)``: the rows ``lo .. lo + len(cum) - 1`` of the class weights of the first ``i + 1`` sorted
+        cases, ``cumsum`` of the (n, k, C) weights in the attributes' orders, ``n_rows`` cases at a time (each
+        block starts from the last row of the one before: the same additions, the same bits as all at once)."""
+        n, k = order.shape
+        running = None
+        for lo in range(0, n, n_rows):
+            part = np.zeros((min(n_rows, n - lo), k, self.C))
+            o = order[lo : lo + n_rows]
+            np.put_along_axis(part, yr[o][:, :, None], w[o][:, :, None], axis=2)
+            if running is not None:
+                part[0] += running
+            np.cumsum(part, axis=0, out=part)
+            running = part[-1].copy()
+            yield lo, part
+
+    def _continuous_block(self, cols, rows, w, yr, items, out):
         V = self.Z[np.ix_(rows, cols)]
         n, k = V.shape
-        if n < 2:
-            return
         C = self.C
-        Y = np.zeros((n, C))
-        Y[np.arange(n), yr] = w
         order = np.argsort(V, axis=0, kind="stable")  # NaN (unknown) sorts last
         Vs = np.take_along_axis(V, order, axis=0)
-        cum = np.cumsum(Y[order], axis=0)  # (n, k, C): class weights of the first i + 1 sorted cases
         n_known = (~np.isnan(V)).sum(axis=0)
-        known_freq = cum[np.maximum(n_known - 1, 0), np.arange(k)]
-        known_freq[n_known == 0] = 0.0
+        n_rows = max(2, int(self.max_bytes // (BYTES_PER_CELL * (C + 2) * k)))
+        parts = list(self._cumulated(order, w, yr, n)) if n_rows >= n else None  # one block: computed once
+        known_freq = np.zeros((k, C))
+        for lo, cum in parts or self._cumulated(order, w, yr, n_rows):
+            last = n_known - 1 - lo  # the row of the last known case of each attribute, if in this block
+            here = (n_known > 0) & (last >= 0) & (last < len(cum))
+            known_freq[here] = cum[last[here], np.flatnonzero(here)]
         K = known_freq.sum(axis=1)
         if self.release8_min_split:
             share = 0.1 * K / C
             min_split = np.where(share <= self.min_cases, self.min_cases, np.minimum(share, MAX_MIN_SPLIT))
         else:
             min_split = np.full(k, self.min_cases)
-        low = cum[:-1]  # cut after sorted position i = 0 .. n - 2
-        L = low.sum(axis=2)
+        L, gain = np.empty((n - 1, k)), np.empty((n - 1, k))
+        for lo, cum in parts or self._cumulated(order, w, yr, n_rows):
+            low = cum[: n - 1 - lo]  # cut after sorted position i = lo .. (n - 2)
+            cut = slice(lo, lo + len(low))
+            L[cut] = low.sum(axis=2)
+            # (K / items) (info(known) - info(split)) = (TI(known) - TI(low) - TI(high)) / items
+            gain[cut] = _total_info(known_freq)[None, :] - _total_info(low) - _total_info(known_freq[None, :, :] - low)
+        gain /= items
         H = K[None, :] - L
         valid = (
             (np.arange(n - 1)[:, None] < (n_known - 1)[None, :])
-            & (Vs[1:] > Vs[:-1] + self.value_tolerances[None, :])
+            & (Vs[1:] > Vs[:-1] + self.value_tolerances[np.searchsorted(self.continuous_columns, cols)][None, :])
             & (L >= min_split - TINY)
             & (H >= min_split - TINY)
         )
+        self._record_best(cols, valid, gain, L, H, K, Vs, items, out)
+
+    def _record_best(self, cols, valid, gain, L, H, K, Vs, items, out):
+        """The first cut of largest gain of each attribute of the block, and its figures, into ``out``."""
+        k = len(cols)
         tries = valid.sum(axis=0)
-        # (K / items) (info(known) - info(split)) = (TI(known) - TI(low) - TI(high)) / items
-        gain = (_total_info(known_freq)[None, :] - _total_info(low) - _total_info(known_freq[None, :, :] - low)) / items
         gain = np.where(valid, gain, -np.inf)
         best = np.argmax(gain >= gain.max(axis=0) - GAIN_TIE, axis=0)  # first (lowest) cut among tied gains
         idx = np.arange(k)

@@ -80,20 +80,12 @@ def _one_line(err: BaseException) -> str:
 
 def _client(address: str | None):
     """A Dask client on ``address`` (None without one), refused with the fix when Dask is missing or the scheduler
-    does not answer within :data:`SCHEDULER_TIMEOUT` seconds."""
+    does not answer within :data:`SCHEDULER_TIMEOUT` seconds (:func:`lazylib.parallel.connect`)."""
     if not address:
         return None
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ImportError("--scheduler needs Dask (not installed): pip install lazylib[dask]") from None
-    try:
-        return Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")
-    except Exception as err:  # distributed raises OSError, TimeoutError or ValueError (a malformed address)
-        raise OSError(
-            f"the Dask scheduler at {address} does not answer ({_one_line(err)}): start it (dask scheduler) or "
-            "check --scheduler"
-        ) from None
+    from lazylib.parallel import connect  # here: the command's help imports nothing heavy
+
+    return connect(address, timeout=SCHEDULER_TIMEOUT)
 
 
 def _targets(args) -> list:

@@ -5,12 +5,59 @@ A column with no known value in the training data is allowed: its statistics are
 of NaN with a numpy warning. The statistics hold at every magnitude a float can: the mean and the standard deviation
 are computed on values divided by the column's largest absolute value (a power of 2, so exactly). A column whose range
 itself exceeds the largest float is refused, naming it.
+
+The scale-free terms (a difference divided by a deviation or a range, equal-width ranges) read a column in its
+*unit* (:func:`safe_exponents`, :func:`in_units`): a column whose largest absolute value lies outside
+:data:`SAFE_RANGE` is divided by the power of two that brings it near 1 (exact), so that its statistics keep
+every digit in the subnormal range (a deviation of 2**-1074-scale data is itself subnormal: a few bits) and its
+range stays finite near 1.7e308. Within :data:`SAFE_RANGE` the unit is 1 and nothing is recomputed.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+
+#: Largest absolute values within which data are used as they are; data beyond are first divided by a power of
+#: two (:func:`safe_exponents`): the metrics' scale-free terms and the sub-space learners' squared differences
+#: (:func:`lazylib.subspace.in_safe_units`).
+SAFE_RANGE = (1e-100, 1e100)
+
+
+def safe_exponents(top) -> np.ndarray:
+    """Per entry of ``top`` (largest absolute values), the exponent ``e`` of the power of two ``2**e`` to divide
+    by: 0 within :data:`SAFE_RANGE` (and for 0 or a non-finite top), else the one bringing the top into
+    ``[0.5, 1)``.
+
+    Examples
+    --------
+    >>> safe_exponents([3.0, 2.0**-1074, 1.7e308, 0.0]).tolist()
+    [0, -1073, 1024, 0]
+    """
+    top = np.asarray(top, dtype=np.float64)
+    usable = np.isfinite(top) & (top > 0)
+    exponent = np.frexp(np.where(usable, top, 1.0))[1]
+    inside = (top >= SAFE_RANGE[0]) & (top <= SAFE_RANGE[1])
+    return np.where(usable & ~inside, exponent, 0).astype(np.int64)
+
+
+def column_exponents(Z: np.ndarray) -> np.ndarray:
+    """:func:`safe_exponents` of each column's largest absolute known value (NaN unknown)."""
+    return safe_exponents(np.max(np.where(np.isnan(Z), 0.0, np.abs(Z)), axis=0, initial=0.0))
+
+
+def in_units(x: np.ndarray, exponent) -> np.ndarray:
+    """``x * 2**-exponent`` (exact; ``exponent`` one integer, or one per column of ``x``); ``x`` itself when
+    every exponent is 0."""
+    exponent = np.asarray(exponent)
+    return x if not exponent.any() else np.ldexp(x, -exponent)
+
+
+def from_units(v: np.ndarray, exponent) -> np.ndarray:
+    """``v * 2**exponent``, a statistic in a column's unit back in the data's (infinite where it exceeds the
+    largest float)."""
+    with np.errstate(over="ignore"):
+        return np.ldexp(v, np.asarray(exponent))
 
 
 def _known(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -7,9 +7,7 @@ All splitters return lists of ``(train_indices, test_indices)`` pairs of 0-based
 
 from __future__ import annotations
 
-import os
 import resource
-import sys
 import time
 
 import numpy as np
@@ -20,6 +18,7 @@ from lazylib._docs import fill_doc
 from lazylib._validation import Boolean, Choice, Integer, Real, check, check_random_state
 from lazylib.encoding import Encoded, encode
 from lazylib.labels import label_values
+from lazylib.parallel import parallel_map
 
 #: The alternatives of :func:`paired_ttest` (scipy's names).
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -143,11 +142,11 @@ def cross_validate(
         Returns a fresh unfitted classifier with ``fit(X, y, types=...)`` and ``predict``.
     folds : list of (train, test) index arrays
     n_jobs : int or None
-        Processes to spread the folds over (:func:`parallel_map`: ``make_classifier`` may be a lambda; None takes
-        joblib's setting). Results are identical to ``n_jobs=1``: each fold is computed the same way, only
-        elsewhere.
+        Processes to spread the folds over (:func:`lazylib.parallel.parallel_map`: ``make_classifier`` may be a
+        lambda; None takes joblib's setting). Results are identical to ``n_jobs=1``: each fold is computed the
+        same way, only elsewhere.
     label : str
-        Text of the progress bar (:func:`parallel_map`; never in the book or under pytest).
+        Text of the progress bar (:func:`lazylib.parallel.parallel_map`; never in the book or under pytest).
     encode_once : bool
         Convert a DataFrame ``X`` to lazylib's numeric form once (:func:`lazylib.metrics.encode`) and hand each
         fold its rows in that form, which every lazylib estimator accepts; the declared category order makes
@@ -168,111 +167,6 @@ def cross_validate(
     job = (make_classifier, X, y, folds, types, label_values(y), expected)
     scores = parallel_map(lambda i: _fold_accuracy(job, i), range(len(folds)), n_jobs=n_jobs, label=label)
     return np.array(scores)
-
-
-def parallel_map(func, items, *, n_jobs: int | None = None, label: str = "jobs", progress: bool | None = None) -> list:
-    """``[func(item) for item in items]``, optionally spread over worker processes by joblib.
-
-    The work runs on joblib's active backend: its own worker processes (loky) by default, or whatever
-    :func:`joblib.parallel_config` names, such as ``"dask"`` for a Dask cluster (see the README). Workers are
-    fresh processes (spawned, not forked), so ``func`` and the items are pickled (with cloudpickle: a lambda or a
-    function defined in a notebook works; its globals and closure go along). Results come back in the order of
-    ``items`` and are identical to ``n_jobs=1``, since each call is computed the same way, only elsewhere. Seed
-    inside ``func`` from the item (e.g. a repetition's seed), never from a generator shared across calls. The
-    items go out in a few interleaved chunks per worker, so the progress bar moves a chunk at a time.
-
-    Each of loky's workers limits its BLAS and OpenMP thread pools to ``cpu_count() // n_jobs`` threads (at least
-    one; joblib's own rule), so two workers on two cores do not each start two BLAS threads; Dask's workers
-    start with one thread each.
-
-    Parameters
-    ----------
-    func : callable
-        Called once per item.
-    items : iterable
-        The items, in the order of the results.
-    n_jobs : int or None
-        Worker processes; 1 runs here, -1 uses every core. None: joblib's setting (1 unless
-        :func:`joblib.parallel_config` says otherwise).
-    label : str
-        Text of the progress bar.
-    progress : bool or None
-        Show a progress bar (:mod:`tqdm.auto`: a widget in a notebook, a bar on a terminal). None: shown in a
-        notebook kernel or on an interactive terminal, unless the environment variable ``TQDM_DISABLE`` is set
-        (pytest and the book's execution set it).
-
-    Returns
-    -------
-    list
-        ``func(item)`` for every item, in order.
-
-    Examples
-    --------
-    >>> parallel_map(lambda x: x * x, range(5), n_jobs=2)
-    [0, 1, 4, 9, 16]
-    """
-    from joblib import Parallel, delayed, effective_n_jobs
-
-    items = list(items)
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0):
-        raise ValueError(f"n_jobs must be None or a non-zero integer (-1: every core), got {n_jobs!r}")
-    workers = effective_n_jobs(n_jobs)
-    with progress_bar(len(items), label, progress) as bar:
-        if workers == 1 or len(items) <= 1:
-            results = []
-            for item in items:
-                results.append(func(item))
-                bar.update()
-            return results
-        # A few interleaved chunks per worker: func (with everything its closure holds) is pickled once per chunk,
-        # not once per item, which costs more than the work when items are small (3.5 times the wall time of this
-        # chunking on Part IV's study of 38 data sets); interleaving keeps chunks of items sorted by cost even.
-        n_chunks = min(len(items), workers * _CHUNKS_PER_WORKER)
-        chunks = [list(range(c, len(items), n_chunks)) for c in range(n_chunks)]
-        calls = (delayed(_run_chunk)(func, [items[i] for i in chunk]) for chunk in chunks)
-        try:
-            done = Parallel(n_jobs=n_jobs, return_as="generator")(calls)
-        except ValueError as error:  # a backend that cannot hand results back one by one (joblib's multiprocessing)
-            if "return_as" not in str(error):
-                raise
-            done = Parallel(n_jobs=n_jobs)(calls)
-        results = [None] * len(items)
-        for chunk, chunk_results in zip(chunks, done):
-            for i, result in zip(chunk, chunk_results):
-                results[i] = result
-            bar.update(len(chunk))
-    return results
-
-
-#: Chunks of items per worker in :func:`parallel_map` (more: a finer progress bar, more pickling).
-_CHUNKS_PER_WORKER = 4
-
-
-def _run_chunk(func, items) -> list:
-    return [func(item) for item in items]
-
-
-def progress_bar(total: int, label: str, progress: bool | None):
-    """A :mod:`tqdm.auto` bar of ``total`` steps labelled ``label``, or a disabled one (tqdm is imported only to
-    draw): ``progress`` True or False forces it; None shows it in a notebook or on a terminal unless
-    ``TQDM_DISABLE`` is set."""
-    if progress is None:
-        progress = os.environ.get("TQDM_DISABLE", "").strip().lower() in ("", "0", "false", "no", "off") and (
-            _in_notebook() or (hasattr(sys.stderr, "isatty") and sys.stderr.isatty())
-        )
-    if not progress:
-        from tqdm.std import tqdm
-
-        return tqdm(total=total, disable=True)
-    from tqdm.auto import tqdm
-
-    # tqdm hides itself when its output is not a terminal unless told otherwise; a notebook's never is one
-    return tqdm(total=total, desc=label, disable=False)
-
-
-def _in_notebook() -> bool:
-    """True inside a Jupyter kernel (where tqdm.auto draws a widget)."""
-    return "ipykernel" in sys.modules
 
 
 def check_folds(folds, n: int) -> list:
@@ -568,7 +462,7 @@ def compare(
 
 def cpu_seconds() -> float:
     """CPU time (s) of this process and of its finished child processes (user and system time of the workers
-    :func:`parallel_map` started and waited for), for a chapter to report what its computations cost.
+    :func:`lazylib.parallel.parallel_map` started and waited for), for a chapter to report what its computations cost.
 
     Returns
     -------

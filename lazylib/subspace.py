@@ -25,6 +25,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 
 from lazylib._docs import fill_doc
 from lazylib._validation import Choice, Integer, Real, check, check_class_indices, validate_params
+from lazylib.column_stats import in_units, safe_exponents
 from lazylib.encoding import LINEAR_TYPES, fit_input, query_input
 from lazylib.labels import encode_labels
 from lazylib.search import TIE_RULES, TIE_TOLERANCE
@@ -37,14 +38,11 @@ NULL_SPACES = ("svd", "ca", "none")
 #: Float64 numbers of the (queries x stored x widths) distance array computed at once.
 CHUNK_ELEMENTS = 1 << 21
 
-#: Largest absolute values within which squared differences are summed as they are; data beyond are first
-#: divided by a power of two (see :func:`in_safe_units`).
-SAFE_RANGE = (1e-100, 1e100)
-
 
 def in_safe_units(*arrays) -> tuple[list, float]:
     """The arrays divided by one power of two ``unit`` (returned with them) that brings their largest absolute
-    value near 1, when it lies outside :data:`SAFE_RANGE`; else the arrays unchanged and ``unit = 1``.
+    value near 1, when it lies outside :data:`lazylib.column_stats.SAFE_RANGE`; else the arrays unchanged and
+    ``unit = 1``.
 
     Euclidean nearest neighbours, a centred basis and their ties are unchanged by a common scale, and dividing by
     a power of two is exact, so data multiplied by 1e-170 or 1e160 give the same neighbours as the data
@@ -59,10 +57,10 @@ def in_safe_units(*arrays) -> tuple[list, float]:
     """
     arrays = [np.asarray(a, dtype=np.float64) for a in arrays]
     top = max((float(np.nanmax(np.abs(a), initial=0.0)) for a in arrays if a.size), default=0.0)
-    if not (0 < top < np.inf) or SAFE_RANGE[0] <= top <= SAFE_RANGE[1]:
+    exponent = int(safe_exponents(top))
+    if exponent == 0:
         return arrays, 1.0
-    exponent = int(np.frexp(top)[1])
-    return [np.ldexp(a, -exponent) for a in arrays], float(np.ldexp(1.0, exponent))
+    return [in_units(a, exponent) for a in arrays], float(np.ldexp(1.0, exponent))
 
 
 def numeric_matrix(X) -> np.ndarray:

@@ -28,6 +28,7 @@ from lazylib.c45_builder import (
 )
 from lazylib.encoding import NOMINAL, Encoded, fit_input, query_input
 from lazylib.labels import encode_labels
+from lazylib.metrics import WORKING_MEMORY
 
 
 @fill_doc
@@ -65,6 +66,14 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         True: the tolerance is scaled by ``min(1, range)``, so rescaled data grow the same tree. False: the
         program's absolute tolerance (release 8 and J48), which merges values of attributes of small range
         (wdbc, wpbc and glass hold such values 1e-5 apart); Part II's FNN filter uses it, as the paper's C4.5 did.
+    working_memory : float
+        Bound, in MiB, on the temporaries of the search for the best cut at a node (as for the metrics,
+        :data:`lazylib.metrics.WORKING_MEMORY` by default): the class weights of the cases sorted by each
+        continuous attribute, cumulated, ``48`` bytes a case, attribute and class
+        (:data:`lazylib.c45_builder.BYTES_PER_CELL`), are built for a block of attributes, and of cases, at a
+        time, so 250 classes or 100,000 cases cost one block, not ``n x k x C`` floats. Beside them the tree
+        holds the encoded data (``n x m``), a node's cut table (``n x k``) and its nominal counts (values x
+        classes). The tree is the same at any value, bit for bit.
 
     Attributes
     ----------
@@ -189,6 +198,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         release8_min_split: bool = True,
         value_tolerance: float = 1e-5,
         relative_tolerance: bool = True,
+        working_memory: float = WORKING_MEMORY,
     ):
         self.min_cases = min_cases
         self.confidence = confidence
@@ -199,6 +209,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         self.release8_min_split = release8_min_split
         self.value_tolerance = value_tolerance
         self.relative_tolerance = relative_tolerance
+        self.working_memory = working_memory
 
     _parameter_constraints: dict = {
         "min_cases": [Real(low=0, open_low=True)],
@@ -210,6 +221,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
         "release8_min_split": [Boolean()],
         "value_tolerance": [Real(low=0)],
         "relative_tolerance": [Boolean()],
+        "working_memory": [Real(0, open_low=True)],
     }
     _validate_params = validate_params
 
@@ -272,6 +284,7 @@ class C45Classifier(ClassifierMixin, BaseEstimator):
             release8_min_split=self.release8_min_split,
             value_tolerance=self.value_tolerance,
             relative_tolerance=self.relative_tolerance,
+            max_bytes=self.working_memory * 2**20,
         )
 
     def _codes(self, values, categories, nominal, fit=False):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lazylib.column_stats import in_units
 from lazylib.metrics._probabilities import ValueTable, value_weight
 from lazylib.metrics._sets import min_member_distances
 
@@ -365,20 +366,26 @@ class LinearAttribute(_Squared):
     """``((x - y) / scale)^2`` for a linear attribute; unknown values at distance 1 (``missing="one"``).
 
     Per-pair form: :func:`lazylib.metrics.terms.linear_difference`.
+
+    ``origin`` and ``scale`` are in the column's unit ``2**exponent`` (:func:`lazylib.column_stats.in_units`:
+    1 unless the column lies beyond :data:`lazylib.column_stats.SAFE_RANGE`), and the values are read in it, so
+    subnormal or huge columns keep every digit of ``(x - origin) / scale``.
     """
 
     bilinear = True
 
-    def __init__(self, origin: float, scale: float):
+    def __init__(self, origin: float, scale: float, exponent: int = 0):
         self.origin = origin
         self.scale = scale
+        self.exponent = exponent
 
     separable = True
 
     def embedding(self, x):
         """``(phi, unknown_one)``: the scaled values (all 0 for an attribute constant in training) and the unknowns."""
-        phi = np.zeros((len(x), 1)) if self.scale == 0 else ((x - self.origin) / self.scale)[:, None]
-        return phi, np.isnan(x)
+        if self.scale == 0:
+            return np.zeros((len(x), 1)), np.isnan(x)
+        return ((in_units(x, self.exponent) - self.origin) / self.scale)[:, None], np.isnan(x)
 
 
 class CurveAttribute(_Squared):
@@ -463,12 +470,15 @@ class PowerAttribute(AttributeTerm):
     """``|x - y|^r / scale^r`` for a linear attribute (Minkowski with any ``r``); unknown values at distance 1.
 
     Per-pair form: :func:`lazylib.metrics.terms.power_difference`.
+
+    ``center`` and ``scale`` are in the column's unit ``2**exponent``, and the values are read in it (as for
+    :class:`LinearAttribute`).
     """
 
     bilinear = False
 
-    def __init__(self, r: float, center: float = 0.0, scale: float = 1.0):
-        self.r, self.center, self.scale = r, center, scale
+    def __init__(self, r: float, center: float = 0.0, scale: float = 1.0, exponent: int = 0):
+        self.r, self.center, self.scale, self.exponent = r, center, scale, exponent
 
     def difference(self, xq, xs) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of ``|xq - xs| / scale`` (0 for a zero scale, 1 if unknown): the term's
@@ -477,7 +487,7 @@ class PowerAttribute(AttributeTerm):
         if self.scale == 0:
             d = np.zeros((len(xq), len(xs)))
         else:
-            d = np.subtract.outer(xq, xs)
+            d = np.subtract.outer(in_units(xq, self.exponent), in_units(xs, self.exponent))
             np.abs(d, out=d)
             d /= self.scale
         d[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = 1.0
@@ -488,7 +498,8 @@ class PowerAttribute(AttributeTerm):
         if self.scale == 0:
             term = np.zeros((len(xq), len(xs)))
         else:
-            term = np.abs((xq[:, None] - xs[None, :]) / self.scale) ** self.r
+            uq, us = in_units(xq, self.exponent), in_units(xs, self.exponent)
+            term = np.abs((uq[:, None] - us[None, :]) / self.scale) ** self.r
         unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
         term[unknown] = 1.0
         return term

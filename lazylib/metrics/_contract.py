@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from lazylib._threads import threads_for
 from lazylib.metrics._attributes import AttributeTerm
 
 
@@ -150,9 +151,15 @@ ENGINE_HOOKS = frozenset(
 ) | {"_declaration"}
 
 
-#: How many known training values of each column :func:`check_terms` evaluates the term on (the smallest, the
-#: largest and evenly spaced ranks between), plus an unknown value.
+#: How many known training values of each column :func:`check_terms` evaluates the term on between every two of
+#: them (the smallest, the largest and evenly spaced ranks between), plus an unknown value.
 TERM_SAMPLE = 8
+#: Distinct training values of a column :func:`check_terms` evaluates against the sample at once (both ways):
+#: every distinct value is checked, in blocks of this many (a term whose sides are computed apart, or a direct
+#: term: its tables grow with the block only), or of :data:`PAIR_BLOCK` (a bilinear term whose sides are built
+#: together, as the overlap's one-hot table of both sides' values, which grows with the block squared).
+CHECK_BLOCK = 4096
+PAIR_BLOCK = 128
 
 _BILINEAR_FIX = (
     "declare it on the term's class: bilinear = True for alpha(x) + beta(y) + psi(x) . chi(y) (give pair, or half "
@@ -195,15 +202,15 @@ def _samples(Z: np.ndarray) -> np.ndarray:
     return np.vstack([picked, np.full((1, Z.shape[1]), np.nan)])
 
 
-def _term_matrix(term, v: np.ndarray, norm: bool) -> tuple[np.ndarray, float]:
-    """The term between every pair of the values ``v``, and the rounding a bilinear form may leave in it
-    (``norm``: the metric is the ``r``-norm of its terms' ``difference``, computed in the pair's own unit, so the
-    difference is what must be finite)."""
+def _term_matrix(term, vq: np.ndarray, vs: np.ndarray, norm: bool) -> tuple[np.ndarray, float]:
+    """The term between every query value of ``vq`` and stored value of ``vs``, and the rounding a bilinear form
+    may leave in it (``norm``: the metric is the ``r``-norm of its terms' ``difference``, computed in the pair's
+    own unit, so the difference is what must be finite)."""
     if norm:
-        return np.asarray(term.difference(v, v), dtype=np.float64), 0.0
+        return np.asarray(term.difference(vq, vs), dtype=np.float64), 0.0
     if not term.bilinear:
-        return np.asarray(term.direct(v, v), dtype=np.float64), 0.0
-    q, s = term.pair(v, v)
+        return np.asarray(term.direct(vq, vs), dtype=np.float64), 0.0
+    q, s = term.pair(vq, vs)
     T = q.alpha[:, None] + s.alpha[None, :] + np.asarray(q.emb) @ np.asarray(s.emb).T
     T[np.asarray(q.unknown_one, bool)[:, None] | np.asarray(s.unknown_one, bool)[None, :]] = 1.0
     scale = 1.0 + np.abs(q.alpha).max(initial=0.0) + np.abs(s.alpha).max(initial=0.0)
@@ -221,26 +228,48 @@ def _shown(value, categories) -> str:
     return repr(float(value))
 
 
-def _between(v: np.ndarray, i: int, j: int, categories) -> str:
-    """``between <v[i]> and <v[j]>``, as a message shows a pair of sampled values."""
-    return f"between {_shown(v[i], categories)} and {_shown(v[j], categories)}"
+def _between(vq: np.ndarray, vs: np.ndarray, i: int, j: int, categories) -> str:
+    """``between <vq[i]> and <vs[j]>``, as a message shows a pair of checked values."""
+    return f"between {_shown(vq[i], categories)} and {_shown(vs[j], categories)}"
+
+
+def _matrix_problem(term, vq: np.ndarray, vs: np.ndarray, norm: bool, categories) -> str | None:
+    """What is wrong with the term between ``vq`` and ``vs`` (shape, sign, finiteness), or None."""
+    T, rounding = _term_matrix(term, vq, vs, norm)
+    if T.shape != (len(vq), len(vs)):
+        return f"gives a matrix of shape {T.shape} for {len(vq)} x {len(vs)} values: give one row per query value"
+    if not np.isfinite(T).all():
+        i, j = np.argwhere(~np.isfinite(T))[0]
+        return f"is {T[i, j]} {_between(vq, vs, i, j, categories)}: a term is a finite number (1 for unknowns)"
+    if T.size and T.min() < -rounding:
+        i, j = np.unravel_index(np.argmin(T), T.shape)
+        return (
+            f"is negative ({T[i, j]:.6g}) {_between(vq, vs, i, j, categories)}: a term is a non-negative "
+            "difference (square it or take its absolute value); the sum would be clipped at 0, a wrong distance"
+        )
+    return None
+
+
+def _every_value_problem(term, x: np.ndarray, v: np.ndarray, norm: bool, categories) -> str | None:
+    """:func:`_matrix_problem` of every distinct known value of the training column ``x`` against the sample
+    ``v``, as query and as stored value, :data:`CHECK_BLOCK` (or :data:`PAIR_BLOCK`) values at a time (about
+    ``18 V`` terms for ``V`` distinct values, not ``V**2``)."""
+    distinct = np.unique(x[~np.isnan(x)])
+    step = PAIR_BLOCK if term.bilinear and not term.separable else CHECK_BLOCK
+    for lo in range(0, len(distinct), step):
+        block = distinct[lo : lo + step]
+        problem = _matrix_problem(term, block, v, norm, categories) or _matrix_problem(term, v, block, norm, categories)
+        if problem is not None:
+            return problem
+    return None
 
 
 def _value_problem(term, v: np.ndarray, query_weighted: bool, norm: bool, categories=None) -> str | None:
-    """What is wrong with the term's values on the sample ``v`` (shape, sign, finiteness), or None; a value is
-    shown by its category where the column has ``categories``."""
-    T, rounding = _term_matrix(term, v, norm)
-    if T.shape != (len(v), len(v)):
-        return f"gives a matrix of shape {T.shape} for {len(v)} x {len(v)} values: give one row per query value"
-    if not np.isfinite(T).all():
-        i, j = np.argwhere(~np.isfinite(T))[0]
-        return f"is {T[i, j]} {_between(v, i, j, categories)}: a term is a finite number (1 for unknowns)"
-    if T.min() < -rounding:
-        i, j = np.unravel_index(np.argmin(T), T.shape)
-        return (
-            f"is negative ({T[i, j]:.6g}) {_between(v, i, j, categories)}: a term is a non-negative "
-            "difference (square it or take its absolute value); the sum would be clipped at 0, a wrong distance"
-        )
+    """What is wrong with the term's values on the sample ``v`` (shape, sign, finiteness, query weights), or None;
+    a value is shown by its category where the column has ``categories``."""
+    problem = _matrix_problem(term, v, v, norm, categories)
+    if problem is not None:
+        return problem
     u = np.asarray(term.query_weights(v), dtype=np.float64) if query_weighted else np.ones(len(v))
     if u.shape != (len(v),) or not (np.isfinite(u).all() and (u >= 0).all()):
         return "gives query_weights that are not one finite non-negative number per value"
@@ -253,7 +282,8 @@ def check_terms(metric, Z: np.ndarray) -> None:
     Checks that ``metric.attributes_`` holds one term per column of the encoded training matrix ``Z``, that each
     term declares ``bilinear`` (and gives the methods its declaration promises, :class:`TermContract`), and that
     each term of a column that is not set-valued is finite and non-negative between every pair of a sample of
-    the column's training values (:data:`TERM_SAMPLE` of them, and an unknown value).
+    the column's training values (:data:`TERM_SAMPLE` of them, and an unknown value), and between every distinct
+    training value of the column and that sample, both ways (a term negative for one value only is found).
 
     Parameters
     ----------
@@ -279,12 +309,19 @@ def check_terms(metric, Z: np.ndarray) -> None:
             "list of one fitted term per column of Z (in the columns' order)"
         )
     samples = _samples(Z)
-    for a, term in enumerate(terms):
-        where = f"{name}: the {type(term).__name__} term of column {metric.columns_[a]!r} (index {a})"
-        problem = _declaration_problem(term)
-        if problem is None and metric.kinds_[a] != "set":
-            norm = metric._norm_order() is not None and not term.bilinear
-            categories = metric.categories_[a] if metric.kinds_[a] == "nominal" else None
-            problem = _value_problem(term, samples[:, a], metric.query_weighted, norm, categories)
-        if problem is not None:
-            raise ValueError(f"{where} {problem}")
+    with threads_for(0):  # small products only: one BLAS thread (lazylib._threads)
+        for a, term in enumerate(terms):
+            _check_term(metric, name, a, term, Z, samples)
+
+
+def _check_term(metric, name: str, a: int, term, Z: np.ndarray, samples: np.ndarray) -> None:
+    """:func:`check_terms` for the term of column ``a``."""
+    where = f"{name}: the {type(term).__name__} term of column {metric.columns_[a]!r} (index {a})"
+    problem = _declaration_problem(term)
+    if problem is None and metric.kinds_[a] != "set":
+        norm = metric._norm_order() is not None and not term.bilinear
+        categories = metric.categories_[a] if metric.kinds_[a] == "nominal" else None
+        problem = _value_problem(term, samples[:, a], metric.query_weighted, norm, categories)
+        problem = problem or _every_value_problem(term, Z[:, a], samples[:, a], norm, categories)
+    if problem is not None:
+        raise ValueError(f"{where} {problem}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from lazylib._validation import Integer, Real, check
+from lazylib.column_stats import from_units, in_units, safe_exponents
 
 #: Ratios within this distance of a whole number count as that number when discretising (Eq. 18), so a value
 #: lying on a range boundary in exact arithmetic falls in the range it begins despite floating-point error.
@@ -132,7 +133,9 @@ class Discretizer:
     """Equal-width discretisation of one continuous attribute (Eqs. 17-18 of Wilson & Martinez).
 
     ``s`` ranges of width ``w = (max - min) / s`` learnt from training values; ``discretize(max) = s`` and
-    values outside ``[min, max]`` map below 1 or above ``s`` (not clipped).
+    values outside ``[min, max]`` map below 1 or above ``s`` (not clipped). Values beyond
+    :data:`lazylib.column_stats.SAFE_RANGE` are read in the attribute's unit, a power of two ``2**exponent``
+    (exact), so data at 2**-1074 or near 1.7e308 fall in the ranges of the same data at unit scale.
 
     Examples
     --------
@@ -152,12 +155,20 @@ class Discretizer:
                 if hi == lo
                 else f"hi must be above lo, got lo = {lo}, hi = {hi}"
             )
-        with np.errstate(over="ignore"):
-            width = (hi - lo) / s
-        if not np.isfinite(width) or not np.isfinite(hi - lo):
-            raise ValueError(f"the attribute spans {lo:.3g} to {hi:.3g}, a range beyond the largest float: rescale it")
+        self.exponent = int(safe_exponents(max(abs(lo), abs(hi))))
+        self.lo_unit = in_units(lo, self.exponent)
+        self.width_unit = (in_units(hi, self.exponent) - self.lo_unit) / s
+        self.width = float(from_units(self.width_unit, self.exponent))
+        if not np.isfinite(self.width):
+            raise ValueError(
+                f"the attribute spans {lo:.3g} to {hi:.3g}: {s} ranges would be wider than the largest float, "
+                "use more ranges (s) or rescale it"
+            )
         self.lo, self.hi, self.s = lo, hi, s
-        self.width = width
+
+    def units(self, x: np.ndarray) -> np.ndarray:
+        """``x`` in the attribute's unit ``2**exponent``, as :attr:`lo_unit` and :attr:`width_unit` are."""
+        return in_units(x, self.exponent)
 
     def discretize(self, x: np.ndarray) -> np.ndarray:
         """Range number of each value (Eq. 18); NaN stays NaN (as a float array) if present."""
@@ -165,7 +176,7 @@ class Discretizer:
             x = np.asarray(x, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"x must hold numbers (NaN for unknown), got {x!r:.80}") from None
-        t = (x - self.lo) / self.width
+        t = (self.units(x) - self.lo_unit) / self.width_unit
         near = np.round(t)
         t = np.where(np.abs(t - near) <= BOUNDARY_TOLERANCE * np.maximum(1.0, np.abs(t)), near, t)
         v = np.floor(t) + 1
@@ -176,8 +187,12 @@ class Discretizer:
 
     def midpoint(self, u: np.ndarray, convention: str = "centre") -> np.ndarray:
         """``mid_u``: the centre of range ``u`` (``min + w (u - 1/2)``) or the printed Eq. 24 (``u + 1/2``)."""
+        return from_units(self.midpoint_unit(u, convention), self.exponent)
+
+    def midpoint_unit(self, u: np.ndarray, convention: str = "centre") -> np.ndarray:
+        """:meth:`midpoint` in the attribute's unit (:meth:`units`)."""
         offset = {"centre": -0.5, "printed": 0.5}[convention]
-        return self.lo + self.width * (np.asarray(u, dtype=np.float64) + offset)
+        return self.lo_unit + self.width_unit * (np.asarray(u, dtype=np.float64) + offset)
 
 
 def interpolate_ranges(x: np.ndarray, disc: Discretizer, P_ranges: np.ndarray, convention: str = "centre"):
@@ -189,13 +204,14 @@ def interpolate_ranges(x: np.ndarray, disc: Discretizer, P_ranges: np.ndarray, c
     """
     s, C = P_ranges.shape
     u = disc.discretize(x).astype(np.intp)
-    u = u - (x < disc.midpoint(u, convention))
+    x = disc.units(x)  # the midpoints and the width in the attribute's unit: scale-free at any magnitude
+    u = u - (x < disc.midpoint_unit(u, convention))
     padded = np.vstack([np.zeros((1, C)), P_ranges, np.zeros((1, C))])  # rows 0 and s+1 are zero
     inside_lo = (u >= 0) & (u <= s)
     inside_hi = (u + 1 >= 0) & (u + 1 <= s + 1)
     lo = np.where(inside_lo[:, None], padded[np.clip(u, 0, s + 1)], 0.0)
     hi = np.where(inside_hi[:, None], padded[np.clip(u + 1, 0, s + 1)], 0.0)
-    t = (x - disc.midpoint(u, convention)) / disc.width
+    t = (x - disc.midpoint_unit(u, convention)) / disc.width_unit
     return lo + t[:, None] * (hi - lo)
 
 
@@ -204,10 +220,12 @@ class WindowProbabilities:
 
     For each distinct training value ``v`` the class distribution of the training instances inside the closed
     window ``[v - w/2, v + w/2]``; between two stored values each class probability is interpolated linearly;
-    below the smallest and above the largest value it falls linearly to 0 over half a window.
+    below the smallest and above the largest value it falls linearly to 0 over half a window. ``x`` and
+    ``width`` are in the attribute's unit ``2**exponent``, and the values it is called on are read in it.
     """
 
-    def __init__(self, x: np.ndarray, y: np.ndarray, n_classes: int, width: float):
+    def __init__(self, x: np.ndarray, y: np.ndarray, n_classes: int, width: float, exponent: int = 0):
+        self.exponent = exponent
         if not width > 0:
             raise ValueError("the WVDM window width must be positive (is the attribute constant?)")
         # class counts per distinct value (V, C), cumulated over the sorted values: the instances of the window
@@ -225,6 +243,7 @@ class WindowProbabilities:
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """Interpolated ``P_{a,x,c}`` for non-missing values ``x``, shape (len(x), C)."""
+        x = in_units(x, self.exponent)
         return np.column_stack(
             [np.interp(x, self._xp, self._fp[:, c], left=0.0, right=0.0) for c in range(self._fp.shape[1])]
         )

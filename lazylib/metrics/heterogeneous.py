@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from lazylib._validation import Choice
-from lazylib.column_stats import known_mean_std, known_range
+from lazylib.column_stats import column_exponents, from_units, in_units, known_mean_std, known_range
 from lazylib.encoding import NOMINAL
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
@@ -58,10 +58,11 @@ class HEOM(AttributeMetric):
     unknown_is_one = True  # Wilson & Martinez Eq. 3: d_a = 1 if x or y is unknown
 
     def _fit(self, Z, y):
-        lo, hi = known_range(Z, self.columns_)
-        self.range_ = hi - lo
+        e = column_exponents(Z)  # each linear column in its unit (exact): its range finite near 1.7e308
+        lo, hi = known_range(in_units(Z, e), self.columns_)
+        self.range_ = from_units(hi - lo, e)
         self.attributes_ = [
-            OverlapAttribute("one") if kind == NOMINAL else LinearAttribute(lo[a], self.range_[a])
+            OverlapAttribute("one") if kind == NOMINAL else LinearAttribute(lo[a], hi[a] - lo[a], int(e[a]))
             for a, kind in enumerate(self.kinds_)
         ]
 
@@ -131,11 +132,13 @@ class HVDM(AttributeMetric):
     def _fit(self, Z, y):
         C = len(self.classes_)
         form, scale = {"N1": ("l1sq", 1.0), "N2": ("sq", 1.0), "N3": ("sq", float(C))}[self.normalization]
-        mean, self.sigma_ = known_mean_std(Z, columns=self.columns_)
+        e = column_exponents(Z)  # each linear column in its unit (exact): scale-free down to 2**-1074
+        mean, sigma = known_mean_std(in_units(Z, e), columns=self.columns_)
+        self.sigma_ = from_units(sigma, e)
         self.attributes_ = []
         for a, kind in enumerate(self.kinds_):
             if kind == NOMINAL:
                 table, P = probability_table(Z[:, a], y, C, self.unseen)
                 self.attributes_.append(ProbabilityAttribute(table, P, form=form, missing="one", scale=scale))
             else:
-                self.attributes_.append(LinearAttribute(mean[a], 4.0 * self.sigma_[a]))
+                self.attributes_.append(LinearAttribute(mean[a], 4.0 * sigma[a], int(e[a])))

@@ -343,7 +343,7 @@ class WVDM(IVDM):
 
     def _continuous_attribute(self, x, y, C, disc, form):
         present = ~np.isnan(x)
-        window = WindowProbabilities(x[present], y[present], C, disc.width)
+        window = WindowProbabilities(disc.units(x[present]), y[present], C, disc.width_unit, disc.exponent)
         return CurveAttribute(window, _missing_row(x, y, C, self.unseen), form=form)
 
 

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 
 from lazylib._validation import Choice, InvalidParameterError, Real, validate_params
-from lazylib.column_stats import known_mean_std, known_range
+from lazylib.column_stats import column_exponents, from_units, in_units, known_mean_std, known_range
 from lazylib.encoding import NOMINAL
 from lazylib.metrics._attributes import LinearAttribute, OverlapAttribute, PowerAttribute
 from lazylib.metrics._base import WORKING_MEMORY, AttributeMetric
@@ -50,7 +50,10 @@ class Minkowski(AttributeMetric):
     center_ : ndarray of shape (``n_features_in_``,)
         Training mean of each attribute (known values).
     scale_ : ndarray of shape (``n_features_in_``,)
-        Divisor of each attribute's difference: its standard deviation, range, or 1 (``normalize``).
+        Divisor of each attribute's difference: its standard deviation, range, or 1 (``normalize``). With
+        ``normalize``, the terms read each column in its unit (a power of two, 1 within
+        :data:`lazylib.column_stats.SAFE_RANGE`), so the distances are the same for data multiplied by a power of
+        two down to the subnormal range and up to the largest float.
     root_ : float
         ``r`` when the distances are roots of sums of terms (``r = 1``, and ``r = 2`` within ``SAFE_SPREAD``),
         else 1: each pair's distance is then computed in the pair's own unit, and the reduced sums of
@@ -125,22 +128,28 @@ class Minkowski(AttributeMetric):
 
     def _fit(self, Z, y):
         self._pair_norm = None
-        self.center_, std = known_mean_std(Z, columns=self.columns_)
-        lo, hi = known_range(Z, self.columns_)
+        # normalised distances are scale-free: each column read in its unit (a power of 2, exact), so data at
+        # 2**-1074 or near 1.7e308 keep every digit of their deviations and ranges
+        e = column_exponents(Z) if self.normalize else np.zeros(Z.shape[1], np.int64)
+        U = in_units(Z, e)
+        center, std = known_mean_std(U, columns=self.columns_)
+        lo, hi = known_range(U, self.columns_)
         if self.normalize == "std":
-            self.scale_ = std
+            scale = std
         elif self.normalize == "range":
-            self.scale_ = hi - lo
+            scale = hi - lo
         else:
-            self.scale_ = np.ones(Z.shape[1])
+            scale = np.ones(Z.shape[1])
+        self.center_, self.scale_ = from_units(center, e), from_units(scale, e)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            spread = np.where(self.scale_ > 0, (hi - lo) / self.scale_, 0.0)
+            spread = np.where(scale > 0, (hi - lo) / scale, 0.0)
         widest = spread.max(initial=0.0)
+        terms = list(zip(center, scale, e.tolist()))
         if self.root_ == 2 and (widest == 0 or SAFE_SPREAD[0] <= widest <= SAFE_SPREAD[1]):
-            self.attributes_ = self._one_hot([LinearAttribute(c, s) for c, s in zip(self.center_, self.scale_)])
+            self.attributes_ = self._one_hot([LinearAttribute(c, s, k) for c, s, k in terms])
             return
         if self.root_ == 1:
-            self.attributes_ = self._one_hot([PowerAttribute(1.0, c, s) for c, s in zip(self.center_, self.scale_)])
+            self.attributes_ = self._one_hot([PowerAttribute(1.0, c, s, k) for c, s, k in terms])
             return
         if self.nominal == "one-hot" and NOMINAL in self.kinds_:
             raise ValueError(
@@ -148,7 +157,7 @@ class Minkowski(AttributeMetric):
                 f"{self.r}, widest spread {widest:.3g} in the units of normalize={self.normalize!r}): use "
                 "nominal='codes', or make_metric('heom') for an overlap of the nominal attributes"
             )
-        self.attributes_ = [PowerAttribute(self.root_, c, s) for c, s in zip(self.center_, self.scale_)]
+        self.attributes_ = [PowerAttribute(self.root_, c, s, k) for c, s, k in terms]
         if self.root_ != 1:
             # the sum of |d|^r leaves the float range for large r (or r = 2 with spreads beyond SAFE_SPREAD):
             # each pair is computed in its own unit, and the reduced sums are the distances themselves

@@ -12,7 +12,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from lazylib._validation import Real
-from lazylib.column_stats import known_mean_std
+from lazylib.column_stats import from_units, in_units, known_mean_std, safe_exponents
 from lazylib.encoding import LINEAR_TYPES
 from lazylib.metrics._base import WORKING_MEMORY, Metric
 from lazylib.metrics._plan import CANCELLATION
@@ -261,7 +261,11 @@ class Correlation(_NumericMetric):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
-        self.mean_ = known_mean_std(Z, columns=self.columns_)[0]  # no overflow near the float range
+        # r is unchanged by a common scale: the data read in one power-of-two unit (exact) keep every digit of
+        # their mean in the subnormal range (1 within lazylib.column_stats.SAFE_RANGE: nothing recomputed)
+        self._exponent = int(safe_exponents(np.max(np.abs(Z), initial=0.0)))
+        self._mean_unit = known_mean_std(in_units(Z, self._exponent), columns=self.columns_)[0]
+        self.mean_ = from_units(self._mean_unit, self._exponent)
 
     def _block(self, A, B):
         # 1 - r = ||u - v||^2 / 2 for the unit vectors u, v of the centred instances: identical instances are at
@@ -277,7 +281,7 @@ class Correlation(_NumericMetric):
         return D
 
     def _unit(self, Z):
-        P = Z - self.mean_
+        P = in_units(Z, self._exponent) - self._mean_unit
         top = np.abs(P).max(axis=1, keepdims=True)
         P = np.divide(P, top, out=np.zeros_like(P), where=top > 0)  # no overflow or underflow in the norm
         norm = np.sqrt((P * P).sum(1, keepdims=True))

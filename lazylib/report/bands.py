@@ -19,6 +19,7 @@ import numpy as np
 from scipy import special, stats
 
 from lazylib._validation import Boolean, Integer, Real, check
+from lazylib.column_stats import from_units, in_units, safe_exponents
 
 #: The confidence level of every prediction band.
 LEVEL = 0.95
@@ -243,13 +244,14 @@ def prediction_band(
             f"prediction_band needs at least two independent runs, got {len(values)} (pass "
             "deterministic=True for a protocol with one possible run)"
         )
-    n, centre = len(values), float(values.mean())
+    n = len(values)
     quantile = float(stats.t.ppf((1 + level) / 2, n - 1)) * math.sqrt(1 / averaged + 1 / n)
-    sd = _sd(values)
-    linear = (centre - quantile * sd, centre + quantile * sd)
+    centre, sd, linear = _linear_band(values, quantile)
     if bounds is None:
         return Band(linear[0] - half, linear[1] + half, centre, n, sd, False, int(digits), level, averaged)
     width = hi - lo
+    if not math.isfinite(width):
+        raise ValueError(f"bounds {bounds!r} span more than the largest float: rescale the runs and the bounds")
     shares = (np.clip(values, lo + half, hi - half) - lo) / width
     logits = np.log(shares) - np.log1p(-shares)
     z_mean, z_sd = float(logits.mean()), _sd(logits)
@@ -259,6 +261,22 @@ def prediction_band(
     crossed = bool(linear[0] - half < lo or linear[1] + half > hi)
     low, high = max(min(ends[0], centre) - half, lo), min(max(ends[1], centre) + half, hi)
     return Band(low, high, centre, n, sd, False, int(digits), level, averaged, bounds, crossed)
+
+
+def _linear_band(values: np.ndarray, quantile: float) -> tuple[float, float, tuple[float, float]]:
+    """``(centre, sd, (centre - quantile sd, centre + quantile sd))`` of the runs, computed in a power-of-two unit
+    (exact) when they lie beyond :data:`lazylib.column_stats.SAFE_RANGE`, so runs near 1.7e308 neither overflow
+    their sum nor their spread; a ValueError when the band itself lies beyond the largest float."""
+    e = int(safe_exponents(np.abs(values).max()))
+    u = in_units(values, e)
+    centre, sd = float(u.mean()), _sd(u)
+    ends = from_units(np.array([centre - quantile * sd, centre + quantile * sd]), e)
+    if not np.isfinite(ends).all():
+        raise ValueError(
+            f"the band of runs {values.min():.3g} to {values.max():.3g} reaches beyond the largest float "
+            f"({ends[0]:.3g} to {ends[1]:.3g}): rescale the runs (divide them by a power of ten)"
+        )
+    return float(from_units(centre, e)), float(from_units(sd, e)), (float(ends[0]), float(ends[1]))
 
 
 def _sd(values: np.ndarray) -> float:

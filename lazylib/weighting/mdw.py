@@ -50,17 +50,57 @@ def _numeric_sum(a: np.ndarray, b: np.ndarray) -> float:
     return float(below.sum() + above.sum())
 
 
+class _ValueDifferences:
+    """MVDM's (V, V) table of squared value differences ``T[u, v] = sum_c (P_uc - P_vc)^2`` of one feature,
+    never built whole: :meth:`quadratic` computes ``c_a^T T c_b`` a block of rows at a time, each block within
+    ``max_bytes`` (the form :class:`MDWMVDM` takes for a feature whose table would not fit in its
+    ``working_memory``: an ID-like column, one value per instance).
+
+    Examples
+    --------
+    >>> P = np.array([[1.0, 0.0], [0.5, 0.5], [0.0, 1.0]])
+    >>> float(_ValueDifferences(P, max_bytes=64).quadratic(np.array([1.0, 0, 0]), np.array([0, 1.0, 1.0])))
+    2.5
+    """
+
+    def __init__(self, P: np.ndarray, max_bytes: float):
+        self.P, self.max_bytes = P, max_bytes
+        self.sq = (P * P).sum(1)
+
+    def __len__(self) -> int:
+        return len(self.P)
+
+    def rows(self, block: slice) -> np.ndarray:
+        """The rows ``block`` of the table, ``max(|P_u|^2 + |P_v|^2 - 2 P_u . P_v, 0)`` as :class:`MDWMVDM`
+        builds the whole one."""
+        return np.maximum(self.sq[block, None] + self.sq[None, :] - 2.0 * self.P[block] @ self.P.T, 0.0)
+
+    def quadratic(self, ca: np.ndarray, cb: np.ndarray) -> float:
+        """``c_a^T T c_b``, the rows of ``T`` where ``c_a`` is not 0 only, a block of them at a time (a block
+        and its two temporaries of ``V`` floats a row within ``max_bytes``)."""
+        step = max(1, int(self.max_bytes // (24 * max(len(self.P), 1))))
+        total = 0.0
+        for lo in range(0, len(self.P), step):
+            block = slice(lo, lo + step)
+            if ca[block].any():
+                total += float(ca[block] @ (self.rows(block) @ cb))
+        return total
+
+
 def _symbolic_sum(a: np.ndarray, b: np.ndarray, table=None) -> float:
     """``sum_i sum_j delta(a_i, b_j)`` from value counts: ``n_a n_b - sum_v c_a(v) c_b(v)`` for overlap, or
-    ``c_a^T T c_b`` for a table ``T`` of value differences indexed by integer codes."""
+    ``c_a^T T c_b`` for a table ``T`` of value differences indexed by integer codes (an array, or a
+    :class:`_ValueDifferences` computed a block at a time)."""
     if table is None:
         values, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
         ca = np.bincount(inverse[: len(a)], minlength=len(values))
         cb = np.bincount(inverse[len(a) :], minlength=len(values))
         return float(len(a) * len(b) - ca @ cb)
-    T = np.asarray(table, dtype=np.float64)
+    T = table if isinstance(table, _ValueDifferences) else np.asarray(table, dtype=np.float64)
     ca = np.bincount(a.astype(np.intp), minlength=len(T)).astype(np.float64)
     cb = np.bincount(b.astype(np.intp), minlength=len(T)).astype(np.float64)
+    if isinstance(T, _ValueDifferences):
+        return T.quadratic(ca, cb)
     return float(ca @ T @ cb)
 
 
@@ -468,7 +508,9 @@ class MDW(LearnedWeights, FeatureDifference):
 class MDWMVDM(LearnedWeights, MVDM):
     """MVDM (:class:`lazylib.metrics.MVDM`) with mean difference weights computed on MVDM's own value
     differences (Howe & Cardie's "MDW+MVDM", Table 2): each feature's mean differences are those of the table
-    ``T[u, v] = sum_c (P(c|u) - P(c|v))^2`` over the training values (value counts, ``O(n + m^2)``).
+    ``T[u, v] = sum_c (P(c|u) - P(c|v))^2`` over the training values (value counts, ``O(n + m^2)``). A table
+    that would not fit in ``working_memory`` (with the others) is computed a block of rows at a
+    time where it is read (``_ValueDifferences``): the same weights to rounding, within the bound.
 
     Parameters
     ----------
@@ -522,13 +564,13 @@ class MDWMVDM(LearnedWeights, MVDM):
 
     def _fit(self, Z, y):
         super()._fit(Z, y)
-        self._check_table_sizes()
+        blocked = self._blocked_tables()
         cols, tables = {}, {}
         for a, (name, att) in enumerate(zip(self.columns_, self.attributes_)):
             rows = att.rows(Z[:, a])
             P = att.P * np.sqrt(att.scale)
-            sq = (P * P).sum(1)
-            tables[name] = np.maximum(sq[:, None] + sq[None, :] - 2.0 * P @ P.T, 0.0)
+            table = _ValueDifferences(P, self.working_memory * 2**20 / 4)
+            tables[name] = table if a in blocked else table.rows(slice(None))
             cols[name] = pd.Categorical.from_codes(rows, categories=range(len(P)))
         self.components_ = mdw_components(
             pd.DataFrame(cols),
@@ -540,18 +582,20 @@ class MDWMVDM(LearnedWeights, MVDM):
         )
         self.learned_ = self.components_.weights.to_numpy()
 
-    def _check_table_sizes(self) -> None:
-        """Refuse, before building any, (V, V) tables of value differences that would not fit together in
-        ``working_memory`` (an ID-like column: one value per instance), naming the size they need."""
-        sizes = [8.0 * len(att.P) ** 2 for att in self.attributes_]
-        if sum(sizes) > self.working_memory * 2**20:
-            worst = int(np.argmax(sizes))
-            raise ValueError(
-                f"MDWMVDM's tables of value differences need {sum(sizes) / 2**20:.1f} MiB, more than "
-                f"working_memory={self.working_memory} MiB (column {self.columns_[worst]!r} has "
-                f"{len(self.attributes_[worst].P) - 2} distinct values): raise working_memory, or discretise "
-                "or drop the columns with that many values"
-            )
+    def _blocked_tables(self) -> set[int]:
+        """The columns whose (V, V) table of value differences is computed a block at a time
+        (:class:`_ValueDifferences`): the largest, until the tables built whole fit together in
+        ``working_memory`` (the bound under which they were always built whole; an ID-like column, one value per
+        instance, never is)."""
+        budget = self.working_memory * 2**20
+        sizes = sorted(((8.0 * len(att.P) ** 2, a) for a, att in enumerate(self.attributes_)), reverse=True)
+        total, blocked = sum(size for size, _ in sizes), set()
+        for size, a in sizes:
+            if total <= budget:
+                break
+            blocked.add(a)
+            total -= size
+        return blocked
 
 
 __all__ = [

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from lazylib.protocols.bench import checks as bench_checks
+from lazylib import parallel
 from lazylib.protocols.bench import protocol as bench
 
 #: Loaded at the start of every interpreter under the test's PYTHONPATH: in loky's workers only, each job marks
@@ -71,11 +71,11 @@ def test_a_killed_run_leaves_no_worker_behind(tmp_path):
 
 
 def test_watch_parent_does_nothing_in_the_parent_or_without_one():
-    before = set(bench_checks._WATCHED)
-    bench_checks.watch_parent(None)
-    bench_checks.watch_parent(os.getpid())
-    bench_checks.watch_parent(os.getppid() + 1 if os.getppid() > 1 else 2)  # not this process's parent
-    assert bench_checks._WATCHED == before
+    before = set(parallel._WATCHED)
+    parallel.watch_parent(None)
+    parallel.watch_parent(os.getpid())
+    parallel.watch_parent(os.getppid() + 1 if os.getppid() > 1 else 2)  # not this process's parent
+    assert parallel._WATCHED == before
 
 
 def test_a_dask_worker_running_other_code_is_refused_before_any_task(monkeypatch):
@@ -83,8 +83,8 @@ def test_a_dask_worker_running_other_code_is_refused_before_any_task(monkeypatch
     config = bench.Config(datasets=("lenses",), n_seeds=1, n_splits=3, methods=("1-NN OM",))
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
         with distributed.Client(cluster) as client:
-            bench_checks.check_workers(client)  # the same code: accepted
-            assert set(client.run(bench_checks.source_fingerprint).values()) == {bench_checks.source_fingerprint()}
+            parallel.check_workers(client)  # the same code: accepted
+            assert set(client.run(parallel.source_fingerprint).values()) == {parallel.source_fingerprint()}
             real = client.run
             monkeypatch.setattr(client, "run", lambda f: {w: f"other {v}" for w, v in real(f).items()})
             submitted = []

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from lazylib import evaluation
+from lazylib import evaluation, parallel
 from lazylib.datasets import load
 from lazylib.neighbors import KNeighborsClassifier
 from lazylib.report import bands
@@ -116,13 +116,13 @@ def test_parallel_map_keeps_order_and_results():
         folds = evaluation.stratified_kfold(ds.y, 5, random_state=seed)
         return pd.Series(evaluation.cross_validate(lambda: KNeighborsClassifier(1, "mvdm"), ds.X, ds.y, folds))
 
-    serial = evaluation.parallel_map(run, [5, 1, 3])
-    parallel = evaluation.parallel_map(run, [5, 1, 3], n_jobs=2)
-    for a, b in zip(serial, parallel):
+    serial = parallel.parallel_map(run, [5, 1, 3])
+    spread = parallel.parallel_map(run, [5, 1, 3], n_jobs=2)
+    for a, b in zip(serial, spread):
         pd.testing.assert_series_equal(a, b)
     assert not serial[0].equals(serial[1])  # different seeds, different folds: the order is checked
     with pytest.raises(ValueError, match="n_jobs"):
-        evaluation.parallel_map(run, [1], n_jobs=0)
+        parallel.parallel_map(run, [1], n_jobs=0)
 
 
 @pytest.mark.parametrize("metric", ["hvdm", "ivdm", "overlap"])

@@ -335,6 +335,27 @@ def test_a_negative_bilinear_term_is_refused_where_rounding_would_not_explain_it
         _Terms(lambda kinds: [NegativeSquare()]).fit(X)
 
 
+def test_a_term_negative_for_one_value_outside_the_sample_is_refused():
+    """The sample holds 8 of the column's 1,000 distinct values; the term is negative for one value it misses
+    (issue #53: the check sampled only those 8)."""
+
+    class NegativeAtOneValue(AttributeTerm):
+        bilinear = False
+
+        def direct(self, xq, xs):
+            term = np.abs(xq[:, None] - xs[None, :])
+            term[np.isnan(term)] = 1.0
+            return np.where((xq == 500.0)[:, None] | (xs == 500.0)[None, :], -1.0, term)
+
+    X = np.arange(1000.0)[:, None]
+    assert 500.0 not in np.rint(np.linspace(0.0, 1.0, 8) * 999)  # the sampled ranks (TERM_SAMPLE of them)
+    with pytest.raises(
+        ValueError, match=r"NegativeAtOneValue term of column '0' \(index 0\) is negative \(-1\) between 500.0"
+    ):
+        _Terms(lambda kinds: [NegativeAtOneValue()]).fit(X)
+    _Terms(lambda kinds: [RangeDifference(1.0)]).fit(X)  # a well-behaved term on the same column passes
+
+
 def test_a_refusal_names_the_column_by_name_and_index_and_a_nominal_value_by_its_category():
     class NegativeOverlap(AttributeTerm):
         bilinear = False

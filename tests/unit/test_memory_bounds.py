@@ -1,7 +1,7 @@
 """Memory bounded by working_memory whatever the data's values (issue #53, item 1).
 
 Every estimator that takes ``working_memory`` (the k-NN with each metric of the registry, the weighting metrics,
-VFI5) is fitted and predicts under tracemalloc with ``working_memory=2`` MiB on data sized so that a table of one
+VFI5, C4.5) is fitted and predicts under tracemalloc with ``working_memory=2`` MiB on data sized so that a table of one
 row per instance and one column per distinct value or class would exceed it many times over:
 
 - ``ids``: two ID-like nominal columns (every value distinct) and one continuous column, three classes: a one-hot
@@ -32,6 +32,8 @@ import pytest
 
 from lazylib.metrics import REGISTRY, make_metric
 from lazylib.neighbors import KNeighborsClassifier
+from lazylib.synthetic import CATEGORY_BYTES, add_irrelevant, led
+from lazylib.trees import C45Classifier
 from lazylib.vfi import VFI5Classifier
 from lazylib.weighting import MDW, MDWMVDM, FeatureDifference, IGWeighted, LearnedWOM
 
@@ -78,6 +80,8 @@ def allowance(X: pd.DataFrame, y: np.ndarray) -> float:
 def estimator(name: str, X: pd.DataFrame):
     if name == "vfi5":
         return VFI5Classifier(working_memory=WM)
+    if name == "c45":
+        return C45Classifier(working_memory=WM)
     if name in WEIGHTING:
         return KNeighborsClassifier(metric=WEIGHTING[name](working_memory=WM))
     params = {"wom": {"weights": np.linspace(0.5, 1.5, X.shape[1])}, "quadratic": {"Q": np.eye(X.shape[1])}}
@@ -87,12 +91,12 @@ def estimator(name: str, X: pd.DataFrame):
 CASES = [
     (case, name)
     for case in ("ids", "classes", "values")
-    for name in [n for n in REGISTRY if n != "hoem"] + ["vfi5", *WEIGHTING]
+    for name in [n for n in REGISTRY if n != "hoem"] + ["vfi5", "c45", *WEIGHTING]
     if case == "values" or name not in NUMERIC_ONLY
 ]
-#: MDWMVDM's weights are computed from a (V, V) table of value differences per column: refused, before it is
-#: built, where the tables exceed working_memory (an ID-like column, a continuous column of 2,000 values).
-REFUSED = {("ids", "MDWMVDM"), ("values", "MDWMVDM")}
+#: Estimators that refuse a case, before allocating, with an error naming working_memory (none now: MDWMVDM's
+#: tables of value differences are computed a block at a time where they would not fit).
+REFUSED: set = set()
 
 
 @pytest.mark.parametrize(("case", "name"), CASES)
@@ -144,13 +148,61 @@ def test_a_switched_term_gives_the_distances_of_its_bilinear_form():
             np.testing.assert_allclose(d, D, rtol=1e-12, atol=1e-12, err_msg=name)
 
 
-def test_a_table_too_large_for_working_memory_is_refused_before_it_is_built():
+def test_mdwmvdm_tables_too_large_for_working_memory_are_computed_a_block_at_a_time():
+    """An ID-like column's (V, V) table (91.7 MiB for both ID columns) is never built under working_memory=8:
+    the weights and distances equal those of the whole tables (built under 512 MiB) to rounding."""
     X, y = data("ids")
+    whole = MDWMVDM(working_memory=512).fit(X, y)
     tracemalloc.start()
     try:
-        with pytest.raises(ValueError, match=r"need 91\.7 MiB, more than working_memory=8 MiB \(column 'id' has 2000"):
-            MDWMVDM(working_memory=8).fit(X, y)
+        blocked = MDWMVDM(working_memory=8).fit(X, y)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert peak < 8 * 2**20
+    assert peak < 8 * 2**20 + 4 * X.memory_usage(deep=True).sum()
+    np.testing.assert_allclose(blocked.weights_, whole.weights_, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(blocked.pairwise(X.iloc[:50]), whole.pairwise(X.iloc[:50]), rtol=1e-12, atol=1e-12)
+
+
+def _peak(call) -> int:
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_add_irrelevant_refuses_too_many_categories_before_building_them():
+    X, _ = led(50, random_state=0)
+    message = r"the 100000000 categories of n_values would need 18\.6 GiB .*ask for a smaller n_values"
+
+    def refuse():
+        with pytest.raises(ValueError, match=message):
+            add_irrelevant(X, 2, kind="nominal", n_values=10**8, random_state=0)
+
+    assert _peak(refuse) < 2**20  # checked before a single category string is made
+    # 200,000 categories are within the limit and built: CATEGORY_BYTES bounds what one costs, and not by far
+    peak = _peak(lambda: add_irrelevant(X, 1, kind="nominal", n_values=200_000, random_state=0))
+    assert CATEGORY_BYTES / 2 * 200_000 < peak < CATEGORY_BYTES * 200_000
+
+
+def test_information_gain_weights_with_a_billion_bins_cost_what_the_rows_cost():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(500, 4)), rng.integers(0, 3, 500)
+    metric = IGWeighted(n_bins=10**9, working_memory=WM)
+    assert _peak(lambda: metric.fit(X, y, types=["continuous"] * 4).pairwise(X[:10])) < 2 * WM * 2**20
+
+
+def test_c45_grows_the_same_tree_bit_for_bit_at_any_working_memory():
+    """The blocks of attributes and cases of the cut search (a few cases at a time at 0.01 MiB) add the same
+    weights in the same order: the same tree and the same probabilities, to the last bit."""
+    X, y = data("classes")
+    X = X.assign(z=np.random.default_rng(5).normal(size=len(X)).round(1), x2=X["x"] * 3.0)
+    X.loc[::11, "z"] = np.nan  # fractional weights down both branches
+    y = y % 7
+    trees = [C45Classifier(working_memory=wm).fit(X, y) for wm in (64, 0.05, 0.01)]
+    for tree in trees[1:]:
+        assert tree.export_text() == trees[0].export_text()
+        np.testing.assert_array_equal(tree.predict_proba(X), trees[0].predict_proba(X))
+    assert trees[0].n_leaves_ > 5

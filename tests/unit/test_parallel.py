@@ -1,4 +1,5 @@
-"""lazylib.evaluation.parallel_map: joblib workers (spawned, not forked), progress bars, BLAS threads, Dask."""
+"""lazylib.parallel (parallel_map, run_jobs): joblib workers (spawned, not forked), progress bars, BLAS threads,
+Dask."""
 
 from __future__ import annotations
 
@@ -11,15 +12,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lazylib import evaluation, synthetic
+from lazylib import parallel, synthetic
 from lazylib.protocols.guvenir1998.protocol import repeated_prefix_accuracy
 
 
 def test_progress_is_silent_under_pytest_and_shown_when_asked(capsys):
     assert os.environ.get("TQDM_DISABLE") == "1"  # conftest.py: pytest and the kernels nbval starts
-    assert evaluation.parallel_map(abs, [-1, 2], label="quiet") == [1, 2]
+    assert parallel.parallel_map(abs, [-1, 2], label="quiet") == [1, 2]
     assert capsys.readouterr().err == ""
-    assert evaluation.parallel_map(abs, [-1, 2], label="shown", progress=True) == [1, 2]
+    assert parallel.parallel_map(abs, [-1, 2], label="shown", progress=True) == [1, 2]
     err = capsys.readouterr().err
     assert "shown" in err and "2/2" in err
 
@@ -27,12 +28,12 @@ def test_progress_is_silent_under_pytest_and_shown_when_asked(capsys):
 def test_n_jobs_is_checked():
     for bad in (0, 1.5, True, "2"):
         with pytest.raises(ValueError, match="n_jobs"):
-            evaluation.parallel_map(abs, [1], n_jobs=bad)
+            parallel.parallel_map(abs, [1], n_jobs=bad)
 
 
 def test_order_and_results_with_more_items_than_chunks():
     items = list(range(37))  # 2 workers x 4 chunks: interleaved chunks put back in order
-    assert evaluation.parallel_map(lambda i: i * i, items, n_jobs=2) == [i * i for i in items]
+    assert parallel.parallel_map(lambda i: i * i, items, n_jobs=2) == [i * i for i in items]
 
 
 def _blas_threads(_):
@@ -42,7 +43,7 @@ def _blas_threads(_):
 
 
 def test_workers_are_other_processes_with_limited_blas_threads():
-    out = evaluation.parallel_map(_blas_threads, range(8), n_jobs=2)
+    out = parallel.parallel_map(_blas_threads, range(8), n_jobs=2)
     assert os.getpid() not in {pid for pid, _ in out}
     limit = max(1, (os.cpu_count() or 1) // 2)
     assert all(threads and max(threads) <= limit for _, threads in out), out
@@ -107,7 +108,7 @@ SPAWN_SCRIPT = textwrap.dedent(
 
     import numpy as np
 
-    from lazylib import evaluation
+    from lazylib import parallel
 
     SEEN = "module level"
 
@@ -117,8 +118,8 @@ SPAWN_SCRIPT = textwrap.dedent(
         SEEN = "set at run time"  # a forked worker would see this; a spawned one imports the module afresh
         data = np.arange(12.0)
         draw = lambda seed: (SEEN, float(np.random.default_rng(seed).permutation(data)[:3] @ data[:3]))
-        serial = evaluation.parallel_map(draw, range(10), n_jobs=1)
-        spread = evaluation.parallel_map(draw, range(10), n_jobs=2)
+        serial = parallel.parallel_map(draw, range(10), n_jobs=1)
+        spread = parallel.parallel_map(draw, range(10), n_jobs=2)
         assert [v for _, v in serial] == [v for _, v in spread], (serial, spread)
         print(multiprocessing.get_start_method(), sorted({s for s, _ in spread}))
 
@@ -164,3 +165,74 @@ def test_a_protocol_on_a_dask_cluster_gives_the_results_of_one_process():
     assert dict(os.environ) == before
     pd.testing.assert_frame_equal(one, on_cluster)
     assert np.isfinite(one["accuracy"]).all() and len(one) == 4 * 4 * 2
+
+
+def _square_or_fail(x):
+    if x == 3:
+        raise ValueError("three")
+    return x * x
+
+
+def _with_table(x, table):
+    return x + (0 if table is None else len(table))
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_run_jobs_in_order_or_as_they_end_with_errors_and_shared_data(n_jobs):
+    items = list(range(9))
+    ordered = list(parallel.run_jobs(abs, items, n_jobs=n_jobs, batched=True))
+    assert ordered == [(i, i) for i in items]  # batches interleave: put back in order
+    done = list(parallel.run_jobs(abs, items, n_jobs=n_jobs, ordered=False))
+    assert sorted(done) == ordered
+    caught = dict(parallel.run_jobs(_square_or_fail, items, n_jobs=n_jobs, on_error=lambda item, err: str(err)))
+    assert caught[3] == "three" and caught[4] == 16
+    with pytest.raises(ValueError, match="three"):
+        list(parallel.run_jobs(_square_or_fail, items, n_jobs=n_jobs))
+    shared = {"big": list(range(100))}
+    got = dict(
+        parallel.run_jobs(_with_table, items, n_jobs=n_jobs, shared=shared, key=lambda x: "big" if x % 2 else None)
+    )
+    assert got == {i: i + (100 if i % 2 else 0) for i in items}
+
+
+def test_run_jobs_checks_n_jobs_at_once():
+    with pytest.raises(ValueError, match="n_jobs"):
+        parallel.run_jobs(abs, [1, 2], n_jobs=0)  # before the first result is read
+
+
+def test_run_jobs_on_a_dask_client_and_under_joblibs_dask_backend():
+    distributed = pytest.importorskip("distributed", reason="the dask extra: pip install -e '.[dask]'")
+    import joblib
+
+    from conftest import restored_environment
+
+    items = list(range(7))
+    shared = {"t": [1, 2, 3]}
+    with restored_environment():
+        with distributed.Client(processes=False, n_workers=2, threads_per_worker=1, dashboard_address=None) as client:
+            got = dict(parallel.run_jobs(_with_table, items, client=client, shared=shared, key=lambda x: "t"))
+            caught = dict(parallel.run_jobs(_square_or_fail, items, client=client, on_error=lambda i, e: -1))
+            with joblib.parallel_config(backend="dask"):  # the same path: the backend's client
+                mapped = parallel.parallel_map(_square_or_fail, [0, 1, 2, 4])
+    assert got == {i: i + 3 for i in items} and caught[3] == -1 and caught[5] == 25
+    assert mapped == [0, 1, 4, 16]
+
+
+def test_the_library_and_the_bench_run_without_dask(tmp_path):
+    probe = textwrap.dedent(
+        """
+        import sys
+        sys.modules["distributed"] = None  # as if Dask were not installed
+        sys.modules["dask"] = None
+        from lazylib import parallel
+        from lazylib.protocols.bench import protocol as bench
+        assert parallel.parallel_map(abs, [-1, -2, 3], n_jobs=2) == [1, 2, 3]
+        try:
+            parallel.connect("tcp://127.0.0.1:9")
+        except ImportError as err:
+            print(err)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "needs Dask (not installed): pip install lazylib[dask]" in done.stdout

@@ -473,7 +473,7 @@ def _report_recipes():
 SKIPPED_FUNCTIONS = {
     "lazylib.datasets._cells.number_text": "internal: writes a value the reader has already parsed as a number",
     "lazylib.protocols.bench.budget.estimate": "runs a pilot (a bench run); pilot_train is checked by lazylib's check",
-    "lazylib.protocols.bench.checks.watch_parent": "ends the calling process once its parent is gone: run in a worker "
+    "lazylib.parallel.watch_parent": "ends the calling process once its parent is gone: run in a worker "
     "by the bench's jobs (tests/unit/test_bench_workers.py)",
     "lazylib.protocols.bench.results.write_artifact": "the command line's writer (wall_s measured by bench_cli.main)",
     "lazylib.encoding.encode": "sets is a flag read as truthy by the data path; exercised by the input-policy table",
@@ -483,7 +483,9 @@ SKIPPED_FUNCTIONS = {
     "lazylib.evaluation.compare": "n_jobs is joblib's (checked by joblib); expected a flag",
     "lazylib.evaluation.compare_with_published": "a table helper of the book (tolerance); issue #37's area",
     "lazylib.evaluation.cross_validate": "n_jobs is joblib's; label is text",
-    "lazylib.evaluation.parallel_map": "n_jobs is joblib's; label is text",
+    "lazylib.parallel.parallel_map": "n_jobs is joblib's; label is text",
+    "lazylib.parallel.run_jobs": "n_jobs is joblib's (checked; tests/unit/test_parallel.py); flags and text",
+    "lazylib.parallel.connect": "an address and distributed's timeout (tests/unit/test_cli.py: no answer)",
     "lazylib.evaluation.repeated": "n_repeats forwarded to the splitters walked above",
     "lazylib.metrics._sets.min_member_distances": "internal kernel (max_bytes from a metric's working_memory)",
     "lazylib.metrics._probabilities.class_counts": "internal kernel (sizes from the fitted data)",
@@ -508,7 +510,7 @@ SKIPPED_FUNCTIONS = {
     "lazylib.protocols.guvenir1998.protocol.vote_decomposition": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.guvenir1998.claims.equal_vote_facts": "a Part's claim facts (near: the chapter's)",
     "lazylib.neighbors.loo_accuracy_fitted": "loo_accuracy_by_k on a fitted classifier (walked through it)",
-    "lazylib.evaluation.progress_bar": "a progress bar of the library's own loops (total counted by the caller)",
+    "lazylib.parallel.progress_bar": "a progress bar of the library's own loops (total counted by the caller)",
     "lazylib.protocols.howe_cardie.protocol.led_one_run_max": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.howe_cardie.readings.led_run_above": "a Part's protocol (parameters from the book)",
     "lazylib.protocols.howe_cardie.readings.table1_note": "a Part's cell note (published value from the book)",

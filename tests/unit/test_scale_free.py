@@ -150,3 +150,75 @@ def test_every_distance_is_finite_and_scales_by_one_common_factor(name, data, k)
 def test_entropy_of_very_large_or_small_counts_is_finite_and_scale_free(scale):
     assert entropy(np.array([9.0, 5.0]) * scale) == pytest.approx(entropy([9, 5]), rel=1e-12)
     assert entropy(np.full(3, 1.7e308)) == pytest.approx(np.log2(3))
+
+
+#: The distances that are scale-free (normalised by a training deviation or range, or discretised into ranges of
+#: the training span, or a correlation): the same distances at every scale, to rounding.
+SCALE_FREE = {
+    "euclidean-std": lambda: make_metric("euclidean", normalize="std"),
+    "euclidean-range": lambda: make_metric("euclidean", normalize="range"),
+    "minkowski3-std": lambda: make_metric("minkowski", r=3, normalize="std"),
+    "heom": lambda: make_metric("heom"),
+    "hvdm": lambda: make_metric("hvdm"),
+    "dvdm": lambda: make_metric("dvdm"),
+    "ivdm": lambda: make_metric("ivdm"),
+    "wvdm": lambda: make_metric("wvdm"),
+    "correlation": lambda: make_metric("correlation"),  # scale-free for a common scale (it has no unknowns)
+}
+
+
+@st.composite
+def integer_data(draw, n=18, m=3):
+    """Small integers (4 bits): multiplied by any power of two from 2**-1074 (the smallest subnormal) to 2**1019
+    they are exact, so a scale-free distance must not change."""
+    seed = draw(st.integers(0, 2**16))
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 3
+    X = rng.integers(0, 16, size=(n, m)).astype(np.float64)
+    X[:, 0] += 4 * y  # some class signal
+    X[rng.random((n, m)) < 0.1] = np.nan  # unknown values too
+    return np.minimum(X, 15.0), y
+
+
+def _scale_free_distances(name, X, y):
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    return SCALE_FREE[name]().fit(frame, y).pairwise(frame)
+
+
+@pytest.mark.parametrize("name", SCALE_FREE)
+@SETTINGS
+@given(data=integer_data(), k=st.integers(min_value=-1074, max_value=1019))
+def test_scale_free_distances_are_the_same_from_the_subnormal_range_to_the_largest_float(name, data, k):
+    X, y = data
+    if name == "correlation":  # no rule for unknown values
+        X = np.nan_to_num(X, nan=7.0)
+    base = _scale_free_distances(name, X, y)
+    scaled = _scale_free_distances(name, np.ldexp(X, k), y)
+    np.testing.assert_allclose(scaled, base, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("name", SCALE_FREE)
+@pytest.mark.parametrize("k", [-1074, -1073, -1070, -1040, 1000, 1019])
+def test_scale_free_distances_at_the_issues_extremes(name, k):
+    """The issue's cases: 2**-1074 (IVDM gave 0 where 0.5 is right) and near 1.7e308 (a range beyond the
+    largest float was refused, though the distance does not depend on it)."""
+    X = np.array([[0.0, 1.0, 3.0], [1.0, 3.0, 2.0], [2.0, 0.0, 1.0], [3.0, 2.0, 0.0], [1.0, 1.0, 1.0], [2.0, 3.0, 3.0]])
+    y = np.array([0, 0, 0, 1, 1, 1])
+    base = _scale_free_distances(name, X, y)
+    np.testing.assert_allclose(_scale_free_distances(name, np.ldexp(X, k), y), base, rtol=1e-12, atol=1e-14)
+    if k == 1019:  # a column spanning -1.5e308 .. 1.5e308: its range exceeds the largest float
+        wide = np.ldexp(X - 1.5, k)
+        np.testing.assert_allclose(_scale_free_distances(name, wide, y), base, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("metric", ["hvdm", "ivdm", "wvdm", "euclidean"])
+def test_knn_predicts_the_same_in_the_subnormal_range(metric):
+    rng = np.random.default_rng(3)
+    y = np.arange(30) % 3
+    X = np.minimum(rng.integers(0, 12, size=(30, 3)) + 3 * y[:, None] % 4, 15).astype(np.float64)
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    tiny = pd.DataFrame(np.ldexp(X, -1074), columns=["a", "b", "c"])
+    make = lambda: KNeighborsClassifier(
+        3, make_metric(metric, **({"normalize": "std"} if metric == "euclidean" else {}))
+    )  # noqa: E731
+    np.testing.assert_array_equal(make().fit(tiny, y).predict(tiny), make().fit(frame, y).predict(frame))

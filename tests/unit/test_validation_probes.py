@@ -826,14 +826,22 @@ CASES = [
         for scale in (1e-300, 1e300)
     ],
     Case(
-        "dvdm-range-of-extreme-values",
-        lambda: fitted("dvdm", X=np.array([[-1.5e308, 0.0], [1.5e308, 1.0]]), y=[0, 1]),
-        Err(ValueError, "column '0': the attribute spans"),
+        "dvdm-range-of-extreme-values",  # the range exceeds the largest float, the distance does not (issue #53)
+        lambda: fitted("dvdm", X=np.array([[-1.5e308, 0.0], [1.5e308, 1.0]]), y=[0, 1]).pairwise(
+            np.array([[-1.5e308, 0.0], [1.5e308, 1.0]])
+        ),
+        _all_close(
+            fitted("dvdm", X=np.array([[-1.5, 0.0], [1.5, 1.0]]), y=[0, 1]).pairwise(
+                np.array([[-1.5, 0.0], [1.5, 1.0]])
+            )
+        ),
     ),
     Case(
         "heom-range-of-extreme-values",
-        lambda: fitted("heom", X=np.array([[-1.5e308, 0.0], [1.5e308, 1.0]]), y=None),
-        Err(ValueError, "column '0' spans"),
+        lambda: fitted("heom", X=np.array([[-1.5e308, 0.0], [1.5e308, 1.0]]), y=None).pairwise(
+            np.array([[-1.5e308, 0.0], [1.5e308, 1.0]])
+        ),
+        _all_close([[0.0, np.sqrt(2.0)], [np.sqrt(2.0), 0.0]]),
     ),
     # ------------------------------------------------------------ Wilson & Martinez' Figure 1 distances
     Case(
@@ -979,7 +987,12 @@ CASES = [
     Case("discretizer-s-float", lambda: Discretizer(0.0, 1.0, 2.5), Err(ValueError, "s must be an integer")),
     Case("discretizer-nan-bound", lambda: Discretizer(np.nan, 1.0, 5), Err(ValueError, "lo must be a finite number")),
     Case("discretizer-constant", lambda: Discretizer(1.0, 1.0, 5), Err(ValueError, "constant attribute")),
-    Case("discretizer-inf-width", lambda: Discretizer(-1.5e308, 1.5e308, 5), Err(ValueError, "spans")),
+    Case("discretizer-inf-width", lambda: Discretizer(-1.5e308, 1.5e308, 1), Err(ValueError, "wider than the largest")),
+    Case(
+        "discretizer-span-beyond-the-largest-float",
+        lambda: Discretizer(-1.5e308, 1.5e308, 5).discretize([-1.5e308, 0.0, 1.5e308]),
+        Ok(lambda v: v.tolist() == [1, 3, 5], "read in its unit, the range beyond the largest float is fine"),
+    ),
     Case("discretize-strings", lambda: Discretizer(0.0, 1.0, 5).discretize(["a"]), Err(ValueError, "x must hold")),
     Case(
         "discretize-nan-and-outside",

@@ -23,6 +23,29 @@ def test_band_is_the_prediction_interval_for_one_run_widened_by_the_rounding():
     assert narrower.high - narrower.low < band.high - band.low
 
 
+@pytest.mark.parametrize("exponent", [-1060, -600, 600, 1000])
+def test_band_is_scale_free_near_the_ends_of_the_float_range(exponent):
+    """Runs multiplied by a power of two give the band multiplied by it (the rounding widening aside), near
+    1.7e308 too, where the runs' sum and their spread would overflow (issue #53: infinities were returned)."""
+    runs = np.array([1.25, 1.5, 1.375, 1.4375])
+    base, scaled = prediction_band(runs, digits=0), prediction_band(np.ldexp(runs, exponent), digits=0)
+    factor = 2.0**exponent
+    assert scaled.centre == pytest.approx(base.centre * factor, rel=1e-14)
+    assert scaled.sd == pytest.approx(base.sd * factor, rel=1e-14)
+    if exponent > 0:  # the half unit of rounding is lost beside numbers of 1e180 and more
+        assert scaled.low == pytest.approx((base.low + 0.5) * factor, rel=1e-12)
+        assert scaled.high == pytest.approx((base.high - 0.5) * factor, rel=1e-12)
+    assert math.isfinite(scaled.low) and math.isfinite(scaled.high)
+
+
+def test_band_near_the_largest_float_is_finite_or_refused():
+    band = prediction_band([1.7e308, 1.69e308, 1.68e308], digits=1)
+    assert math.isfinite(band.low) and math.isfinite(band.high) and band.low < 1.69e308 < band.high
+    assert band.centre == pytest.approx(1.69e308) and band.sd == pytest.approx(1e306)
+    with pytest.raises(ValueError, match="beyond the largest float.*rescale the runs"):
+        prediction_band([1.79e308, 1.0e308, 1.7e308], digits=1)
+
+
 def test_deterministic_band_is_the_value_widened_by_the_rounding():
     band = prediction_band([0.38], digits=2, deterministic=True)
     assert (band.low, band.high) == pytest.approx((0.375, 0.385)) and band.deterministic

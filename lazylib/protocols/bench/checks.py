@@ -1,18 +1,15 @@
 """What the bench checks before its first job (:mod:`lazylib.protocols.bench.protocol`): a configuration's counts and
-names (:func:`check_config`, from :class:`~lazylib.protocols.bench.protocol.Config` itself), that the command line's
-output can be written (:func:`check_output`), that the workers of a Dask cluster run the caller's code
-(:func:`check_workers`), and that a worker process ends with the process that started it (:func:`watch_parent`).
-A configuration error is an error naming the parameter and the fix, never a method's refusal of a data set; and
-:func:`summary` says what a run ran."""
+names (:func:`check_config`, from :class:`~lazylib.protocols.bench.protocol.Config` itself) and that the command
+line's output can be written (:func:`check_output`). A configuration error is an error naming the parameter and the
+fix, never a method's refusal of a data set; and :func:`summary` says what a run ran. (That the workers of a Dask
+cluster run the caller's code, and that a worker process ends with the process that started it, the library's one
+path of parallel work checks for every run: :func:`lazylib.parallel.check_workers`,
+:func:`lazylib.parallel.watch_parent`.)"""
 
 from __future__ import annotations
 
 import argparse
-import functools
-import hashlib
 import os
-import threading
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -143,76 +140,6 @@ def summary(results, config, *, folds=None) -> str:
         f"{len(names)} data sets ({shown}) x {len(config.methods)} methods x {seed_text} seeds x {fold_text} folds: "
         f"{sum(jobs.get(k, 0) for k in ('run', 'resumed'))} jobs ({job_text})"
     )
-
-
-@functools.lru_cache(maxsize=1)
-def source_fingerprint() -> str:
-    """sha256 of lazylib's Python sources (every ``.py`` file under the package, by relative path): what a worker
-    of a cluster must share with the caller for its rows to be the caller's code's.
-
-    Returns
-    -------
-    str
-        Hexadecimal digest.
-    """
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()
-
-
-def check_workers(client) -> None:
-    """Refuse a Dask cluster whose workers run another lazylib than the caller (:func:`source_fingerprint`
-    compared on every worker through ``client.run``), before any task is submitted.
-
-    Parameters
-    ----------
-    client : distributed.Client
-        The cluster's client.
-
-    Raises
-    ------
-    ValueError
-        Naming the workers whose code differs.
-    """
-    here = source_fingerprint()
-    found = client.run(source_fingerprint)
-    if not found:
-        raise ValueError("the Dask cluster has no worker: start workers or run without --scheduler")
-    other = sorted(worker for worker, fingerprint in found.items() if fingerprint != here)
-    if other:
-        raise ValueError(
-            f"the Dask workers {other} run another lazylib than this process (source fingerprint "
-            f"{found[other[0]][:12]}, here {here[:12]}): install this lazylib on them, or restart them from it"
-        )
-
-
-_WATCHED: set = set()
-
-
-def watch_parent(parent: int | None, *, every: float = 1.0) -> None:
-    """In a worker process started by ``parent``: end this process (``os._exit``) once ``parent`` is gone, so
-    that a killed run (SIGKILL) leaves no worker behind. A thread checks every ``every`` seconds; nothing is done
-    in ``parent`` itself, in a process ``parent`` did not start, or a second time.
-
-    Parameters
-    ----------
-    parent : int or None
-        The process id of the run (None: nothing to watch).
-    every : float
-        Seconds between checks.
-    """
-    if parent is None or parent == os.getpid() or os.getppid() != parent or parent in _WATCHED:
-        return
-    _WATCHED.add(parent)
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(every)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="lazylib-parent-watch", daemon=True).start()
 
 
 def check_command_line(args, parser: argparse.ArgumentParser) -> None:

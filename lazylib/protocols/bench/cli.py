@@ -9,6 +9,7 @@ import argparse
 import dataclasses
 import time
 
+from lazylib.parallel import connect
 from lazylib.protocols.bench import checks as bench_checks
 from lazylib.protocols.bench import protocol as bench
 from lazylib.protocols.bench.protocol import BOOK, FULL, accuracy_table, run
@@ -71,11 +72,7 @@ def main(argv=None) -> None:
         chosen["large"] = args.large or None
     seeds = args.seeds if args.seeds is not None else base.n_seeds
     config = dataclasses.replace(base, datasets=names, n_seeds=seeds, **chosen)
-    client = None
-    if args.scheduler:
-        from distributed import Client
-
-        client = Client(args.scheduler)
+    client = connect(args.scheduler) if args.scheduler else None
     start, cpu = time.perf_counter(), time.process_time()
     started = _utc_now()
     try:

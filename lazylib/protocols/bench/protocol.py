@@ -38,7 +38,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import time
 import warnings
 from dataclasses import asdict, dataclass
@@ -50,8 +49,9 @@ import pandas as pd
 from lazylib import datasets as _datasets
 from lazylib._validation import Integer, check, check_random_state
 from lazylib.encoding import encode
-from lazylib.evaluation import progress_bar, stratified_kfold
+from lazylib.evaluation import stratified_kfold
 from lazylib.labels import label_values
+from lazylib.parallel import progress_bar, run_jobs
 from lazylib.protocols.bench import checks as bench_checks
 from lazylib.protocols.bench.budget import LARGE_RULES, training_size
 from lazylib.protocols.bench.folds import paired_folds
@@ -316,16 +316,13 @@ def _table_data(table) -> dict:
     return {"X": table.X, "y": table.y, "types": types, "Z": Z, "kind": data_kind(types), "seed_name": table.sha256}
 
 
-def _job(config: Config, job: tuple, blas_threads: int | None = 1, data=None, parent: int | None = None) -> tuple:
+def _job(config: Config, job: tuple, blas_threads: int | None = 1, data=None) -> tuple:
     """One job, ``(data set, fold seed, fold)``: its rows, every method of ``config`` on that fold. A catalogue
     job carries only names: the data set is loaded by name where the job runs (once per process); a user's
     table's job carries the table's ``data`` (:func:`_table_data`). The folds are drawn where the job runs. An
     exception outside the methods (loading the data set) is recorded on every method's row. ``blas_threads``
-    limits the BLAS thread pools while it runs (None: as they are). In a worker process of ``parent`` (the run's
-    process id), the worker ends once ``parent`` is gone (:func:`~lazylib.protocols.bench.checks.watch_parent`)."""
+    limits the BLAS thread pools while it runs (None: as they are)."""
     from threadpoolctl import threadpool_limits
-
-    bench_checks.watch_parent(parent)
 
     name, seed, f = job
     with threadpool_limits(limits=blas_threads, user_api="blas"):
@@ -337,6 +334,23 @@ def _job(config: Config, job: tuple, blas_threads: int | None = 1, data=None, pa
             return job, _fold_rows(config, name, data, seed, f, (train, test))
         except Exception as err:
             return job, _failed_rows(config, job, err)
+
+
+@dataclass(frozen=True)
+class _Jobs:
+    """What a worker runs for one job and its data (:func:`lazylib.parallel.run_jobs`): :func:`_job`, looked up
+    when called, with the run's configuration and BLAS threads."""
+
+    config: Config
+    blas_threads: int | None
+
+    def __call__(self, job: tuple, data) -> tuple:
+        return _job(self.config, job, self.blas_threads, data)
+
+
+def _lost(config: Config, job: tuple, err: BaseException) -> tuple:
+    """The result of a job whose task was lost (with its worker, on a cluster): its rows, ``error`` on each."""
+    return job, _failed_rows(config, job, err)
 
 
 def _failed_rows(config: Config, job: tuple, err: BaseException) -> list[dict]:
@@ -351,33 +365,24 @@ def _failed_rows(config: Config, job: tuple, err: BaseException) -> list[dict]:
 
 
 def _execute(config: Config, jobs: list, *, n_jobs: int, client, blas_threads, data: dict):
-    """Yield ``(job, rows)`` as jobs end: here one by one (``n_jobs=1``), on joblib's workers, or on the Dask
-    ``client``'s cluster (one task per job; a task lost with its worker is recorded as that job's error).
-    ``data`` holds the user's tables' data by name (sent with their jobs; scattered once to a cluster)."""
-    if client is not None:
-        from distributed import as_completed
-
-        bench_checks.check_workers(client)
-        sent = {name: client.scatter([d], broadcast=False)[0] for name, d in data.items()}
-        futures = {
-            client.submit(_job, config, job, blas_threads, sent.get(job[0]), pure=False, key=f"bench-{job}"): job
-            for job in jobs
-        }
-        for future in as_completed(futures):
-            try:
-                yield future.result()
-            except Exception as err:
-                yield futures[future], _failed_rows(config, futures[future], err)
-            future.release()
-        return
-    if n_jobs == 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield _job(config, job, blas_threads, data.get(job[0]))
-        return
-    from joblib import Parallel, delayed
-
-    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    yield from parallel(delayed(_job)(config, job, blas_threads, data.get(job[0]), os.getpid()) for job in jobs)
+    """Yield ``(job, rows)`` as jobs end, one task a job, through the library's one path
+    (:func:`lazylib.parallel.run_jobs`): here one by one (``n_jobs=1``), on joblib's workers (which end with
+    this process), or on the Dask ``client``'s cluster (its workers' code checked first; a task lost with its
+    worker is recorded as that job's error). ``data`` holds the user's tables' data by name (sent with their
+    jobs; scattered once to a cluster)."""
+    done = run_jobs(
+        _Jobs(config, blas_threads),
+        jobs,
+        n_jobs=n_jobs,
+        client=client,
+        ordered=False,
+        shared=data,
+        key=lambda job: job[0],
+        on_error=functools.partial(_lost, config),
+        label="bench",
+    )
+    for _, result in done:
+        yield result
 
 
 def run(
@@ -437,7 +442,7 @@ def run(
         Start the jobs of the largest data sets first (the best balance of workers), or the smallest first (the
         most jobs finished early, for a results folder read while the run goes on). The rows do not depend on it.
     progress : bool or None
-        Draw the progress bar (None: on a terminal or in a notebook, :func:`lazylib.evaluation.progress_bar`).
+        Draw the progress bar (None: on a terminal or in a notebook, :func:`lazylib.parallel.progress_bar`).
     keep_failed : bool
         Read back the failed jobs of a results folder (a row with an ``error``) instead of running them again.
 

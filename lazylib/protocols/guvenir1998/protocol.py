@@ -18,9 +18,10 @@ import pandas as pd
 
 from lazylib._validation import check_random_state
 from lazylib.column_stats import known_range
-from lazylib.evaluation import check_folds, parallel_map
+from lazylib.evaluation import check_folds
 from lazylib.labels import encode_labels
 from lazylib.metrics import encode
+from lazylib.parallel import parallel_map
 from lazylib.report.plotting import PUBLISHED
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, select
 from lazylib.vfi import VFI5Classifier, winners

@@ -18,8 +18,9 @@ from scipy import stats
 
 from lazylib import datasets, synthetic
 from lazylib._validation import check_random_state
-from lazylib.evaluation import paired_ttest, parallel_map, stratified_kfold
+from lazylib.evaluation import paired_ttest, stratified_kfold
 from lazylib.neighbors import KNeighborsClassifier, loo_accuracy_by_k
+from lazylib.parallel import parallel_map
 from lazylib.protocols.shared import K_RANGE
 from lazylib.weighting.infogain import equal_width_bins
 
@@ -359,7 +360,7 @@ def run(tasks: dict, methods: dict, *, ks=K_RANGE, n_bins=None, n_jobs: int | No
         See :func:`fit_predict`; a dict maps a method's name to its ``n_bins`` (absent: None), e.g. IB1-IG's 8
         beside unbinned methods.
     n_jobs : int or None
-        Worker processes (:func:`lazylib.evaluation.parallel_map`; None = joblib's setting, which
+        Worker processes (:func:`lazylib.parallel.parallel_map`; None = joblib's setting, which
         ``joblib.parallel_config(backend="dask")`` points at a Dask cluster). Results do not depend on it.
 
     Returns

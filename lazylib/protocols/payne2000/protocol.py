@@ -15,8 +15,9 @@ import numpy as np
 import pandas as pd
 
 from lazylib._validation import Choice, check, check_random_state
-from lazylib.evaluation import check_folds, parallel_map
+from lazylib.evaluation import check_folds
 from lazylib.labels import encode_labels
+from lazylib.parallel import parallel_map
 from lazylib.report.bands import PERCENT, reading_note
 from lazylib.selection import MonteCarloSelector, c45_attributes
 from lazylib.subspace import SubspaceMapping, accuracy_by_width, nn_accuracy, numeric_matrix

@@ -32,10 +32,11 @@ import pandas as pd
 
 from lazylib._validation import Integer, Real, check
 from lazylib.encoding import Encoded, encode
-from lazylib.evaluation import parallel_map, stratified_kfold
+from lazylib.evaluation import stratified_kfold
 from lazylib.labels import label_values
 from lazylib.metrics import Metric, make_metric
 from lazylib.neighbors import KNeighborsClassifier, accuracy_by_rule
+from lazylib.parallel import parallel_map
 from lazylib.protocols.shared import dataset_seed, prepare
 from lazylib.search import TIE_RULES
 
@@ -139,7 +140,7 @@ def run(
         experiment once per seed (other folds, other training subsets) in one pool of workers and adds a
         column ``seed``.
     n_jobs : int or None
-        Worker processes (:func:`lazylib.evaluation.parallel_map`: -1 = every core, None = joblib's setting, so
+        Worker processes (:func:`lazylib.parallel.parallel_map`: -1 = every core, None = joblib's setting, so
         ``joblib.parallel_config(backend="dask")`` sends the jobs to a Dask cluster). Results are identical to
         ``n_jobs=1``.
     max_instances : int or dict, optional
@@ -159,7 +160,7 @@ def run(
         in the table: measure it apart (``benchmarks/seed_spread_large.py`` does for Part IV). ``None``: every
         data set under every seed.
     label : str
-        Progress-bar text (:func:`lazylib.evaluation.parallel_map`).
+        Progress-bar text (:func:`lazylib.parallel.parallel_map`).
 
     Returns
     -------
