@@ -168,7 +168,11 @@ def main(argv=None) -> int:
         print(json.dumps(_child(args.child, args.sizes[0], args.queries, args.blas_threads)))
         return 0
     load = [os.getloadavg()[0]]
-    results = {(c, n): _run(c, n, args.queries, args.blas_threads) for n in args.sizes for c in args.cases}
+    results = {}
+    for n in args.sizes:
+        for case in args.cases:
+            results[case, n] = _run(case, n, args.queries, args.blas_threads)
+            print(json.dumps({"case": case, "n": n, **results[case, n]}), flush=True)  # a partial run says what it got
     load.append(os.getloadavg()[0])
     text = _table(results, args.sizes, args.queries, args.blas_threads, load)
     print(text)
