@@ -412,3 +412,26 @@ def test_conditions_pool_the_seeds_and_count_each_seed_once():
     judged = bench_claims.judge_best(run, "k-NN HVDM")
     assert len(judged.conditions) == 3  # the pooled run and the two seeds, not three seeds
     assert "seeds" not in judged.stability or judged.stability.startswith("stable")
+
+
+def test_the_hierarchical_results_outlive_changes_to_other_methods_rows(tmp_path):
+    import json
+
+    run = synthetic_run(6)
+    artifact, path = tmp_path / "full_run.csv.gz", tmp_path / "hierarchical.csv"
+    run.to_csv(artifact, index=False)
+    methods = sorted(run["method"].unique())
+    a, b, other = methods[0], methods[1], methods[2]
+    table = pd.DataFrame({"pair": [f"{a} vs {b}"], "rope": [1.0], "reading": ["first seed"], "p_best_better": [0.1],
+                          "p_equivalent": [0.85], "p_other_better": [0.05]})  # fmt: skip
+    table.to_csv(path, index=False)
+    sha = bench_results.method_rows_sha256(bench_results.read_run(artifact), [a, b])
+    path.with_suffix(".json").write_text(json.dumps({"artifact_sha256": "not read", "rows_sha256": sha}))
+    moved = run.copy()
+    moved.loc[moved["method"] == other, "accuracy"] -= 1.0  # another method's rows: the results still hold
+    moved.to_csv(artifact, index=False)
+    pd.testing.assert_frame_equal(bench_results.load_hierarchical(path, artifact), table)
+    moved.loc[moved["method"] == b, "accuracy"] -= 1.0  # a pair's method's rows: refused, naming the method
+    moved.to_csv(artifact, index=False)
+    with pytest.raises(ValueError, match=f"the rows of \\['{b}'\\] changed"):
+        bench_results.load_hierarchical(path, artifact)
