@@ -187,6 +187,17 @@ def table(full: pd.DataFrame, *, seed: int, sampling=SAMPLING, which=None, only=
     return pd.DataFrame(rows)
 
 
+def in_page_order(rows: pd.DataFrame, full: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` in the order :func:`table` writes them: reading, then the pairs as the page lists them, then ROPE."""
+    best, others = headline_pairs(full)
+    rank = {
+        "reading": {r: i for i, r in enumerate(readings(full))},
+        "pair": {f"{best} vs {o}": i for i, o in enumerate(others)},
+    }
+    key = lambda c: c.map(rank[c.name]) if c.name in rank else c  # noqa: E731
+    return rows.sort_values(["reading", "pair", "rope"], key=key, kind="stable").reset_index(drop=True)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=HERE / "hierarchical.csv")
@@ -212,7 +223,7 @@ def main(argv=None) -> None:
         kept = pd.read_csv(args.output)
         kept = kept[~kept["pair"].isin(out["pair"].unique())]
         updated = {"pairs": sorted(out["pair"].unique()), "date": f"{started:%Y-%m-%d %H:%M} UTC", "wall_s": wall}
-        out = pd.concat([kept, out], ignore_index=True)
+        out = in_page_order(pd.concat([kept, out], ignore_index=True), full)
     out.to_csv(args.output, index=False, float_format="%.6g")
     methods = sorted({m for pair in out["pair"] for m in pair.split(" vs ")})
     earlier = json.loads(args.output.with_suffix(".json").read_text()) if args.update else {}
