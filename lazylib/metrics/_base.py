@@ -371,6 +371,13 @@ class Metric(BaseEstimator):
         return f"{type(self).__name__}({params})"
 
 
+#: How many times the training data's own size (8 bytes a value) the stored side of a metric's bilinear terms may
+#: take beyond ``working_memory`` before its widest terms switch to their direct form
+#: (:meth:`AttributeMetric._size_terms`): a probability embedding of a few classes, or a squared difference's
+#: three columns, is a few times the data.
+STORED_SIDE = 4
+
+
 class AttributeMetric(Metric):
     """A metric made of one fitted attribute term per column (see :mod:`lazylib.metrics._attributes`).
 
@@ -407,11 +414,15 @@ class AttributeMetric(Metric):
         """Size every term by ``working_memory`` (issue #53): each term gets a quarter of it as its ``max_bytes``
         (its block tables and temporaries, beside a chunk's distances),
         and while the stored side of the bilinear terms for the training data (``8 n`` bytes a column, one
-        column per class of a probability embedding, per distinct value of a one-hot side) would exceed it,
-        the widest term that has a direct form switches to it (:meth:`AttributeTerm.to_direct`): an ID-like
-        column, a continuous column under overlap, or thousands of classes then cost one block of the
-        distances, not one column per value or class for every instance."""
+        column per class of a probability embedding, per distinct value of a one-hot side) would exceed
+        ``working_memory`` plus :data:`STORED_SIDE` times the training data's own size, the widest term that has
+        a direct form switches to it (:meth:`AttributeTerm.to_direct`): an ID-like column, a continuous column
+        under overlap, or thousands of classes then cost one block of the distances, not one column per value or
+        class for every instance, while a stored side a few columns wide per attribute, which grows with the
+        data as the data itself does, stays bilinear at any number of rows (issue #52: at a million rows the
+        data alone are beyond the default budget)."""
         budget = self.working_memory * 2**20
+        stored_budget = budget + STORED_SIDE * 8.0 * Z.size
         widths = []
         for a, att in enumerate(self.attributes_):
             att.max_bytes = budget / 4  # a term's tables and temporaries beside the chunk's distances
@@ -419,7 +430,7 @@ class AttributeMetric(Metric):
                 widths.append((att.stored_width(Z[:, a]), a))
         total = 8.0 * len(Z) * sum(1 if w is None else w for w, _ in widths)
         for w, a in sorted((w, a) for w, a in widths if w is not None)[::-1]:
-            if total <= budget:
+            if total <= stored_budget:
                 break
             self.attributes_[a].to_direct()
             total -= 8.0 * len(Z) * w

@@ -135,7 +135,7 @@ def test_a_switched_term_gives_the_distances_of_its_bilinear_form():
     )
     X.loc[::17, "v"] = np.nan
     X.loc[::13, "x"] = np.nan
-    y = rng.integers(0, 4, 400)
+    y = rng.integers(0, 40, 400)  # many classes: a probability embedding is wider than the data several times over
     for name in ("overlap", "heom", "hvdm", "vdm", "mvdm", "dvdm", "ivdm", "wvdm", "omvw"):
         wide = make_metric(name).fit(X, y)
         narrow = make_metric(name, working_memory=0.02).fit(X, y)
@@ -206,3 +206,20 @@ def test_c45_grows_the_same_tree_bit_for_bit_at_any_working_memory():
         assert tree.export_text() == trees[0].export_text()
         np.testing.assert_array_equal(tree.predict_proba(X), trees[0].predict_proba(X))
     assert trees[0].n_leaves_ > 5
+
+
+def test_a_stored_side_that_grows_as_the_data_do_stays_bilinear():
+    """The stored side may take STORED_SIDE times the data's own size beyond working_memory (issue #52: a million
+    rows are beyond the default budget by themselves): a few classes keep every term bilinear however many rows,
+    many classes (a side wider than the data several times over) switch terms to the direct form."""
+    from lazylib.metrics._base import STORED_SIDE
+
+    rng = np.random.default_rng(3)
+    n = 20_000
+    X = pd.DataFrame({f"c{j}": pd.Categorical(rng.integers(0, 6, n).astype(str)) for j in range(4)})
+    budget = 0.05  # MiB: the stored side of 3 classes (1.9 MB) is far beyond it, within STORED_SIDE x the data
+    few = make_metric("hvdm", working_memory=budget).fit(X, rng.integers(0, 3, n))
+    assert all(att.bilinear for att in few.attributes_)
+    assert 8 * n * 3 * 4 > budget * 2**20 and 8 * n * 3 * 4 <= budget * 2**20 + STORED_SIDE * 8 * X.size
+    many = make_metric("hvdm", working_memory=budget).fit(X, rng.integers(0, 300, n))
+    assert not any(att.bilinear for att in many.attributes_)
