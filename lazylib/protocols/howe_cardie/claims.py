@@ -25,7 +25,7 @@ import pandas as pd
 from lazylib.labels import encode_labels
 from lazylib.protocols.howe_cardie.protocol import marks, mcnemar_p, pairwise_tests, significant, summary
 from lazylib.report.paired import beats, conjunction
-from lazylib.report.verdicts import Claim, all_of, not_testable, share_rule, threshold_rule, tiers
+from lazylib.report.verdicts import Claim, Share, Threshold, all_of, not_testable, tiers
 from lazylib.weighting.sets import loo_predictions
 
 
@@ -114,9 +114,8 @@ TABLE1_CLAIMS = (
         key="C1",
         words="C1: MDW as good as IG on 7 of 8",
         measure="tasks where MDW is not significantly below IG",
-        thresholds="supported on at least 7 of 8, partly on 5 or 6",
-        rule=lambda f: share_rule(
-            (f["significance"]["MDW vs IG"] >= 0).to_dict(), supported=7 / 8, partly=5 / 8, what="tasks"
+        rule=Share(supported=7 / 8, partly=5 / 8, what="tasks", n=8).on(
+            lambda f: (f["significance"]["MDW vs IG"] >= 0).to_dict()
         ),
         evidence=lambda f: (
             f"MDW not significantly below IG on {int((f['significance']['MDW vs IG'] >= 0).sum())} of 8 tasks"
@@ -346,8 +345,7 @@ TABLE2_CLAIMS = (
         key="T1",
         words="T1: indistinguishable on 6 of 8",
         measure="tasks where no pair of MVDM, VDM and MDW+MVDM differs significantly",
-        thresholds="supported on at least 6 of 8, partly on 4 or 5",
-        rule=lambda f: share_rule(f["indistinguishable"], supported=6 / 8, partly=4 / 8, what="tasks"),
+        rule=Share(supported=6 / 8, partly=4 / 8, what="tasks", n=8).on(lambda f: f["indistinguishable"]),
         evidence=lambda f: f"no significant pair on {sum(f['indistinguishable'].values())} of 8 tasks",
     ),
     Claim(
@@ -366,9 +364,8 @@ TABLE2_CLAIMS = (
         key="T3",
         words="T3: VDM's weights do not help over MVDM",
         measure="tasks where VDM is significantly above MVDM",
-        thresholds="supported on none, partly on one or two",
-        rule=lambda f: threshold_rule(
-            f["vdm_wins"], supported=0, partly=2, higher=False, what="tasks with VDM above MVDM"
+        rule=Threshold(supported=0, partly=2, higher=False, what="tasks with VDM above MVDM").on(
+            lambda f: f["vdm_wins"]
         ),
         evidence=lambda f: f"VDM significantly above MVDM on {f['vdm_wins']} of 8 tasks",
     ),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.report.verdicts import Claim, share_rule, tiers
+from lazylib.report.verdicts import Claim, Share, tiers
 
 # --- Section 2: the method (chapter 01) ------------------------------------------------------------------------
 
@@ -182,8 +182,7 @@ METHOD_CLAIMS = (
         "(bounded differences)",
         measure="settings where the share of estimates missing by more than epsilon is at most delta "
         "(:func:`approximation_facts`)",
-        thresholds="supported in every setting, partly in half",
-        rule=lambda f: share_rule(f["holds"], supported=1.0, partly=0.5, what="(epsilon, delta, feature) settings"),
+        rule=Share(supported=1.0, partly=0.5, what="(epsilon, delta, feature) settings").on(lambda f: f["holds"]),
         evidence=lambda f: (
             f"share of estimates missing by more than epsilon <= delta in {int(sum(f['holds']))} of "
             f"{len(f['holds'])} settings; largest error {f['largest']:.4f} (epsilon down to {f['epsilon']})"
@@ -312,9 +311,8 @@ IONOSPHERE_CLAIMS = (
         key="others",
         words="No other data set shows such an imbalance of zero weights",
         measure="the other tasks of Table 1 without an imbalance (a class >= 80 % zero weights, another <= 20 %)",
-        thresholds="supported when none of the seven shows one, partly when at most one does",
-        rule=lambda f: share_rule(
-            (~f["table"].loc[_others(f), "imbalance"]).to_dict(), supported=1.0, partly=6 / 7, what="other tasks"
+        rule=Share(supported=1.0, partly=6 / 7, what="other tasks", n=7).on(
+            lambda f: (~f["table"].loc[_others(f), "imbalance"]).to_dict()
         ),
         evidence=_others_evidence,
     ),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from lazylib.protocols.payne1998.facts import LED_H3
 from lazylib.report.paired import beats, conjunction
-from lazylib.report.verdicts import Claim, all_of, share_rule, tiers
+from lazylib.report.verdicts import Claim, Share, all_of, tiers
 
 #: The three data sets on which the paper reports MVDM significantly above WOM.
 MVDM_OVER_WOM = frozenset({"lung-cancer", "promoters", "tic-tac-toe"})
@@ -71,8 +71,7 @@ TABLE2_CLAIMS = (
         key="H1",
         words="H1: MVDM and VDM perform alike",
         measure="data sets without a significant MVDM/VDM difference (two-tailed paired t-test)",
-        thresholds="supported on all 8, partly on 7",
-        rule=lambda f: share_rule(f["alike"], supported=1.0, partly=7 / 8, what="data sets"),
+        rule=Share(supported=1.0, partly=7 / 8, what="data sets", n=8).on(lambda f: f["alike"]),
         evidence=lambda f: (
             f"significant MVDM/VDM difference on {int((~f['alike']).sum())} of {len(f['alike'])}: "
             f"{_listed(list(f['alike'].index[~f['alike']]))}"
@@ -82,8 +81,7 @@ TABLE2_CLAIMS = (
         key="VDM classes",
         words="VDM above OM on 4 data sets (significantly), higher on 2 more",
         measure="data sets where VDM falls in the paper's class (significant / higher / not higher)",
-        thresholds="supported on all 8, partly on 6",
-        rule=lambda f: share_rule(_classes_agree(f, "VDM"), supported=1.0, partly=0.75, what="data sets"),
+        rule=Share(supported=1.0, partly=0.75, what="data sets", n=8).on(lambda f: _classes_agree(f, "VDM")),
         evidence=lambda f: _class_evidence(f, "VDM"),
     ),
     Claim(
@@ -122,8 +120,7 @@ TABLE2_CLAIMS = (
         key="OMVW classes",
         words="OMVW higher than OM on 6 data sets, significantly on 3",
         measure="data sets where OMVW falls in the paper's class",
-        thresholds="supported on all 8, partly on 6",
-        rule=lambda f: share_rule(_classes_agree(f, "OMVW"), supported=1.0, partly=0.75, what="data sets"),
+        rule=Share(supported=1.0, partly=0.75, what="data sets", n=8).on(lambda f: _classes_agree(f, "OMVW")),
         evidence=lambda f: (
             f"higher on {int((f['classes']['OMVW'] != 'not higher').sum())}, significantly on "
             f"{int((f['classes']['OMVW'] == 'significant').sum())}; in the paper's class: "
@@ -134,12 +131,8 @@ TABLE2_CLAIMS = (
         key="WOM and OMVW",
         words="WOM significantly above OM on 2 of OMVW's 3",
         measure="data sets where 'WOM and OMVW both significantly above OM' agrees with the paper's marks",
-        thresholds="supported on all 8, partly on 6",
-        rule=lambda f: share_rule(
-            _both(f) == f["paper"]["both"].reindex(f["datasets"]),
-            supported=1.0,
-            partly=0.75,
-            what="data sets",
+        rule=Share(supported=1.0, partly=0.75, what="data sets", n=8).on(
+            lambda f: _both(f) == f["paper"]["both"].reindex(f["datasets"])
         ),
         evidence=lambda f: f"WOM and OMVW both significantly above OM on: {_listed(list(_both(f).index[_both(f)]))}",
     ),
