@@ -158,8 +158,8 @@ METHOD_CLAIMS = (
         key="complexity",
         words="Exact O(n log n) numeric and O(n + m^2) symbolic mean differences",
         measure="agreement of the fast and naive results; growth exponents of their times (:func:`timing_facts`)",
-        thresholds="supported when they agree to 1e-10, the fast time grows more slowly than n^1.6 and the naive "
-        "one faster than n^1.8; partly when only the agreement holds",
+        thresholds="supported when fast and naive agree to 1e-10, the fast time grows more slowly than n^1.6 and "
+        "the naive one faster than n^1.8; partly supported when only the agreement holds",
         rule=_complexity_rule,
         evidence=_complexity_evidence,
         kind="property",
@@ -302,8 +302,8 @@ IONOSPHERE_CLAIMS = (
         key="ionosphere",
         words="Ionosphere: for one class nearly all MDW weights are zero",
         measure="the classes' shares of zero significance weights among the varying features",
-        thresholds="supported when one class has at least 80 % zero and the other at most 20 %, partly when the "
-        "first has at least 50 %",
+        thresholds="supported if one class has at least 80 % of its weights zero and the other at most 20 %, partly "
+        "supported if the first holds at 50 %",
         rule=_zero_rule,
         evidence=_zero_evidence,
     ),
