@@ -13,6 +13,7 @@ them, and nothing types them a second time.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import math
 import pkgutil
@@ -40,6 +41,8 @@ def _claim_tables() -> dict[str, tuple[Claim, ...]]:
         for name, value in vars(module).items():
             if isinstance(value, Claim):
                 value = (value,)
+            elif isinstance(value, dict):  # a table keyed by what it compares (Part III's INTERPOLATION_CLAIMS)
+                value = tuple(value.values())
             if isinstance(value, tuple | list) and value and all(isinstance(c, Claim) for c in value):
                 tables.setdefault(name, ())
                 tables[name] = tuple(dict.fromkeys((*tables[name], *value)))
@@ -232,8 +235,10 @@ def typed_thresholds(source: str) -> list[str]:
 
 
 def _code(source: str) -> str:
+    """A page's code cells, their magics and shell lines left out."""
     notebook = jupytext.reads(source, fmt="md:myst")
-    return "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    cells = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    return "\n".join(line for cell in cells for line in cell.split("\n") if not line.lstrip().startswith(("%", "!")))
 
 
 #: Each claim's glue key, with the tables that hold the claim.
@@ -246,7 +251,11 @@ for _name, _table in TABLES.items():
 def unglued_keys(source: str) -> list[str]:
     """The ``...-thresholds`` keys a page's prose reads that no claim renders, or whose claim table the page's code
     does not glue (``thresholds_glue(<table>)``)."""
-    calls = re.findall(r"thresholds_glue\(([^)]*)\)", _code(source))
+    calls = [
+        ast.unparse(node)
+        for node in ast.walk(ast.parse(_code(source)))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "thresholds_glue"
+    ]
     glued = {name for call in calls for name in re.findall(r"\b([A-Z0-9_]+_CLAIMS?)\b", call)}
     return sorted(k for k in set(GLUED.findall(source)) if not KEYS.get(k, set()) & glued)
 
