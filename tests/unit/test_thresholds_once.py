@@ -209,9 +209,11 @@ def test_a_claim_refuses_thresholds_typed_twice_or_not_at_all():
 
 # ------------------------------------------------------------------------------------------ the chapters glue them
 
-#: A threshold typed in prose: a verdict followed by its condition.
+#: A threshold typed in prose: a verdict followed by its condition, or a condition followed by its verdict
+#: ("on all 18 curves: supported; on at least half: partly supported").
 TYPED = re.compile(
-    r"\b(?:partly supported|supported|partly) (?:if|when|on all|on at least|from|up to|for|in every|at most|above)\b",
+    r"\b(?:partly supported|supported|partly) (?:if|when|on all|on at least|from|up to|for|in every|at most|above)\b"
+    r"|: (?:partly )?supported[;,]",
     re.IGNORECASE,
 )
 ROLE = re.compile(r"\{glue(?::\w+)?\}`[^`]*`")
@@ -273,6 +275,7 @@ def test_a_page_glues_its_claims_thresholds_and_types_none(page):
 
 def test_a_page_that_types_a_threshold_or_glues_an_unknown_key_fails():
     typed = "Prose.\n\n- **H1**, alike: the share of data sets; supported if all eight, partly supported if seven.\n"
+    assert typed_thresholds("- **linear**: on all 18 curves: supported; on at least half: partly supported.\n")
     glued = "Prose.\n\n- **H1**, alike: the share of data sets; {glue:text}`h1-thresholds`.\n"
     code = "\n```{code-cell} ipython3\nfor k, w in thresholds_glue(P1_claims.TABLE2_CLAIMS).items():\n"
     code += "    glue(k, w)\n```\n"

@@ -190,7 +190,9 @@ FIGURE6_CLAIMS = (
         key="f6_flattens",
         words="k-NN's fall is less steep with more relevant features (Fig. 6)",
         measure="the magnitude of each k-NN line's slope against the number of relevant features",
-        thresholds="supported if it falls at every step for each k, partly if Spearman <= -0.8 for each k",
+        thresholds="supported if the magnitude of the fitted slope decreases at every step from n to n + 1, for each "
+        "k; partly supported if it decreases overall (Spearman correlation between n and the magnitude at most -0.8 "
+        "for each k); otherwise not supported",
         rule=lambda f: tiers(supported=all(f["monotone"].values()), partly=all(r <= -0.8 for r in f["rho"].values())),
         evidence=lambda f: (
             "|slope| from R_1 to R_6: "
@@ -211,7 +213,8 @@ FIGURE6_CLAIMS = (
         key="f6_larger_k",
         words="Larger k makes k-NN more robust to irrelevant features (R_n)",
         measure="R_n on which the loss shrinks from 1-NN to 3-NN to 5-NN",
-        thresholds="supported on all 6, partly if 5-NN loses less than 1-NN on all 6",
+        thresholds="supported if the loss shrinks from 1-NN to 3-NN to 5-NN for every n; partly supported if 5-NN "
+        "loses less than 1-NN for every n; otherwise not supported",
         rule=lambda f: _larger_k_rule(f["loss"], f["ordered"]),
         evidence=lambda f: _larger_k_evidence(f["loss"], f["ordered"], "R_n"),
     ),
@@ -321,7 +324,8 @@ FIGURE7_CLAIMS = (
         key="f7_larger_k",
         words="Larger k makes k-NN more robust to irrelevant features (UCI data, section 4)",
         measure="data sets on which the loss shrinks from 1-NN to 3-NN to 5-NN",
-        thresholds="supported on all 6, partly if 5-NN loses less than 1-NN on all 6",
+        thresholds="supported if the loss shrinks from 1-NN to 3-NN to 5-NN on every data set; partly supported if "
+        "5-NN loses less than 1-NN on every data set; otherwise not supported",
         rule=lambda f: _larger_k_rule(f["lost"], f["ordered"]),
         evidence=lambda f: _larger_k_evidence(f["lost"], f["ordered"], "data sets"),
         kind="stand-in",
