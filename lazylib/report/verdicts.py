@@ -30,6 +30,14 @@ test or Wilcoxon's, equivalence by TOST, conjunctions part by part, Holm over a 
 stays where the paper's claim is itself a count ("on 9 of the 12 data sets"). A descriptive result (the best
 average rank) gets the label :data:`FINDING` instead of a claim's verdict (:func:`lazylib.report.paired.finding`).
 
+**Thresholds typed once.** A claim's thresholds are written in one place. A numeric rule is declarative
+(:class:`Share`, :class:`Threshold`, :class:`lazylib.report.paired.Equivalent`, :class:`lazylib.report.paired.Beats`):
+called on a value it gives the functional rule's verdict, and its ``words`` render its thresholds from its numbers
+("supported on all 8 data sets, partly on at least 7 of 8"); ``rule.on(reads)`` applies it to the part of a
+condition's facts it reads. A :class:`Claim` takes its thresholds from such a rule, and a chapter glues them
+(:func:`thresholds_glue`) rather than typing them; only a rule that is a boolean condition (:func:`tiers`,
+:func:`all_of`) has its thresholds typed, once, in its claim row.
+
 >>> from lazylib.report.bands import prediction_band
 >>> band = prediction_band([68.2, 67.9, 68.4, 68.1, 67.8], digits=1)
 >>> band.contains(68.0), band.n
