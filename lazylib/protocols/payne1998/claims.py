@@ -88,8 +88,8 @@ TABLE2_CLAIMS = (
         key="votes",
         words="votes: MVDM above OM at p = 0.054",
         measure="one-tailed p of MVDM over OM on house-votes-84",
-        thresholds="supported if our one-tailed p against OM lies in [0.05, 0.10), partly supported if it is below 0.05 "
-        "(the increase is significant for us), not supported otherwise",
+        thresholds="supported if our one-tailed p against OM lies in [0.05, 0.10), partly supported if it is below "
+        "0.05 (the increase is significant for us), not supported otherwise",
         rule=lambda f: tiers(supported=bool(0.05 <= f["votes_p"] < 0.10), partly=bool(f["votes_p"] < 0.05)),
         evidence=lambda f: f"one-tailed p = {f['votes_p']:.3f}",
     ),
@@ -97,8 +97,8 @@ TABLE2_CLAIMS = (
         key="breast-cancer",
         words="VDM and MVDM below OM only on breast-cancer",
         measure="data sets where both are significantly below OM",
-        thresholds="supported if breast-cancer is the only data set where VDM and MVDM are both significantly below OM, "
-        "partly supported if both are below OM there (not significantly) and nowhere significantly below, not "
+        thresholds="supported if breast-cancer is the only data set where VDM and MVDM are both significantly below "
+        "OM, partly supported if both are below OM there (not significantly) and nowhere significantly below, not "
         "supported otherwise",
         rule=lambda f: tiers(
             supported=f["both_below"] == ["breast-cancer"],
