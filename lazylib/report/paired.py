@@ -39,12 +39,14 @@ import pandas as pd
 from scipy import stats
 
 from lazylib._validation import Boolean, Choice, Integer, Real, check
-from lazylib.report.verdicts import Verdict
+from lazylib.report.verdicts import Reads, Verdict
 
 __all__ = [
     "BEATS_TESTS",
     "EQUIVALENCE_TESTS",
+    "Beats",
     "Equivalence",
+    "Equivalent",
     "SignComparison",
     "TestedVerdict",
     "beats",
@@ -420,6 +422,91 @@ def equivalent(
     'not supported: OMVW better'
     """
     return equivalence(a, b, names=names, rope=rope, sides=sides, test=test).verdict(alpha)
+
+
+@dataclass(frozen=True)
+class Beats:
+    """:func:`beats` as data: called on a pair ``(a, b)`` it gives the verdict; :attr:`words` say its test and level.
+
+    A :class:`~lazylib.report.verdicts.Claim` renders its thresholds from :attr:`words` (typed once, here).
+
+    Examples
+    --------
+    >>> rule = Beats(names=("IVDM", "DVDM"))
+    >>> str(rule(([80, 82, 85, 90, 70, 75, 88], [78, 82, 80, 85, 69, 70, 80]))), rule.words
+    ('supported', 'supported if the two-sided sign test at level 0.05 finds IVDM above DVDM, not supported otherwise')
+    """
+
+    names: tuple = ("A", "B")
+    tolerance: float = 0.0
+    alpha: float = 0.05
+    test: str = "sign"
+
+    def __post_init__(self):
+        check("tolerance", self.tolerance, Real(low=0))
+        check("alpha", self.alpha, Real(low=0, high=1, open_low=True, open_high=True))
+        check("test", self.test, Choice(BEATS_TESTS))
+
+    def __call__(self, pair) -> TestedVerdict:
+        a, b = pair
+        return beats(a, b, names=self.names, tolerance=self.tolerance, alpha=self.alpha, test=self.test)
+
+    @property
+    def words(self) -> str:
+        """The test, its level and the tolerance in words, from the numbers."""
+        name = "sign test" if self.test == "sign" else "Wilcoxon signed-rank test"
+        ties = f" (differences within {self.tolerance:g} set aside as ties)" if self.tolerance else ""
+        a, b = self.names
+        found = f"the two-sided {name} at level {self.alpha:g} finds {a} above {b}{ties}"
+        return f"supported if {found}, not supported otherwise"
+
+    def on(self, reads) -> Reads:
+        """This rule applied to ``reads(facts)``, a pair ``(a, b)``: a claim's rule."""
+        return Reads(self, reads)
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """:func:`equivalent` as data: called on a pair ``(a, b)`` it gives the verdict; :attr:`words` say its ROPE, test
+    and level.
+
+    Examples
+    --------
+    >>> rule = Equivalent(names=("VFI5", "1-NN"), rope=3.0)
+    >>> rule.words
+    'supported if both one-sided t-tests at level 0.05 put the mean of VFI5 - 1-NN within ±3, not supported otherwise'
+    """
+
+    names: tuple = ("A", "B")
+    rope: float = 1.0
+    alpha: float = 0.05
+    sides: str = "both"
+    test: str = "t"
+
+    def __post_init__(self):
+        check("rope", self.rope, Real(low=0, open_low=True))
+        check("alpha", self.alpha, Real(low=0, high=1, open_low=True, open_high=True))
+        check("sides", self.sides, Choice(("both", "lower")))
+        check("test", self.test, Choice(EQUIVALENCE_TESTS))
+
+    def __call__(self, pair) -> TestedVerdict:
+        a, b = pair
+        return equivalent(a, b, names=self.names, rope=self.rope, alpha=self.alpha, sides=self.sides, test=self.test)
+
+    @property
+    def words(self) -> str:
+        """The ROPE, the tests and their level in words, from the numbers."""
+        name = "t-test" if self.test == "t" else "Wilcoxon signed-rank test"
+        a, b = self.names
+        if self.sides == "lower":
+            tested = f"the one-sided {name} at level {self.alpha:g} puts the mean of {a} - {b} above -{self.rope:g}"
+        else:
+            tested = f"both one-sided {name}s at level {self.alpha:g} put the mean of {a} - {b} within ±{self.rope:g}"
+        return f"supported if {tested}, not supported otherwise"
+
+    def on(self, reads) -> Reads:
+        """This rule applied to ``reads(facts)``, a pair ``(a, b)``: a claim's rule."""
+        return Reads(self, reads)
 
 
 def conjunction(parts: Mapping) -> TestedVerdict:

@@ -30,6 +30,14 @@ test or Wilcoxon's, equivalence by TOST, conjunctions part by part, Holm over a 
 stays where the paper's claim is itself a count ("on 9 of the 12 data sets"). A descriptive result (the best
 average rank) gets the label :data:`FINDING` instead of a claim's verdict (:func:`lazylib.report.paired.finding`).
 
+**Thresholds typed once.** A claim's thresholds are written in one place. A numeric rule is declarative
+(:class:`Share`, :class:`Threshold`, :class:`lazylib.report.paired.Equivalent`, :class:`lazylib.report.paired.Beats`):
+called on a value it gives the functional rule's verdict, and its ``words`` render its thresholds from its numbers
+("supported on all 8 data sets, partly on at least 7 of 8"); ``rule.on(reads)`` applies it to the part of a
+condition's facts it reads. A :class:`Claim` takes its thresholds from such a rule, and a chapter glues them
+(:func:`thresholds_glue`) rather than typing them; only a rule that is a boolean condition (:func:`tiers`,
+:func:`all_of`) has its thresholds typed, once, in its claim row.
+
 >>> from lazylib.report.bands import prediction_band
 >>> band = prediction_band([68.2, 67.9, 68.4, 68.1, 67.8], digits=1)
 >>> band.contains(68.0), band.n
@@ -43,6 +51,7 @@ average rank) gets the label :data:`FINDING` instead of a claim's verdict (:func
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -250,6 +259,164 @@ def not_testable(reason: str) -> Verdict:
     return Verdict("not testable", str(reason))
 
 
+# ---------------------------------------------------------------------------------------- declarative rules
+
+
+def _compare(value: float, higher: bool) -> str:
+    """The condition a threshold sets, in symbols ("≥ 10", "≤ 60"; "> 0" for a hair above 0)."""
+    whole = round(value)
+    if value != whole and abs(value - whole) < 1e-6:  # set a hair off a whole number: strictly beyond it
+        return f"{'>' if higher else '<'} {whole:g}"
+    return f"{'≥' if higher else '≤'} {value:g}"
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """:func:`threshold_rule` as data: called on a value it gives the verdict; its :attr:`words` say its thresholds.
+
+    Parameters are :func:`threshold_rule`'s. A claim's thresholds are typed once, here: :class:`Claim` renders
+    its ``thresholds`` from :attr:`words`, and the chapter glues them (:func:`thresholds_glue`).
+
+    Examples
+    --------
+    >>> rule = Threshold(supported=10, partly=2, what="CACP's lead (points)")
+    >>> str(rule(4.2)), rule.words
+    ('partly supported', "supported if CACP's lead (points) ≥ 10, partly if ≥ 2")
+    >>> Threshold(supported=60, partly=70, higher=False, what="NN at 11 (%)").words
+    'supported if NN at 11 (%) ≤ 60, partly if ≤ 70'
+    """
+
+    supported: float
+    partly: float
+    higher: bool = True
+    what: str = "value"
+
+    def __post_init__(self):
+        _thresholds(self.supported, self.partly, self.higher)
+
+    def __call__(self, value) -> Verdict:
+        return threshold_rule(value, supported=self.supported, partly=self.partly, higher=self.higher, what=self.what)
+
+    @property
+    def words(self) -> str:
+        """The thresholds in words, from the numbers."""
+        head = f"supported if {self.what} {_compare(self.supported, self.higher)}"
+        if self.partly == self.supported:
+            return f"{head}, not supported otherwise"
+        return f"{head}, partly if {_compare(self.partly, self.higher)}"
+
+    def on(self, reads: Callable) -> Reads:
+        """This rule applied to ``reads(facts)``: the rule of a :class:`Claim` whose facts hold more than the value."""
+        return Reads(self, reads)
+
+
+def _count(share: float, n: int | None) -> str:
+    """The least count of ``n`` items whose share reaches ``share``, in words ("all 8", "at least 7 of 8")."""
+    if n is None:
+        if share == 1:
+            return "all"
+        return "at least half" if share == 0.5 else f"at least {100 * share:g} %"
+    k = math.ceil(share * n - 1e-9)
+    return f"all {n}" if k == n else "any number" if k <= 0 else f"at least {k} of {n}"
+
+
+@dataclass(frozen=True)
+class Share:
+    """:func:`share_rule` as data: called on one boolean per item it gives the verdict; :attr:`words` say its
+    thresholds as counts.
+
+    Parameters
+    ----------
+    supported, partly : float
+        The shares (0-1), as for :func:`share_rule`.
+    what : str
+        The items, plural ("data sets").
+    n : int, optional
+        How many items the claim names, for the words only ("all 8", "at least 7 of 8"): the rule itself reads
+        the share of whatever items it is given. Without it the words give the shares ("all", "at least half").
+
+    Examples
+    --------
+    >>> rule = Share(supported=1.0, partly=7 / 8, what="data sets", n=8)
+    >>> str(rule([True] * 7 + [False])), rule.words
+    ('partly supported', 'supported on all 8 data sets, partly on at least 7 of 8')
+    >>> Share(supported=1.0, partly=0.5, what="data sets").words
+    'supported on all data sets, partly on at least half'
+    """
+
+    supported: float
+    partly: float
+    what: str = "items"
+    n: int | None = None
+
+    def __post_init__(self):
+        _thresholds(self.supported, self.partly, True, Real(low=0, high=1))
+        if self.n is not None and (not isinstance(self.n, int) or self.n < 1):
+            raise ValueError(f"Share(n=...) is the number of items the claim names, a positive int; got {self.n!r}")
+
+    def __call__(self, agree) -> Verdict:
+        return share_rule(agree, supported=self.supported, partly=self.partly, what=self.what)
+
+    @property
+    def words(self) -> str:
+        """The thresholds in words, from the numbers (and the count of items the claim names)."""
+        head = f"supported on {_count(self.supported, self.n)} {self.what}"
+        if self.partly == self.supported:
+            return f"{head}, not supported otherwise"
+        return f"{head}, partly on {_count(self.partly, self.n)}"
+
+    def on(self, reads: Callable) -> Reads:
+        """This rule applied to ``reads(facts)`` (the booleans of the facts): a :class:`Claim`'s rule."""
+        return Reads(self, reads)
+
+
+@dataclass(frozen=True)
+class Reads:
+    """A declarative rule (:class:`Share`, :class:`Threshold`, :class:`~lazylib.report.paired.Equivalent`) applied to
+    the part of the facts that ``reads`` picks: ``Reads(rule, reads)(facts) == rule(reads(facts))``; its
+    :attr:`words` are the rule's. Made by the rule's ``on``: ``Share(...).on(lambda f: f["alike"])``.
+    """
+
+    rule: Callable
+    reads: Callable = field(repr=False)
+
+    def __call__(self, facts) -> Verdict:
+        return self.rule(self.reads(facts))
+
+    @property
+    def words(self) -> str:
+        """The rule's thresholds in words."""
+        return self.rule.words
+
+
+def _slug(key: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", str(key).lower()).strip("-")
+    if not slug:
+        raise ValueError(f"claim key {key!r} has no letter or digit to name its glue key by")
+    return slug
+
+
+def thresholds_glue(claims: Iterable[Claim]) -> dict[str, str]:
+    """Each claim's thresholds in words under its glue key (``"<key>-thresholds"``, the key lower-cased, each run of
+    other characters a hyphen): a chapter glues them (``for key, words in thresholds_glue(CLAIMS).items(): glue(key,
+    words, display=False)``) and its prose reads ``{glue:text}`h1-thresholds```, never typing them again.
+
+    Examples
+    --------
+    >>> c = Claim("H1", "MVDM and VDM alike", "data sets alike", rule=Share(1.0, 7 / 8, "data sets", n=8).on(
+    ...     lambda f: f["alike"]), evidence=str)
+    >>> thresholds_glue([c])
+    {'h1-thresholds': 'supported on all 8 data sets, partly on at least 7 of 8'}
+    """
+    out: dict[str, str] = {}
+    for claim in claims:
+        key = claim.glue_key
+        if key in out:
+            raise ValueError(f"two claims share the glue key {key!r}: give them keys that differ in letters or digits")
+        out[key] = claim.thresholds
+    return out
+
+
 # ------------------------------------------------------------------------------------------------- judgement
 
 
@@ -327,9 +494,14 @@ class Claim:
     measure : str
         What the rule reads, in words.
     thresholds : str
-        The rule's thresholds in words (declared before the results, or said to be written after).
+        The rule's thresholds in words (declared before the results, or said to be written after). Typed once:
+        a declarative rule (one with ``words``: :class:`Share`, :class:`Threshold`, their ``on``, the paired
+        rules of :mod:`lazylib.report.paired`) renders them, and typing them too is refused; a rule that is a
+        plain function (a boolean condition, :func:`tiers`, :func:`all_of`) needs them typed here. A chapter
+        glues them (:func:`thresholds_glue`).
     rule : callable
-        ``rule(facts) -> Verdict``: a rule of this module applied to the facts of one condition.
+        ``rule(facts) -> Verdict``: a rule of this module applied to the facts of one condition, or a declarative
+        rule (``Share(...).on(lambda f: f["alike"])``).
     evidence : callable
         ``evidence(facts) -> str``: the numbers behind the verdict, for the primary condition's note.
     kind : str
@@ -339,13 +511,33 @@ class Claim:
     key: str
     words: str
     measure: str
-    thresholds: str
-    rule: Callable = field(repr=False)
-    evidence: Callable = field(repr=False)
+    thresholds: str = ""
+    rule: Callable | None = field(default=None, repr=False)
+    evidence: Callable | None = field(default=None, repr=False)
     kind: str = "published"
 
     def __post_init__(self):
         check_kind(self.kind)
+        if not callable(self.rule) or not callable(self.evidence):
+            raise ValueError(f"claim {self.key!r}: give its rule (rule=...) and its evidence (evidence=...)")
+        rendered = getattr(self.rule, "words", None)
+        if rendered is not None and self.thresholds:
+            raise ValueError(
+                f"claim {self.key!r}: its rule renders its thresholds ({rendered!r}); drop thresholds=... so they "
+                "are typed once"
+            )
+        if rendered is None and not str(self.thresholds).strip():
+            raise ValueError(
+                f"claim {self.key!r}: its rule is a plain function, so type its thresholds once (thresholds=...), "
+                "or give a declarative rule (Share, Threshold, ...) that renders them"
+            )
+        if rendered is not None:
+            object.__setattr__(self, "thresholds", str(rendered))
+
+    @property
+    def glue_key(self) -> str:
+        """The key a chapter glues this claim's thresholds under (:func:`thresholds_glue`): ``"h1-thresholds"``."""
+        return f"{_slug(self.key)}-thresholds"
 
     def judge(self, conditions, *, primary, factors: Iterable[str] | None = None) -> tuple[Judgement, str]:
         """This claim's :class:`Judgement` over ``conditions`` (condition -> facts, as for :func:`judge`) and its

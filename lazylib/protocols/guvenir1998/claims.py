@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from lazylib.report.paired import equivalent
-from lazylib.report.verdicts import Claim, share_rule, threshold_rule, tiers
+from lazylib.report.paired import Equivalent
+from lazylib.report.verdicts import Claim, Share, Threshold, tiers
 
 # --- Section 2: the properties of VFI5 ---------------------------------------------------------------------------
 
@@ -22,8 +22,7 @@ SECTION2_CLAIMS = (
         key="bound",
         words="A linear feature gets at most 4C + 1 intervals (section 2)",
         measure="random data sets whose features all have at most 4C + 1 intervals",
-        thresholds="supported on all, partly on half",
-        rule=lambda b: share_rule(b["most intervals"] <= 4 * b["C"] + 1, supported=1.0, partly=0.5, what="data sets"),
+        rule=Share(supported=1.0, partly=0.5, what="data sets").on(lambda b: b["most intervals"] <= 4 * b["C"] + 1),
         evidence=lambda b: f"{len(b)} random data sets of 2-6 classes; the bound is reached by distinct end points",
         kind="property",
     ),
@@ -31,8 +30,7 @@ SECTION2_CLAIMS = (
         key="scale",
         words="VFI5 needs no normalisation of feature values (section 2)",
         measure="strictly increasing rescalings that leave every prediction unchanged",
-        thresholds="supported for all, partly for half",
-        rule=lambda inv: share_rule(inv, supported=1.0, partly=0.5, what="rescalings"),
+        rule=Share(supported=1.0, partly=0.5, what="rescalings"),
         evidence=lambda inv: "identical predictions on R_3 + 5 irrelevant under " + ", ".join(inv.index),
         kind="property",
     ),
@@ -185,15 +183,16 @@ FIGURE6_CLAIMS = (
         key="f6_linear",
         words="k-NN accuracy falls almost linearly with irrelevant features (Fig. 6)",
         measure="k-NN curves whose least-squares line has R^2 >= 0.95",
-        thresholds="supported on all 18, partly on half",
-        rule=lambda f: share_rule(f["r2"] >= 0.95, supported=1.0, partly=0.5, what="k-NN curves"),
+        rule=Share(supported=1.0, partly=0.5, what="k-NN curves", n=18).on(lambda f: f["r2"] >= 0.95),
         evidence=_linear_evidence,
     ),
     Claim(
         key="f6_flattens",
         words="k-NN's fall is less steep with more relevant features (Fig. 6)",
         measure="the magnitude of each k-NN line's slope against the number of relevant features",
-        thresholds="supported if it falls at every step for each k, partly if Spearman <= -0.8 for each k",
+        thresholds="supported if the magnitude of the fitted slope decreases at every step from n to n + 1, for each "
+        "k; partly supported if it decreases overall (Spearman correlation between n and the magnitude at most -0.8 "
+        "for each k); otherwise not supported",
         rule=lambda f: tiers(supported=all(f["monotone"].values()), partly=all(r <= -0.8 for r in f["rho"].values())),
         evidence=lambda f: (
             "|slope| from R_1 to R_6: "
@@ -207,15 +206,15 @@ FIGURE6_CLAIMS = (
         key="f6_vfi",
         words="VFI5 is much less affected by irrelevant features than k-NN (Fig. 6)",
         measure="R_n on which VFI5 loses at most half of the best k-NN's loss from 0 to 20 irrelevant features",
-        thresholds="supported on all 6, partly on half",
-        rule=lambda f: share_rule(f["vfi_ratio"] <= 0.5, supported=1.0, partly=0.5, what="R_n"),
+        rule=Share(supported=1.0, partly=0.5, what="R_n", n=6).on(lambda f: f["vfi_ratio"] <= 0.5),
         evidence=_vfi_evidence,
     ),
     Claim(
         key="f6_larger_k",
         words="Larger k makes k-NN more robust to irrelevant features (R_n)",
         measure="R_n on which the loss shrinks from 1-NN to 3-NN to 5-NN",
-        thresholds="supported on all 6, partly if 5-NN loses less than 1-NN on all 6",
+        thresholds="supported if the loss shrinks from 1-NN to 3-NN to 5-NN for every n; partly supported if 5-NN "
+        "loses less than 1-NN for every n; otherwise not supported",
         rule=lambda f: _larger_k_rule(f["loss"], f["ordered"]),
         evidence=lambda f: _larger_k_evidence(f["loss"], f["ordered"], "R_n"),
     ),
@@ -305,9 +304,8 @@ FIGURE7_CLAIMS = (
         words="VFI5 and k-NN reach about the same accuracy without irrelevant features (Fig. 7)",
         measure="VFI5 against the mean of the three k-NN: equivalence within 3 points (two one-sided t-tests on the "
         "data sets' differences, 5 %)",
-        thresholds="supported when both one-sided tests reject, not supported otherwise, on the side the failure falls "
-        "(before issue #54: within 3 points on all 6, partly on half, a share with no test behind it)",
-        rule=lambda f: equivalent(f["gap"], 0.0 * f["gap"], names=("VFI5", "k-NN mean"), rope=3.0),
+        # before issue #54: within 3 points on all 6, partly on half, a share with no test behind it
+        rule=Equivalent(names=("VFI5", "k-NN mean"), rope=3.0).on(lambda f: (f["gap"], 0.0 * f["gap"])),
         evidence=lambda f: (
             f"VFI5 within 3 points of the k-NN mean on {int(f['same'].sum())} of {len(f['same'])} data sets "
             f"(VFI5 minus k-NN mean: {', '.join(f'{n} {g:+.1f}' for n, g in f['gap'].items())})"
@@ -318,8 +316,7 @@ FIGURE7_CLAIMS = (
         key="f7_level",
         words="VFI5 stays about level while k-NN drops as irrelevant features are added (Fig. 7)",
         measure="data sets where VFI5 loses at most 5 points and the best k-NN at least twice as much",
-        thresholds="supported on all 6, partly on half",
-        rule=lambda f: share_rule(f["level"], supported=1.0, partly=0.5, what="data sets"),
+        rule=Share(supported=1.0, partly=0.5, what="data sets", n=6).on(lambda f: f["level"]),
         evidence=_level_evidence,
         kind="stand-in",
     ),
@@ -327,7 +324,8 @@ FIGURE7_CLAIMS = (
         key="f7_larger_k",
         words="Larger k makes k-NN more robust to irrelevant features (UCI data, section 4)",
         measure="data sets on which the loss shrinks from 1-NN to 3-NN to 5-NN",
-        thresholds="supported on all 6, partly if 5-NN loses less than 1-NN on all 6",
+        thresholds="supported if the loss shrinks from 1-NN to 3-NN to 5-NN on every data set; partly supported if "
+        "5-NN loses less than 1-NN on every data set; otherwise not supported",
         rule=lambda f: _larger_k_rule(f["lost"], f["ordered"]),
         evidence=lambda f: _larger_k_evidence(f["lost"], f["ordered"], "data sets"),
         kind="stand-in",
@@ -402,8 +400,7 @@ WHEN_WHY_CLAIMS = (
         key="equal",
         words="An irrelevant feature gives about the same vote to all classes (section 4)",
         measure="share of an irrelevant feature's votes within 0.1 of 1/C (R_1, per repetition of five folds)",
-        thresholds="supported from 0.9, partly from 0.5",
-        rule=lambda f: threshold_rule(f["about equal"], supported=0.9, partly=0.5, what="share of votes about equal"),
+        rule=Threshold(supported=0.9, partly=0.5, what="share of votes about equal").on(lambda f: f["about equal"]),
         evidence=lambda f: (
             f"{100 * f['equal by size'][100]:.1f} % of its votes within {f['near']} of 1/C at 100 instances on "
             f"R_1, {100 * f['pure by size'][100]:.1f} % pure (per repetition of five folds; "
@@ -414,8 +411,7 @@ WHEN_WHY_CLAIMS = (
         key="loss",
         words="So irrelevant features have no effect on VFI5's outcome (sections 4-5)",
         measure="VFI5's loss (points) to 20 irrelevant features on R_1, per repetition of five folds",
-        thresholds="supported up to 1 point, partly up to 5",
-        rule=lambda f: threshold_rule(f["loss"], supported=1.0, partly=5.0, higher=False, what="VFI5's loss (points)"),
+        rule=Threshold(supported=1.0, partly=5.0, higher=False, what="VFI5's loss (points)").on(lambda f: f["loss"]),
         evidence=lambda f: (
             f"VFI5 loses {_sizes(f['mean by size'])[0]} points to 20 irrelevant features at "
             f"{_sizes(f['mean by size'])[1]} instances (R_1; verdict per repetition of five folds)"
@@ -425,8 +421,7 @@ WHEN_WHY_CLAIMS = (
         key="neighbours",
         words="Two neighbouring intervals represent a different set of classes (section 2)",
         measure="data sets without neighbouring intervals that hold the same set of classes",
-        thresholds="supported on all, partly on half",
-        rule=lambda t: share_rule(t["same set of classes"] == 0, supported=1.0, partly=0.5, what="data sets"),
+        rule=Share(supported=1.0, partly=0.5, what="data sets").on(lambda t: t["same set of classes"] == 0),
         evidence=lambda t: (
             f"neighbouring intervals holding values with the same set of classes on "
             f"{int((t['same set of classes'] > 0).sum())} of {len(t)} data sets "
@@ -438,9 +433,8 @@ WHEN_WHY_CLAIMS = (
         words="VFI5 achieves accuracy comparable to nearest-neighbour classifiers (abstract)",
         measure="VFI5 against 1-NN without irrelevant features: equivalence within 3 points (two one-sided t-tests "
         "on the data sets' differences, 5 %)",
-        thresholds="supported when both one-sided tests reject; not supported otherwise, on the side the failure "
-        "falls (before issue #54: within 3 points on all data sets, partly on half, a share with no test behind it)",
-        rule=lambda t: equivalent(t["VFI5"], t["1-NN"], names=("VFI5", "1-NN"), rope=3.0),
+        # before issue #54: within 3 points on all data sets, partly on half, a share with no test behind it
+        rule=Equivalent(names=("VFI5", "1-NN"), rope=3.0).on(lambda t: (t["VFI5"], t["1-NN"])),
         evidence=lambda t: (
             "VFI5 minus 1-NN without irrelevant features: "
             + ", ".join(f"{name} {gap:+.1f}" for name, gap in t["VFI5 minus 1-NN"].items())

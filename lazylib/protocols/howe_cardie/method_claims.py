@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lazylib.report.verdicts import Claim, share_rule, tiers
+from lazylib.report.verdicts import Claim, Share, tiers
 
 # --- Section 2: the method (chapter 01) ------------------------------------------------------------------------
 
@@ -158,8 +158,8 @@ METHOD_CLAIMS = (
         key="complexity",
         words="Exact O(n log n) numeric and O(n + m^2) symbolic mean differences",
         measure="agreement of the fast and naive results; growth exponents of their times (:func:`timing_facts`)",
-        thresholds="supported when they agree to 1e-10, the fast time grows more slowly than n^1.6 and the naive "
-        "one faster than n^1.8; partly when only the agreement holds",
+        thresholds="supported when fast and naive agree to 1e-10, the fast time grows more slowly than n^1.6 and "
+        "the naive one faster than n^1.8; partly supported when only the agreement holds",
         rule=_complexity_rule,
         evidence=_complexity_evidence,
         kind="property",
@@ -182,8 +182,7 @@ METHOD_CLAIMS = (
         "(bounded differences)",
         measure="settings where the share of estimates missing by more than epsilon is at most delta "
         "(:func:`approximation_facts`)",
-        thresholds="supported in every setting, partly in half",
-        rule=lambda f: share_rule(f["holds"], supported=1.0, partly=0.5, what="(epsilon, delta, feature) settings"),
+        rule=Share(supported=1.0, partly=0.5, what="(epsilon, delta, feature) settings").on(lambda f: f["holds"]),
         evidence=lambda f: (
             f"share of estimates missing by more than epsilon <= delta in {int(sum(f['holds']))} of "
             f"{len(f['holds'])} settings; largest error {f['largest']:.4f} (epsilon down to {f['epsilon']})"
@@ -303,8 +302,8 @@ IONOSPHERE_CLAIMS = (
         key="ionosphere",
         words="Ionosphere: for one class nearly all MDW weights are zero",
         measure="the classes' shares of zero significance weights among the varying features",
-        thresholds="supported when one class has at least 80 % zero and the other at most 20 %, partly when the "
-        "first has at least 50 %",
+        thresholds="supported if one class has at least 80 % of its weights zero and the other at most 20 %, partly "
+        "supported if the first holds at 50 %",
         rule=_zero_rule,
         evidence=_zero_evidence,
     ),
@@ -312,9 +311,8 @@ IONOSPHERE_CLAIMS = (
         key="others",
         words="No other data set shows such an imbalance of zero weights",
         measure="the other tasks of Table 1 without an imbalance (a class >= 80 % zero weights, another <= 20 %)",
-        thresholds="supported when none of the seven shows one, partly when at most one does",
-        rule=lambda f: share_rule(
-            (~f["table"].loc[_others(f), "imbalance"]).to_dict(), supported=1.0, partly=6 / 7, what="other tasks"
+        rule=Share(supported=1.0, partly=6 / 7, what="other tasks", n=7).on(
+            lambda f: (~f["table"].loc[_others(f), "imbalance"]).to_dict()
         ),
         evidence=_others_evidence,
     ),

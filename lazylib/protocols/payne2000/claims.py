@@ -18,7 +18,7 @@ import pandas as pd
 
 from lazylib import evaluation
 from lazylib.protocols.payne2000.protocol import cv_nn, cv_selection, cv_sweep
-from lazylib.report.verdicts import Claim, share_rule, threshold_rule, tiers
+from lazylib.report.verdicts import Claim, Share, Threshold, tiers
 
 #: The learners of Table 2, NN first (every mark compares a learner with NN).
 METHODS = ("NN", "MC", "FNN", "CA", "CACP")
@@ -182,103 +182,107 @@ def _reduced(f: dict, m: str) -> pd.Series:
     return f["dims"][m] < f["n_attributes"] - EPS
 
 
-def _rule_share(what: str):
-    return lambda agree: share_rule(agree, supported=1.0, partly=0.5, what=what)
+def _share(what: str) -> Share:
+    """The share rule of most claims of section 5: supported on all the items named, partly on at least half."""
+    return Share(supported=1.0, partly=0.5, what=what)
 
 
-def _claim(key, words, measure, thresholds, rule, evidence, kind="published") -> Claim:
+def _claim(key, words, measure, rule, evidence, kind="published", thresholds="") -> Claim:
     return Claim(key, words, measure, thresholds, rule=rule, evidence=evidence, kind=kind)
+
+
+#: The thresholds of the two claims that CA and CACP raise accuracy over NN on most data sets.
+_UP = "supported if both above half, partly if one"
 
 
 def _up_rule(v) -> object:
     return tiers(supported=bool(min(v) > 0.5), partly=bool(max(v) > 0.5))
 
 
-_ALL_HALF = "supported on all, partly on at least half"
-
 #: The claims of section 5 (Tables 2 and 3) and of the Conclusions on them; each rule reads :func:`seed_facts`
 #: of one fold seed merged with ``paper`` (:func:`paper_facts`). Thresholds were declared with the claims.
 TABLE2_CLAIMS = (
     _claim("mc_reduces", "MC reduces the number of attributes on ten of the eleven data sets (all but balance)",
-           "data sets where MC's reduction (or none) is the paper's", _ALL_HALF,
-           lambda f: _rule_share("data sets")(_agree(_reduced(f, "MC"), f["paper"]["dims"]["MC"] < f["n_attributes"])),
+           "data sets where MC's reduction (or none) is the paper's",
+           _share("data sets").on(lambda f: _agree(_reduced(f, "MC"), f["paper"]["dims"]["MC"] < f["n_attributes"])),
            lambda f: f"ours reduced (seed 1): {int(_reduced(f, 'MC').sum())} of {len(f['dims'])}"),
     _claim("mc_half", "MC typically keeps about half of the attributes", "median share of attributes MC keeps",
-           "supported in 0.4-0.6, partly in 0.3-0.7",
            lambda f: tiers(supported=bool(0.4 <= (r := float((f["dims"]["MC"] / f["n_attributes"]).median())) <= 0.6),
                            partly=bool(0.3 <= r <= 0.7)),
            lambda f: f"median share kept (seed 1) {(f['dims']['MC'] / f['n_attributes']).median():.2f}; MC's random "
            "subsets hold each attribute with probability 1/2, so about half is what its sampling proposes",
-           kind="property"),
+           kind="property", thresholds="supported in 0.4-0.6, partly in 0.3-0.7"),
     _claim("mc_marks", "MC differs significantly from NN on iris and ionosp (up) and pima and wiscon (down) only",
-           "data sets where MC's significant difference (or none) and its direction are the paper's", _ALL_HALF,
-           lambda f: _rule_share("data sets")(
+           "data sets where MC's significant difference (or none) and its direction are the paper's",
+           _share("data sets").on(lambda f:
                [(o != "") == (p != "") and o[:1] == p[:1]
                 for o, p in zip(_significant(f["marks"]["MC"]), f["paper"]["marks"]["MC"])]),
            lambda f: "ours (seed 1): " + _listed(_significant(f["marks"]["MC"]))),
     _claim("fnn_five", "FNN improves on NN for five of the eleven data sets (ionosp, wdbc, wpbc, iris, wine)",
-           "data sets where FNN above NN (or not) as in the paper", _ALL_HALF,
-           lambda f: _rule_share("data sets")(_agree(f["acc"]["FNN"] > f["acc"]["NN"] + EPS,
+           "data sets where FNN above NN (or not) as in the paper",
+           _share("data sets").on(lambda f: _agree(f["acc"]["FNN"] > f["acc"]["NN"] + EPS,
                                                     f["paper"]["acc"]["FNN"] > f["paper"]["acc"]["NN"])),
            lambda f: "ours higher (seed 1): " + ", ".join(f["acc"].index[f["acc"]["FNN"] > f["acc"]["NN"] + EPS])),
     _claim("fnn_drops", "Where FNN loses accuracy on the remaining data sets, the loss is not significant",
-           "data sets of the remaining seven without a significant drop of FNN", _ALL_HALF,
-           lambda f: _rule_share("data sets")([not _significant_drop(f["marks"].loc[d, "FNN"]) for d in FNN_REST]),
+           "data sets of the remaining seven without a significant drop of FNN",
+           _share("data sets").on(lambda f: [not _significant_drop(f["marks"].loc[d, "FNN"]) for d in FNN_REST]),
            lambda f: "our drops (seed 1): " + (", ".join(f"{d} {f['marks'].loc[d, 'FNN']}" for d in FNN_REST
                                                          if f["marks"].loc[d, "FNN"].startswith("↓")) or "none")),
     _claim("fnn_no_effect", "Rejecting attributes has no effect on wiscon and glass",
-           "of wiscon and glass, those without a significant FNN/NN difference", _ALL_HALF,
-           lambda f: _rule_share("data sets")([not f["marks"].loc[d, "FNN"].endswith(("†", "‡"))
+           "of wiscon and glass, those without a significant FNN/NN difference",
+           _share("data sets").on(lambda f: [not f["marks"].loc[d, "FNN"].endswith(("†", "‡"))
                                                for d in ("wiscon", "glass")]),
            lambda f: "FNN minus NN (seed 1): " + ", ".join(f"{d} {f['acc'].loc[d, 'FNN'] - f['acc'].loc[d, 'NN']:+.2f}"
                                                            for d in ("wiscon", "glass"))),
     _claim("c45_iris", "C4.5 uses only the two petal attributes of iris",
-           "share of iris's folds whose tree keeps exactly the petal attributes", "supported at 1, partly at 0.5",
-           lambda f: threshold_rule(f["petal_folds"] / f["n_folds"], supported=1.0, partly=0.5, what="share of folds"),
+           "share of iris's folds whose tree keeps exactly the petal attributes",
+           Threshold(supported=1.0, partly=0.5, what="share of folds").on(lambda f: f["petal_folds"] / f["n_folds"]),
            lambda f: f"petal attributes only in {f['petal_folds']} of {f['n_folds']} folds (seed 1)"),
     _claim("c45_all", "The C4.5 trees use every attribute of bupa, pima and balance",
-           "of bupa, pima and balance, those whose every fold's tree keeps every attribute", _ALL_HALF,
-           lambda f: _rule_share("data sets")([bool(f["all_folds"][d] == f["n_folds"])
+           "of bupa, pima and balance, those whose every fold's tree keeps every attribute",
+           _share("data sets").on(lambda f: [bool(f["all_folds"][d] == f["n_folds"])
                                                for d in ("bupa", "pima", "balance")]),
            lambda f: "; ".join(f"{d}: {f['all_folds'][d]} of {f['n_folds']} folds (seed 1)"
                                for d in ("bupa", "pima", "balance"))),
     _claim("ca_six", "CA and CACP reduce the dimensions of the data sets Table 3 says (the text says six each)",
-           "cells (CA, CACP x data set) where the reduction (or none) is Table 3's", _ALL_HALF,
-           lambda f: _rule_share("cells")([bool(r) for m in ("CA", "CACP") for r in (
+           "cells (CA, CACP x data set) where the reduction (or none) is Table 3's",
+           _share("cells").on(lambda f: [bool(r) for m in ("CA", "CACP") for r in (
                _reduced(f, m) == (f["paper"]["dims"][m] < f["n_attributes"] - EPS))]),
            lambda f: f"ours reduced (seed 1): CA {int(_reduced(f, 'CA').sum())}, CACP {int(_reduced(f, 'CACP').sum())}"
            "; Table 3: 7 and 8"),
     _claim("ca_fail", "CA keeps all dimensions of balance, iris, bupa and pima; CACP of sonar, bupa and pima",
-           "of those seven cells, the ones where every dimension is kept", _ALL_HALF,
-           lambda f: _rule_share("cells")([bool(f["dims"].loc[d, m] >= f["n_attributes"][d]) for m, d in KEEP_ALL]),
+           "of those seven cells, the ones where every dimension is kept",
+           _share("cells").on(lambda f: [bool(f["dims"].loc[d, m] >= f["n_attributes"][d]) for m, d in KEEP_ALL]),
            lambda f: "ours without reduction (seed 1): " + "; ".join(
                f"{m} " + ", ".join(d for d in f["dims"].index if f["dims"].loc[d, m] >= f["n_attributes"][d])
                for m in ("CA", "CACP"))),
     _claim("ca_up", "CA and CACP raise accuracy over NN on most data sets (K chosen on the test folds)",
-           "share of data sets where each is above NN", "supported if both above half, partly if one",
+           "share of data sets where each is above NN",
            lambda f: _up_rule(_shares(f, "acc")),
            lambda f: "higher than NN (seed 1): CA {}, CACP {} of {}; under the paper's rule neither can score below NN "
            "(full rank is NN)".format(*(round(len(f["acc"]) * s) for s in _shares(f, "acc")), len(f["acc"])),
-           kind="property"),
+           kind="property", thresholds=_UP),
     _claim("ca_up_nested", "With K chosen inside the training folds, CA and CACP still raise accuracy over NN on "
            "most data sets", "share of data sets where each (nested K) is above NN",
-           "supported if both above half, partly if one", lambda f: _up_rule(_shares(f, "nested")),
+           lambda f: _up_rule(_shares(f, "nested")),
            lambda f: "higher than NN (seed 1): CA {}, CACP {} of {}".format(
-               *(round(len(f["acc"]) * s) for s in _shares(f, "nested")), len(f["acc"])), kind="finding"),
+               *(round(len(f["acc"]) * s) for s in _shares(f, "nested")), len(f["acc"])), kind="finding",
+           thresholds=_UP),
     _claim("ca_beat", "CA and CACP both beat MC and FNN on six data sets",
-           "data sets where both beat both (or not) as in the paper", _ALL_HALF,
-           lambda f: _rule_share("data sets")(_agree(_beats(f), _beats(f["paper"]))),
+           "data sets where both beat both (or not) as in the paper",
+           _share("data sets").on(lambda f: _agree(_beats(f), _beats(f["paper"]))),
            lambda f: "ours (seed 1): " + ", ".join(f["acc"].index[_beats(f)])),
     _claim("reduction_order", "MC and FNN remove more dimensions than CA and CACP (44.4 and 39.2 % against 30.4 and "
            "36.4 %)", "mean reductions over the eleven data sets",
-           "supported if both MC and FNN above both CA and CACP, partly if their means are",
            lambda f: tiers(supported=bool(min(f["reduction"]["MC"], f["reduction"]["FNN"])
                                           > max(f["reduction"]["CA"], f["reduction"]["CACP"])),
                            partly=bool(f["reduction"][["MC", "FNN"]].mean() > f["reduction"][["CA", "CACP"]].mean())),
-           lambda f: ", ".join(f"{m} {v:.1f} %" for m, v in f["reduction"].items()) + " (seed 1)"),
+           lambda f: ", ".join(f"{m} {v:.1f} %" for m, v in f["reduction"].items()) + " (seed 1)",
+           thresholds="supported if both MC and FNN above both CA and CACP, partly if their means are"),
     _claim("reduced_up", "Where CA or CACP reduce the dimensions, accuracy rises in all cases but one (Conclusions)",
-           "reduced CA/CACP cells not above NN", "supported if at most one, partly if at most half",
+           "reduced CA/CACP cells not above NN",
            lambda f: tiers(supported=len(_not_up(f)[0]) <= 1, partly=len(_not_up(f)[0]) <= _not_up(f)[1] / 2),
            lambda f: "not higher than NN (seed 1): {} of {} ({})".format(
-               len(_not_up(f)[0]), _not_up(f)[1], ", ".join(_not_up(f)[0]) or "none")),
+               len(_not_up(f)[0]), _not_up(f)[1], ", ".join(_not_up(f)[0]) or "none"),
+           thresholds="supported if at most one, partly if at most half"),
 )  # fmt: skip

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib import evaluation
-from lazylib.report.verdicts import Claim, threshold_rule, tiers
+from lazylib.report.verdicts import Claim, Threshold, tiers
 from lazylib.subspace import SubspaceMapping
 
 # --- Section 3: the mapping ---------------------------------------------------------------------------------------
@@ -83,8 +83,7 @@ MAPPING_CLAIMS = (
         key="distortion",
         words="A full-rank CA mapping distorts the space and so changes 1-NN accuracy (balance, 78.12 vs 78.10)",
         measure="folds of iris and balance on which full-rank CA and plain NN differ (twenty folds each)",
-        thresholds="supported if any fold differs, not supported otherwise",
-        rule=lambda f: threshold_rule(f["differ"], supported=1, partly=1, what="folds that differ"),
+        rule=Threshold(supported=1, partly=1, what="folds that differ").on(lambda f: f["differ"]),
         evidence=_distortion_evidence,
         kind="property",
     ),
@@ -92,8 +91,7 @@ MAPPING_CLAIMS = (
         key="rank",
         words="CACP's rank can exceed the number of classes minus one (Table 2: up to 60 dimensions on two-class data)",
         measure="CACP's rank minus (C - 1) on a range-normalised data set (rank_excess)",
-        thresholds="supported if above, not supported otherwise",
-        rule=lambda e: threshold_rule(e, supported=1, partly=1, what="rank above C - 1"),
+        rule=Threshold(supported=1, partly=1, what="rank above C - 1"),
         evidence=lambda e: (
             "the prototype matrix has rank at most C - 1 on all eleven data sets; further dimensions are the SVD "
             "routine's completion, nearly a prefix of the attributes, which changes accuracy on sonar"
@@ -210,8 +208,7 @@ FIGURE3_CLAIMS = (
         words="With 49 irrelevant attributes CACP is far more accurate than CA and NN (74.74 against 57.47 and "
         "55.93 %)",
         measure="CACP's lead over the better of CA and NN at 49 irrelevant attributes (points)",
-        thresholds="supported from 10 points, partly from 2",
-        rule=lambda f: threshold_rule(f["gap49"], supported=10, partly=2, what="CACP's lead (points)"),
+        rule=Threshold(supported=10, partly=2, what="CACP's lead (points)").on(lambda f: f["gap49"]),
         evidence=lambda f: f"CACP ahead by {f['gap49']:.1f} points",
     ),
     Claim(
@@ -219,8 +216,7 @@ FIGURE3_CLAIMS = (
         words="Beyond 14 irrelevant attributes CA is slightly but significantly more accurate than NN "
         "(one-tailed t-test, 5 %)",
         measure="share of the points from 15 on where CA is significantly above NN over the samples",
-        thresholds="supported from 0.8, partly from 0.3",
-        rule=lambda f: threshold_rule(f["ca_nn_share"], supported=0.8, partly=0.3, what="share of points"),
+        rule=Threshold(supported=0.8, partly=0.3, what="share of points").on(lambda f: f["ca_nn_share"]),
         evidence=lambda f: f"significant at {100 * f['ca_nn_share']:.0f} % of the points from 15 to {f['m'][-1]}",
     ),
     Claim(
@@ -237,9 +233,8 @@ FIGURE3_CLAIMS = (
         key="fig3_cacp_k",
         words="CACP keeps three to five dimensions in most cases",
         measure="share of the samples where CACP's K is 3, 4 or 5",
-        thresholds="supported from one half, partly from one quarter",
-        rule=lambda f: threshold_rule(
-            f["cacp_k_share"], supported=0.5, partly=0.25, what="share of samples with K in 3..5"
+        rule=Threshold(supported=0.5, partly=0.25, what="share of samples with K in 3..5").on(
+            lambda f: f["cacp_k_share"]
         ),
         evidence=lambda f: (
             f"{100 * f['cacp_k_share']:.0f} % of samples with K in 3..5 (median K {f['cacp_k_median']:.0f}); "
@@ -255,24 +250,21 @@ FIGURE4_CLAIMS = (
         key="fig4_cacp",
         words="CACP is also the best of the three on the inseparable problem",
         measure="share of the points with irrelevant attributes where CACP is the most accurate",
-        thresholds="supported from 0.8, partly from 0.5",
-        rule=lambda f: threshold_rule(f["ahead"], supported=0.8, partly=0.5, what="share of points"),
+        rule=Threshold(supported=0.8, partly=0.5, what="share of points").on(lambda f: f["ahead"]),
         evidence=lambda f: f"CACP best at {100 * f['ahead']:.0f} % of the points with irrelevant attributes",
     ),
     Claim(
         key="fig4_chance",
         words="On the inseparable problem NN is little better than chance after about 11 irrelevant attributes",
         measure="NN's accuracy (%) at 11 irrelevant attributes",
-        thresholds="supported up to 60 %, partly up to 70 %",
-        rule=lambda f: threshold_rule(f["nn11"], supported=60, partly=70, higher=False, what="NN at 11 (%)"),
+        rule=Threshold(supported=60, partly=70, higher=False, what="NN at 11 (%)").on(lambda f: f["nn11"]),
         evidence=lambda f: f"NN at 11: {f['nn11']:.1f} %",
     ),
     Claim(
         key="fig4_rise",
         words="CACP's accuracy rises unusually between 5 and 14 irrelevant attributes (inseparable)",
         measure="CACP's best point in 5..14 minus its value at 4 (points)",
-        thresholds="supported from 2 points, partly for any rise",
-        rule=lambda f: threshold_rule(f["rise"], supported=2, partly=1e-9, what="rise (points)"),
+        rule=Threshold(supported=2, partly=1e-9, what="rise (points)").on(lambda f: f["rise"]),
         evidence=lambda f: f"best point in 5..14 minus the value at 4: {f['rise']:+.1f} points",
     ),
     Claim(
@@ -341,8 +333,7 @@ REDUNDANT_CLAIMS = (
         key="red_ca2",
         words="With redundant attributes CA always selects rank two",
         measure="share of the samples (both problems) where CA chose K = 2",
-        thresholds="supported on all, partly on half",
-        rule=lambda f: threshold_rule(f["ca_two"], supported=1.0, partly=0.5, what="share of samples with K = 2"),
+        rule=Threshold(supported=1.0, partly=0.5, what="share of samples with K = 2").on(lambda f: f["ca_two"]),
         evidence=lambda f: "K = 2 in {:.0f} % of runs (K from {} to {})".format(100 * f["ca_two"], *f["ca_k_range"]),
     ),
     Claim(

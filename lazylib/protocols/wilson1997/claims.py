@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from lazylib.protocols.wilson1997.facts import PRIMARY_SEED, RULES, SIX, VDM_BASED
-from lazylib.report.verdicts import Claim, all_of, share_rule, threshold_rule, tiers
+from lazylib.report.verdicts import Claim, Threshold, all_of, share_rule, tiers
 
 # --- Conditions: every claim is judged under each fold seed, tie rule and reading ---------------------------
 
@@ -516,9 +516,9 @@ EFFICIENCY_CLAIMS = (
         key="v_eff",
         words="Learning is O(mn) (WVDM O(mn log n)) and classification O(mnC) per input: linear in n",
         measure="the largest log-log slope of learning and classification time against n, per data set",
-        thresholds="supported up to 1.2 (a log factor over a 16-fold range adds about 0.1), partly up to 1.5",
-        rule=lambda f: threshold_rule(
-            f["slopes"].to_numpy().max(), supported=1.2, partly=1.5, higher=False, what="largest slope"
+        # 1.2: a log factor over a 16-fold range of n adds about 0.1 to a linear slope
+        rule=Threshold(supported=1.2, partly=1.5, higher=False, what="largest slope").on(
+            lambda f: f["slopes"].to_numpy().max()
         ),
         evidence=lambda f: f"log-log slopes {f['table'].round(2).to_dict()}",
         kind="property",
@@ -527,8 +527,7 @@ EFFICIENCY_CLAIMS = (
         key="v_storage",
         words="WVDM is the only distance function that needs significantly more storage than the others",
         measure="WVDM's total bytes over the largest other's at the largest n",
-        thresholds="supported from twice the largest other, partly from 1.2 times",
-        rule=lambda f: threshold_rule(f["ratio"], supported=2.0, partly=1.2, what="WVDM / largest other"),
+        rule=Threshold(supported=2.0, partly=1.2, what="WVDM / largest other").on(lambda f: f["ratio"]),
         evidence=_storage_evidence,
         kind="stand-in",
     ),
