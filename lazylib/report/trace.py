@@ -17,7 +17,9 @@ printed decimals, the averaging, the bounds, whether the protocol is determinist
 fingerprint and the values the record holds (and prints) are what it gives: a record edited after it was written,
 or one whose runs no longer give its numbers, fails with the field that differs.
 
->>> from lazylib.report.bands import prediction_band
+>>> from lazylib._validation import Integer, check, check_random_state
+from lazylib._validation import Integer, check, check_random_state
+from lazylib.report.bands import prediction_band
 >>> runs = [96.1, 95.8, 96.3, 96.0, 96.2]
 >>> band = prediction_band(runs, digits=2)
 >>> record = {"chapter": "payne1998_vdm/03_uci_table2", "source": "Table 2", "cell": "zoo / OM", "values": runs,
@@ -47,6 +49,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pandas as pd
 
+from lazylib._validation import Integer, check, check_random_state
 from lazylib.report.bands import prediction_band
 from lazylib.report.display import printed
 
@@ -210,17 +213,18 @@ def follow(record: Mapping) -> dict:
     }
 
 
-def follow_sample(cells: pd.DataFrame, n: int = SAMPLE, *, seed: int = SEED) -> pd.DataFrame:
-    """:func:`follow` ``n`` records drawn at random (``seed``) from ``cells`` (every record when there are fewer).
+def follow_sample(cells: pd.DataFrame, n: int = SAMPLE, *, random_state=SEED) -> pd.DataFrame:
+    """:func:`follow` ``n`` records of ``cells`` drawn at random (every record when there are fewer).
 
     Parameters
     ----------
     cells : DataFrame
         The cells of :func:`lazylib.report.scorecard.load`.
     n : int
-        How many records to trace.
-    seed : int
-        The seed of the draw.
+        How many records to trace (all of them when there are fewer).
+    random_state : int, Generator or None
+        Seed or generator of the draw: an int seeds a fresh generator (the same records at every call), a
+        Generator is used as it is (its stream continues), None draws fresh entropy.
 
     Returns
     -------
@@ -232,9 +236,11 @@ def follow_sample(cells: pd.DataFrame, n: int = SAMPLE, *, seed: int = SEED) -> 
     Untraceable
         The first record of the sample that does not trace back; ValueError when ``cells`` is empty.
     """
+    n = check("n", n, Integer(low=1))
+    rng = check_random_state(random_state)
     if cells.empty:
         raise ValueError("no records to trace: execute the chapters first (they write their records as they run)")
-    rows = np.random.default_rng(seed).choice(len(cells), size=min(n, len(cells)), replace=False)
+    rows = rng.choice(len(cells), size=min(n, len(cells)), replace=False)
     traced = []
     for row in cells.iloc[np.sort(rows)].to_dict("records"):
         traced.append({"chapter": row["chapter"], "source": row["source"], "cell": row["cell"], **follow(row)})

@@ -267,7 +267,23 @@ def _table_recipes():
             dict(target=target, full_run=run, k=3, profiles=profiles),
         ),
         "lazylib.protocols.bench.catalogue_advice.hit_rate": (hit_rate, dict(full_run=run, profiles=profiles, k=3)),
-    } | _user_table_recipes()
+    } | _user_table_recipes() | _trace_recipes()
+
+
+def _trace_recipes():
+    """Records of five chapters written by the scorecard (the traceability test's), whose cells a sample traces."""
+    import tempfile
+    from pathlib import Path
+
+    from test_traceability import write_records  # a sibling test module: the records it traces
+
+    from lazylib.report import scorecard
+    from lazylib.report.trace import follow_sample
+
+    folder = Path(tempfile.mkdtemp()) / "records"
+    write_records(folder, np.random.default_rng(1))
+    cells = scorecard.load(folder)[0]
+    return {"lazylib.report.trace.follow_sample": (follow_sample, dict(cells=cells, n=3, random_state=0))}
 
 
 def _user_table_recipes():

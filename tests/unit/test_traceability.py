@@ -72,7 +72,7 @@ def shown_on_the_scorecard(cells, claims) -> dict[str, str]:
 def test_twenty_random_records_are_recomputed_from_their_runs(records, tmp_path):
     cells, claims = scorecard.load(records)
     assert len(cells) == 47 and cells["id"].is_unique
-    traced = trace.follow_sample(cells, 20, seed=7)
+    traced = trace.follow_sample(cells, 20, random_state=7)
     assert len(traced) == 20 and traced["id"].is_unique
     assert set(traced["function"]) == {"lazylib.report.bands.prediction_band"}
     stored = cells.set_index("id").loc[traced["id"]]
@@ -87,7 +87,7 @@ def test_twenty_random_records_are_recomputed_from_their_runs(records, tmp_path)
     assert set(shown) == set(cells["id"])
     assert [shown[rid] for rid in traced["id"]] == traced["printed"].tolist()
     # a different seed draws other records, all of them tracing back as well
-    assert set(trace.follow_sample(cells, 20, seed=8)["id"]) != set(traced["id"])
+    assert set(trace.follow_sample(cells, 20, random_state=8)["id"]) != set(traced["id"])
 
 
 def tamper(records, change):
