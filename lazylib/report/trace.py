@@ -17,9 +17,7 @@ printed decimals, the averaging, the bounds, whether the protocol is determinist
 fingerprint and the values the record holds (and prints) are what it gives: a record edited after it was written,
 or one whose runs no longer give its numbers, fails with the field that differs.
 
->>> from lazylib._validation import Integer, check, check_random_state
-from lazylib._validation import Integer, check, check_random_state
-from lazylib.report.bands import prediction_band
+>>> from lazylib.report.bands import prediction_band
 >>> runs = [96.1, 95.8, 96.3, 96.0, 96.2]
 >>> band = prediction_band(runs, digits=2)
 >>> record = {"chapter": "payne1998_vdm/03_uci_table2", "source": "Table 2", "cell": "zoo / OM", "values": runs,
