@@ -254,20 +254,27 @@ def _table_recipes():
     )
     target = {"rows": 250, "attributes": 5, "nominal_share": 1.0, "missing_share": 0.0, "classes": 2}
     a, b = one.accuracy[:8].to_numpy(), one.accuracy[8:].to_numpy()
-    return {
-        "lazylib.protocols.bench.table_stats.one_table": (one_table, dict(results=one, baseline="A", test_share=1 / 3)),
-        "lazylib.protocols.bench.table_stats.corrected_ttest": (corrected_ttest, dict(a=a, b=b, test_share=1 / 3)),
-        "lazylib.protocols.bench.table_stats.correlated_bayes": (
-            correlated_bayes,
-            dict(a=a, b=b, test_share=1 / 3, rope=1.0),
-        ),
-        "lazylib.protocols.bench.catalogue_advice.nearest": (nearest, dict(target=target, profiles=profiles, k=3)),
-        "lazylib.protocols.bench.catalogue_advice.catalogue_view": (
-            catalogue_view,
-            dict(target=target, full_run=run, k=3, profiles=profiles),
-        ),
-        "lazylib.protocols.bench.catalogue_advice.hit_rate": (hit_rate, dict(full_run=run, profiles=profiles, k=3)),
-    } | _user_table_recipes() | _trace_recipes()
+    return (
+        {
+            "lazylib.protocols.bench.table_stats.one_table": (
+                one_table,
+                dict(results=one, baseline="A", test_share=1 / 3),
+            ),
+            "lazylib.protocols.bench.table_stats.corrected_ttest": (corrected_ttest, dict(a=a, b=b, test_share=1 / 3)),
+            "lazylib.protocols.bench.table_stats.correlated_bayes": (
+                correlated_bayes,
+                dict(a=a, b=b, test_share=1 / 3, rope=1.0),
+            ),
+            "lazylib.protocols.bench.catalogue_advice.nearest": (nearest, dict(target=target, profiles=profiles, k=3)),
+            "lazylib.protocols.bench.catalogue_advice.catalogue_view": (
+                catalogue_view,
+                dict(target=target, full_run=run, k=3, profiles=profiles),
+            ),
+            "lazylib.protocols.bench.catalogue_advice.hit_rate": (hit_rate, dict(full_run=run, profiles=profiles, k=3)),
+        }
+        | _user_table_recipes()
+        | _trace_recipes()
+    )
 
 
 def _trace_recipes():
