@@ -29,6 +29,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from test_working_memory import _peak  # a sibling test module: the one peak-memory helper of these tests
 
 from lazylib.metrics import REGISTRY, make_metric
 from lazylib.neighbors import KNeighborsClassifier
@@ -162,15 +163,6 @@ def test_mdwmvdm_tables_too_large_for_working_memory_are_computed_a_block_at_a_t
     assert peak < 8 * 2**20 + 4 * X.memory_usage(deep=True).sum()
     np.testing.assert_allclose(blocked.weights_, whole.weights_, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(blocked.pairwise(X.iloc[:50]), whole.pairwise(X.iloc[:50]), rtol=1e-12, atol=1e-12)
-
-
-def _peak(call) -> int:
-    tracemalloc.start()
-    try:
-        call()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def test_add_irrelevant_refuses_too_many_categories_before_building_them():
