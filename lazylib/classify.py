@@ -1,0 +1,485 @@
+"""k-nearest-neighbour classification of nominal files without scikit-learn or pandas: the engine of ``lazylib
+classify`` (:mod:`lazylib.cli`), TiMBL's job (train on one file, classify another) in a process that starts fast.
+
+Every column is read as nominal (as TiMBL reads features by default), ``?`` and empty cells as unknown. The
+distances are the ones :class:`lazylib.neighbors.KNeighborsClassifier` computes for such data, and so are the
+predictions (held by ``tests/unit/test_classify.py`` against it on tables with unknown and unseen values):
+
+``"mvdm"``
+    :class:`lazylib.metrics.MVDM`: ``sum_a sum_c (P(c|x_a) - P(c|y_a))^2``; an unknown value is one more value
+    (the class distribution of the training rows where it is unknown), a value never seen in training has
+    ``P = 0``.
+``"ig"``
+    :class:`lazylib.weighting.IGWeighted` (IB1-IG, TiMBL's ``-mO -w2``): overlap weighted by each attribute's
+    information gain (an unknown value counted as one more value); an unknown value differs from everything.
+``"overlap"``
+    :class:`lazylib.metrics.Overlap`: the number of attributes on which two rows differ; an unknown value is one
+    more value (equal to another unknown).
+
+The vote is ``ties="all"``: every stored row whose distance is within the relative tie tolerance (1e-9) of the
+k-th smallest votes; equal votes go to the class more frequent in training, then to the class first in sorted
+order. A test value never seen in training is *unseen* (``P = 0``, or a mismatch), as the classifier reads a
+code outside the training values; an unknown one (``?``) follows the metric's rule for unknowns.
+
+Each metric is a table per attribute, ``T_a[x, y]``, and the distance ``sum_a T_a[x_a, y_a]``. The search is
+exact: the stored rows are grouped by their values on the attributes whose terms are largest (at most
+:data:`GROUPS_PER_ROW` of a row each), the sum over those attributes is computed once per query and group, and
+it bounds every member's distance from below; only the members of groups whose bound lies within the tolerance
+of an upper bound of the k-th smallest distance (the k-th smallest among the k most promising groups) are
+computed. Where the bound does not prune (few groups, or more candidates than ``working_memory`` allows) a block of
+queries is computed against every stored row (one product of the tables' rows with the stored one-hot columns).
+
+>>> model = fit([["a", "a", "b"], ["x", "y", "y"]], ["k1", "k1", "k2"], metric="overlap")  # two attributes
+>>> predict(model, [["b", "a"], ["y", "?"]]).tolist()
+['k2', 'k1']
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import tempfile
+from dataclasses import dataclass
+from itertools import repeat
+
+import numpy as np
+
+#: The metrics of :func:`fit`.
+METRICS = ("mvdm", "ig", "overlap")
+#: Cells read as unknown values.
+MISSING = ("?", "")
+#: Relative tolerance within which distances count as tied (``lazylib.search.TIE_TOLERANCE``).
+TIE_TOLERANCE = 1e-9
+#: Default bound, in MiB, on the temporaries of one block (``lazylib.metrics.WORKING_MEMORY``).
+WORKING_MEMORY = 64
+#: At most one group of stored rows per this many rows; below ``DENSE_ROWS`` stored rows no grouping.
+GROUPS_PER_ROW = 16
+DENSE_ROWS = 4096
+#: Relative rounding margin of the bound (sums of up to a few hundred non-negative terms in another order).
+BOUND_MARGIN = 1e-12
+
+
+class InputError(ValueError):
+    """A file or argument that cannot be classified: the message names it and says what to do."""
+
+
+# ---------------------------------------------------------------------------------------------- files
+@dataclass(frozen=True)
+class Table:
+    """A file read by :func:`read_table`: its column names (None without a header) and its ``columns``, one list
+    of str cells per column, every column as long (``n_rows``)."""
+
+    names: list | None
+    columns: list
+    n_rows: int
+
+
+def read_table(path: str, *, delimiter: str = ",", header: bool = False) -> Table:
+    """The :class:`Table` of a delimited text file (C4.5 ``.data``, CSV): cells stripped of surrounding blanks,
+    blank lines skipped, every row as wide as the first (an :class:`InputError` names the first that is not).
+    Quoted cells are read as the ``csv`` module reads them; a file without quotes is split directly (faster).
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    delimiter : str
+        One character between cells.
+    header : bool
+        The first row names the columns.
+
+    Returns
+    -------
+    Table
+    """
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: a folder, not a file") from None
+    except UnicodeDecodeError as err:
+        raise InputError(f"{path}: not a UTF-8 text file ({err.reason} at byte {err.start})") from None
+    lines = text.splitlines()
+    blanks = " " in text or "\t" in text
+    if not all(lines) or blanks:
+        lines = [line for line in lines if line.strip()]
+    if '"' in text:
+        try:
+            rows = [r for r in csv.reader(lines, delimiter=delimiter, skipinitialspace=True)]
+        except csv.Error as err:
+            raise InputError(f"{path}: not a delimited text file ({err})") from None
+    else:
+        rows = None
+    names = None
+    if header and lines:
+        names = [c.strip() for c in (rows.pop(0) if rows is not None else lines.pop(0).split(delimiter))]
+    n = len(rows if rows is not None else lines)
+    if not n:
+        raise InputError(f"{path}: no rows to read (an empty file{' after its header' if header else ''})")
+    width = len(names) if names is not None else len(rows[0] if rows is not None else lines[0].split(delimiter))
+    cells = [c for r in rows for c in r] if rows is not None else delimiter.join(lines).split(delimiter)
+    if len(cells) != n * width or rows is not None:
+        _check_widths(path, text, delimiter, width, header)
+    if blanks:
+        cells = [c.strip() for c in cells]
+    return Table(names, [cells[j::width] for j in range(width)], n)
+
+
+def _check_widths(path: str, text: str, delimiter: str, width: int, header: bool) -> None:
+    """An :class:`InputError` naming the first line of ``text`` (blank lines skipped) not ``width`` cells wide."""
+    numbered = [(i + 1, line) for i, line in enumerate(text.splitlines()) if line.strip()]
+    rows = csv.reader([line for _, line in numbered], delimiter=delimiter, skipinitialspace=True)
+    for (number, _), row in zip(numbered[header:], list(rows)[header:]):
+        if len(row) != width:
+            raise InputError(
+                f"{path}: line {number} has {len(row)} cells where the first row has {width}: every row needs one "
+                "value per column (? for an unknown one)"
+            )
+
+
+def write_lines(path: str, lines) -> None:
+    """Write ``lines`` (one str each) to ``path`` atomically: a temporary file in the same folder, renamed over
+    ``path`` once complete, so a reader never sees half a file and a failed run leaves the old one."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".lazylib-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------------------------------- the model
+@dataclass(frozen=True)
+class Model:
+    """A fitted classifier: the training rows' codes ``Z`` (n, m), column-major (value ``v`` of attribute ``a``
+    its rank among the attribute's sorted known values, an unknown one ``V_a + 1``), each attribute's values
+    ``values`` and term table ``tables[a]`` ((V_a + 2, V_a + 2): rows and columns the known values, then unseen,
+    then unknown), the class codes ``y`` and sorted ``classes``, the vote's ``priority`` and ``k``."""
+
+    metric: str
+    k: int
+    Z: np.ndarray
+    values: tuple
+    tables: tuple
+    y: np.ndarray
+    classes: np.ndarray
+    priority: np.ndarray
+    working_memory: float = WORKING_MEMORY
+
+
+def _index(values: tuple) -> dict:
+    """Cell -> code: the rank of a known value, ``len(values) + 1`` for an unknown cell."""
+    index = dict(zip(values, range(len(values))))
+    index.update(dict.fromkeys(MISSING, len(values) + 1))
+    return index
+
+
+def _training_codes(column) -> tuple[tuple, np.ndarray]:
+    """The sorted known values of a training column and its codes (unknown: ``len(values) + 1``)."""
+    values = tuple(sorted(set(column).difference(MISSING)))
+    return values, np.fromiter(map(_index(values).__getitem__, column), np.intp, len(column))
+
+
+def query_codes(model: Model, columns) -> np.ndarray:
+    """(n, m) codes, column-major, of query ``columns`` (one sequence of str per attribute) in the model's
+    tables: an unseen value ``V_a``, an unknown one ``V_a + 1``."""
+    m = len(model.values)
+    if len(columns) != m:
+        raise InputError(f"the queries have {len(columns)} attributes, the training data {m}")
+    n = len(columns[0])
+    Q = np.empty((n, m), np.intp, order="F")
+    for a, (values, column) in enumerate(zip(model.values, columns)):
+        Q[:, a] = np.fromiter(map(_index(values).get, column, repeat(len(values))), np.intp, n)
+    return Q
+
+
+def vote_priority(class_counts: np.ndarray) -> np.ndarray:
+    """Fractional tie-breaker in (0, 1): higher for classes more frequent in training, then lower index (the
+    rule of :func:`lazylib.voting.vote_priority`)."""
+    C = len(class_counts)
+    order = np.lexsort((np.arange(C), -class_counts))
+    rank = np.empty(C)
+    rank[order] = np.arange(C)
+    return (C - rank) / (C + 1)
+
+
+def fit(columns, labels, *, metric: str = "ig", k: int = 1, working_memory: float = WORKING_MEMORY) -> Model:
+    """Fit ``metric`` on training ``columns`` (one sequence of str per attribute, every one nominal) with class
+    ``labels`` (str).
+
+    Parameters
+    ----------
+    columns : list of sequences of str
+        The training data, one sequence per attribute (``Table.columns``); ``?`` and empty cells are unknown.
+    labels : sequence of str
+        One class per row (none unknown; at least two classes).
+    metric : {"mvdm", "ig", "overlap"}
+        The distance (module docstring).
+    k : int
+        Neighbours.
+    working_memory : float
+        Bound, in MiB, on the temporaries of one block of queries.
+
+    Returns
+    -------
+    Model
+    """
+    if metric not in METRICS:
+        raise InputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+    n = len(labels)
+    if not n or not len(columns):
+        raise InputError("the training data hold no rows or no attributes")
+    if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n):
+        raise InputError(f"k must be a whole number from 1 to the {n} training rows, got {k!r}")
+    if not (isinstance(working_memory, (int, float)) and working_memory > 0):
+        raise InputError(f"working_memory must be a positive number of MiB, got {working_memory!r}")
+    if any(len(c) != n for c in columns):
+        raise InputError(f"every attribute needs one value per label ({n})")
+    unknown = [i for i, label in enumerate(labels) if label in MISSING]
+    if unknown:
+        raise InputError(
+            f"{len(unknown)} training rows have no class (the first: row {unknown[0] + 1}); label or drop them"
+        )
+    classes = sorted(set(labels))
+    if len(classes) < 2:
+        raise InputError(f"the training data have a single class {classes[0]!r}: a classifier needs two")
+    y = np.fromiter(map(dict(zip(classes, range(len(classes)))).__getitem__, labels), np.intp, n)
+    Z = np.empty((n, len(columns)), np.intp, order="F")
+    values = []
+    for a, column in enumerate(columns):
+        v, Z[:, a] = _training_codes(column)
+        values.append(v)
+    tables = _tables(metric, Z, y, len(classes), [len(v) for v in values])
+    counts = np.bincount(y, minlength=len(classes))
+    return Model(metric, k, Z, tuple(values), tables, y, np.array(classes, dtype=object), vote_priority(counts),
+                 working_memory)  # fmt: skip
+
+
+def _tables(metric: str, Z: np.ndarray, y: np.ndarray, C: int, sizes) -> tuple:
+    """The (V_a + 2, V_a + 2) term table of every attribute."""
+    if metric == "mvdm":
+        return tuple(_mvdm_table(Z[:, a], y, C, V) for a, V in enumerate(sizes))
+    weights = information_gain(Z, y, C, sizes) if metric == "ig" else np.ones(len(sizes))
+    out = []
+    for w, V in zip(weights, sizes):
+        T = np.ones((V + 2, V + 2))
+        np.fill_diagonal(T, 0.0)
+        T[V, V] = 1.0  # an unseen value is a query's only: it matches nothing
+        if metric == "ig":  # IB1-IG: an unknown value differs from everything (FeatureDifference's "one")
+            T[V + 1, :] = T[:, V + 1] = 1.0
+            T *= w
+        out.append(T)
+    return tuple(out)
+
+
+def _mvdm_table(x: np.ndarray, y: np.ndarray, C: int, V: int) -> np.ndarray:
+    """MVDM's table of one attribute: ``sum_c (P_xc - P_yc)^2`` over its probability rows (known values, unseen
+    at 0, unknown: the class distribution of the training rows where it is unknown)."""
+    counts = np.bincount(x * C + y, weights=np.ones(len(x)), minlength=(V + 2) * C).reshape(V + 2, C)
+    totals = counts.sum(axis=1, keepdims=True)
+    P = counts / np.where(totals == 0, 1.0, totals)
+    return np.square(P[:, None, :] - P[None, :, :]).sum(-1)
+
+
+def _entropy(counts: np.ndarray) -> np.ndarray:
+    """Entropy in bits of each row of class counts (0 for an empty row), computed as
+    :func:`lazylib.weighting.information_gain` computes it (the same weights to the last bit)."""
+    totals = counts.sum(-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(totals > 0, counts / np.where(totals > 0, totals, 1), 0.0)
+        return -(np.where(p > 0, p * np.log2(np.where(p > 0, p, 1.0)), 0.0)).sum(-1)
+
+
+def information_gain(Z: np.ndarray, y: np.ndarray, C: int, sizes) -> np.ndarray:
+    """Each attribute's information gain in bits, an unknown value counted as one more value (Daelemans et al.
+    1994; :func:`lazylib.weighting.information_gain`), clipped at 0."""
+    h = float(_entropy(np.bincount(y, minlength=C).astype(float)))
+    gains = []
+    for a, V in enumerate(sizes):
+        codes = Z[:, a]
+        unknown = codes == V + 1
+        present = int(codes[~unknown].max()) + 1 if (~unknown).any() else 0
+        codes = np.where(unknown, present, codes)  # unknown: the value after the largest present
+        values = present + bool(unknown.any())
+        counts = np.bincount(codes * C + y, minlength=values * C).reshape(values, C).astype(float)
+        p_v = counts.sum(1) / len(y)
+        gains.append(h - float(p_v @ _entropy(counts)))
+    return np.maximum(gains, 0.0)
+
+
+# ---------------------------------------------------------------------------------------------- the search
+@dataclass(frozen=True)
+class _Groups:
+    """Stored rows grouped by their codes on the attributes ``key``: group ``g`` holds the rows
+    ``members[ptr[g]:ptr[g + 1]]`` (in stored order), with the codes ``codes[:, g]`` on ``key``; ``onehot``
+    (groups, sum of the key's table widths) their one-hot columns, ``rest`` the other attributes."""
+
+    key: np.ndarray
+    codes: np.ndarray
+    members: np.ndarray
+    ptr: np.ndarray
+    onehot: np.ndarray
+    rest: np.ndarray
+
+    @property
+    def size(self) -> np.ndarray:
+        return np.diff(self.ptr)
+
+
+def _groups(model: Model) -> _Groups | None:
+    """The attributes with the largest expected term between two stored rows, as many as keep the groups of
+    stored rows identical on them at most one per :data:`GROUPS_PER_ROW` rows (None: no attribute fits)."""
+    Z, n = model.Z, len(model.Z)
+    if n < DENSE_ROWS:
+        return None
+    spread = []
+    for a, T in enumerate(model.tables):
+        f = np.bincount(Z[:, a], minlength=len(T)) / n
+        spread.append(float(f @ T @ f))
+    combined, count, key = np.zeros(n, np.intp), 1, []
+    for a in sorted(range(len(spread)), key=lambda a: -spread[a]):
+        if spread[a] <= 0:
+            break
+        trial = combined * len(model.tables[a]) + Z[:, a]
+        seen = np.bincount(trial, minlength=count * len(model.tables[a])) > 0
+        if int(seen.sum()) * GROUPS_PER_ROW > n:
+            continue
+        combined, count, key = (np.cumsum(seen) - 1)[trial], int(seen.sum()), key + [a]  # groups numbered densely
+    if not key:
+        return None
+    members = np.argsort(combined, kind="stable")
+    ptr = np.concatenate(([0], np.cumsum(np.bincount(combined, minlength=count))))
+    codes = Z[members[ptr[:-1]]][:, key].T
+    widths = [len(model.tables[a]) for a in key]
+    onehot = np.zeros((count, sum(widths)))
+    onehot[np.arange(count)[:, None], (np.cumsum([0] + widths[:-1]) + codes.T)] = 1.0
+    rest = np.array([a for a in range(Z.shape[1]) if a not in key], np.intp)
+    return _Groups(np.array(key), codes, members, ptr, onehot, rest)
+
+
+def _term_sums(model: Model, Q: np.ndarray, rows: np.ndarray, stored, attributes, start=None) -> np.ndarray:
+    """``start`` (zeros by default) plus the terms of the attributes ``attributes``, in that order, of the pairs
+    (query ``rows[i]``, stored codes ``stored[a][i]`` for each attribute ``a``)."""
+    S = np.zeros(len(rows)) if start is None else start
+    for a in attributes:
+        T = model.tables[a]
+        S += T.ravel()[Q[:, a][rows] * len(T) + stored(a)]
+    return S
+
+
+def _votes(model: Model, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray, n: int) -> np.ndarray:
+    """The class voted for by each of ``n`` queries from candidate pairs, sorted by query, holding its k nearest
+    and every stored row tied with the k-th (``ties="all"``)."""
+    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+    if model.k == 1:
+        kth = np.minimum.reduceat(sums, starts)
+    else:
+        kth = sums[np.lexsort((sums, rows))][starts + model.k - 1]
+    voters = sums <= (kth + TIE_TOLERANCE * np.abs(kth))[rows]
+    C = len(model.classes)
+    counts = np.bincount(rows[voters] * C + model.y[cols[voters]], minlength=n * C).reshape(n, C)
+    return np.argmax(counts + model.priority, axis=1)
+
+
+def _dense_block(model: Model, Q: np.ndarray, onehot: np.ndarray) -> np.ndarray:
+    """Votes of the queries ``Q`` against every stored row: their tables' rows times the stored one-hot columns."""
+    left = np.hstack([T[Q[:, a]] for a, T in enumerate(model.tables)])
+    S = left @ onehot.T
+    k = model.k
+    kth = S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
+    rows, cols = np.nonzero(S <= (kth + TIE_TOLERANCE * np.abs(kth))[:, None])
+    return _votes(model, rows, cols, S[rows, cols], len(Q))
+
+
+def _expand(groups: _Groups, gs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For the (query, group) pairs of groups ``gs``: ``(pair, cols)``, every member ``cols[i]`` of each
+    group with the index ``pair[i]`` of its pair."""
+    take = groups.size[gs]
+    pair = np.repeat(np.arange(len(gs)), take)
+    offset = np.arange(len(pair)) - np.repeat(np.cumsum(take) - take, take)
+    return pair, groups.members[groups.ptr[gs][pair] + offset]
+
+
+def _member_sums(model: Model, groups: _Groups, Q: np.ndarray, rows: np.ndarray, gs: np.ndarray):
+    """``(rows, cols, sums)`` of every member of the (query, group) pairs ``(rows, gs)``: the key's terms added
+    once per pair, then the other attributes' per member."""
+    key = _term_sums(model, Q, rows, lambda a: groups.codes[list(groups.key).index(a)][gs], groups.key)
+    pair, cols = _expand(groups, gs)
+    sums = _term_sums(model, Q, rows[pair], lambda a: model.Z[:, a][cols], groups.rest, key[pair])
+    return rows[pair], cols, sums
+
+
+def _bounded_block(model: Model, groups: _Groups, Q: np.ndarray, low: np.ndarray, cap: int) -> np.ndarray | None:
+    """Votes of the queries ``Q`` through the groups' bound (module docstring), or None when the candidates
+    would exceed ``cap`` pairs. ``low``: per query, the least the attributes outside the key can add."""
+    n, k = len(Q), model.k
+    B = np.hstack([model.tables[a][Q[:, a]] for a in groups.key]) @ groups.onehot.T
+    B += low[:, None]
+    best = B.argmin(axis=1)[:, None] if k == 1 else np.argpartition(B, k - 1, axis=1)[:, :k]
+    rows = np.repeat(np.arange(n), best.shape[1])
+    if groups.size[best.ravel()].sum() > cap:
+        return None
+    rows, _, sums = _member_sums(model, groups, Q, rows, best.ravel())
+    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
+    if k == 1:
+        upper = np.minimum.reduceat(sums, starts)
+    else:  # the k-th smallest of k stored rows: at or above the k-th smallest
+        upper = sums[np.lexsort((sums, rows))][starts + k - 1]
+    limit = (upper + TIE_TOLERANCE * np.abs(upper)) * (1.0 + BOUND_MARGIN)
+    qr, qg = np.nonzero(B <= limit[:, None])
+    if groups.size[qg].sum() > cap:
+        return None
+    rows, cols, sums = _member_sums(model, groups, Q, qr, qg)
+    return _votes(model, rows, cols, sums, n)
+
+
+def predict_codes(model: Model, Q: np.ndarray) -> np.ndarray:
+    """Class codes of the queries ``Q`` (codes of :func:`query_codes`)."""
+    ns, budget = len(model.Z), model.working_memory * 2**20
+    groups = _groups(model)
+    out = np.empty(len(Q), np.intp)
+    lo = 0
+    if groups is not None:
+        present = [np.bincount(model.Z[:, a], minlength=len(model.tables[a])) > 0 for a in groups.rest]
+        floor = [model.tables[a][:, p].min(axis=1) for a, p in zip(groups.rest, present)]
+        low = sum((f[Q[:, a]] for a, f in zip(groups.rest, floor)), np.zeros(len(Q)))
+        step = max(1, int(budget // (8 * 2 * len(groups.ptr))))
+        cap = max(int(budget // 64), ns)
+        for lo in range(0, len(Q), step):
+            voted = _bounded_block(model, groups, Q[lo : lo + step], low[lo : lo + step], cap)
+            if voted is None:
+                break
+            out[lo : lo + step] = voted
+        else:
+            return out
+    widths = np.array([len(T) for T in model.tables])
+    onehot = np.zeros((ns, int(widths.sum())))
+    onehot[np.arange(ns)[:, None], np.concatenate(([0], np.cumsum(widths)[:-1])) + model.Z] = 1.0
+    step = max(1, int(budget // (8 * 3 * ns)))
+    for start in range(lo, len(Q), step):
+        out[start : start + step] = _dense_block(model, Q[start : start + step], onehot)
+    return out
+
+
+def predict(model: Model, columns) -> np.ndarray:
+    """Predicted classes (str) of queries given as ``columns`` (one sequence of str per attribute, ``?``
+    unknown).
+
+    Parameters
+    ----------
+    model : Model
+        From :func:`fit`.
+    columns : list of sequences of str
+        The queries, one sequence per attribute.
+
+    Returns
+    -------
+    ndarray of object
+        The predicted class of each query.
+    """
+    return model.classes[predict_codes(model, query_codes(model, columns))]
