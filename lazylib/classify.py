@@ -313,11 +313,54 @@ def information_gain(Z: np.ndarray, y: np.ndarray, C: int, sizes) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- the search
+#: Entries of the table of one bundle of attributes (:class:`_Bundle`): 2 MiB of float64, in cache.
+BUNDLE_ENTRIES = 2**18
+
+
+@dataclass(frozen=True)
+class _Bundle:
+    """Attributes ``attributes`` read as one: a value of the bundle is a tuple of their values (mixed radix, the
+    first attribute the most significant), ``table`` ((R, R), ``R`` the product of their table widths) the sum
+    of their terms, added in the order of ``attributes``."""
+
+    attributes: tuple
+    table: np.ndarray
+
+    @classmethod
+    def of(cls, tables, attributes) -> _Bundle:
+        T = np.zeros((1, 1))
+        for a in attributes:
+            R, W = len(T), len(tables[a])
+            T = (T[:, None, :, None] + tables[a][None, :, None, :]).reshape(R * W, R * W)
+        return cls(tuple(attributes), T)
+
+    def codes(self, Z: np.ndarray, tables) -> np.ndarray:
+        """The bundle's value of every row of codes ``Z``."""
+        out = np.zeros(len(Z), np.intp)
+        for a in self.attributes:
+            out = out * len(tables[a]) + Z[:, a]
+        return out
+
+
+def _bundles(tables, attributes) -> list:
+    """The attributes ``attributes`` packed, in order, into bundles of at most :data:`BUNDLE_ENTRIES` table
+    entries: one gather a bundle instead of one an attribute."""
+    out, current, width = [], [], 1
+    for a in attributes:
+        if current and (width * len(tables[a])) ** 2 > BUNDLE_ENTRIES:
+            out.append(_Bundle.of(tables, current))
+            current, width = [], 1
+        current, width = current + [a], width * len(tables[a])
+    return out + ([_Bundle.of(tables, current)] if current else [])
+
+
 @dataclass(frozen=True)
 class _Groups:
-    """Stored rows grouped by their codes on the attributes ``key``: group ``g`` holds the rows
-    ``members[ptr[g]:ptr[g + 1]]`` (in stored order), with the codes ``codes[:, g]`` on ``key``; ``onehot``
-    (groups, sum of the key's table widths) their one-hot columns, ``rest`` the other attributes."""
+    """Stored rows grouped by their codes on the attributes ``key``: group ``g`` holds the positions
+    ``ptr[g]:ptr[g + 1]`` of the stored rows in group order (``members``: their stored indices, in stored order
+    within a group), with the codes ``codes[:, g]`` on ``key``; ``onehot`` (groups, sum of the key's table
+    widths) their one-hot columns; the other attributes packed into ``bundles``, whose values ``stored`` and
+    classes ``y`` are given in group order."""
 
     key: np.ndarray
     codes: np.ndarray
@@ -325,18 +368,20 @@ class _Groups:
     ptr: np.ndarray
     onehot: np.ndarray
     rest: np.ndarray
+    bundles: list
+    stored: list
+    y: np.ndarray
 
     @property
     def size(self) -> np.ndarray:
         return np.diff(self.ptr)
 
 
-def _groups(model: Model) -> _Groups | None:
+def _key(model: Model) -> tuple[list, np.ndarray, int]:
     """The attributes with the largest expected term between two stored rows, as many as keep the groups of
-    stored rows identical on them at most one per :data:`GROUPS_PER_ROW` rows (None: no attribute fits)."""
+    stored rows identical on them at most one per :data:`GROUPS_PER_ROW` rows; each row's group (numbered
+    densely) and their number."""
     Z, n = model.Z, len(model.Z)
-    if n < DENSE_ROWS:
-        return None
     spread = []
     for a, T in enumerate(model.tables):
         f = np.bincount(Z[:, a], minlength=len(T)) / n
@@ -350,31 +395,34 @@ def _groups(model: Model) -> _Groups | None:
         if int(seen.sum()) * GROUPS_PER_ROW > n:
             continue
         combined, count, key = (np.cumsum(seen) - 1)[trial], int(seen.sum()), key + [a]  # groups numbered densely
+    return key, combined, count
+
+
+def _groups(model: Model) -> _Groups | None:
+    """The :class:`_Groups` of the stored rows (None below :data:`DENSE_ROWS` rows or without a key)."""
+    Z = model.Z
+    if len(Z) < DENSE_ROWS:
+        return None
+    key, combined, count = _key(model)
     if not key:
         return None
     members = np.argsort(combined, kind="stable")
     ptr = np.concatenate(([0], np.cumsum(np.bincount(combined, minlength=count))))
-    codes = Z[members[ptr[:-1]]][:, key].T
+    in_order = Z[members]
+    codes = in_order[ptr[:-1]][:, key].T
     widths = [len(model.tables[a]) for a in key]
     onehot = np.zeros((count, sum(widths)))
     onehot[np.arange(count)[:, None], (np.cumsum([0] + widths[:-1]) + codes.T)] = 1.0
     rest = np.array([a for a in range(Z.shape[1]) if a not in key], np.intp)
-    return _Groups(np.array(key), codes, members, ptr, onehot, rest)
+    bundles = _bundles(model.tables, rest)
+    stored = [b.codes(in_order, model.tables) for b in bundles]
+    return _Groups(np.array(key), codes, members, ptr, onehot, rest, bundles, stored, model.y[members])
 
 
-def _term_sums(model: Model, Q: np.ndarray, rows: np.ndarray, stored, attributes, start=None) -> np.ndarray:
-    """``start`` (zeros by default) plus the terms of the attributes ``attributes``, in that order, of the pairs
-    (query ``rows[i]``, stored codes ``stored[a][i]`` for each attribute ``a``)."""
-    S = np.zeros(len(rows)) if start is None else start
-    for a in attributes:
-        T = model.tables[a]
-        S += T.ravel()[Q[:, a][rows] * len(T) + stored(a)]
-    return S
-
-
-def _votes(model: Model, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray, n: int) -> np.ndarray:
-    """The class voted for by each of ``n`` queries from candidate pairs, sorted by query, holding its k nearest
-    and every stored row tied with the k-th (``ties="all"``)."""
+def _votes(model: Model, rows: np.ndarray, labels: np.ndarray, sums: np.ndarray, n: int) -> np.ndarray:
+    """The class voted for by each of ``n`` queries from candidate pairs (query ``rows``, sorted; the stored
+    row's class ``labels``; their distance ``sums``) holding its k nearest and every stored row tied with the
+    k-th (``ties="all"``)."""
     starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
     if model.k == 1:
         kth = np.minimum.reduceat(sums, starts)
@@ -382,7 +430,7 @@ def _votes(model: Model, rows: np.ndarray, cols: np.ndarray, sums: np.ndarray, n
         kth = sums[np.lexsort((sums, rows))][starts + model.k - 1]
     voters = sums <= (kth + TIE_TOLERANCE * np.abs(kth))[rows]
     C = len(model.classes)
-    counts = np.bincount(rows[voters] * C + model.y[cols[voters]], minlength=n * C).reshape(n, C)
+    counts = np.bincount(rows[voters] * C + labels[voters], minlength=n * C).reshape(n, C)
     return np.argmax(counts + model.priority, axis=1)
 
 
@@ -393,25 +441,24 @@ def _dense_block(model: Model, Q: np.ndarray, onehot: np.ndarray) -> np.ndarray:
     k = model.k
     kth = S.min(axis=1) if k == 1 else np.partition(S, k - 1, axis=1)[:, k - 1]
     rows, cols = np.nonzero(S <= (kth + TIE_TOLERANCE * np.abs(kth))[:, None])
-    return _votes(model, rows, cols, S[rows, cols], len(Q))
+    return _votes(model, rows, model.y[cols], S[rows, cols], len(Q))
 
 
-def _expand(groups: _Groups, gs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For the (query, group) pairs of groups ``gs``: ``(pair, cols)``, every member ``cols[i]`` of each
-    group with the index ``pair[i]`` of its pair."""
+def _member_sums(model: Model, groups: _Groups, Q: np.ndarray, queries, rows: np.ndarray, gs: np.ndarray):
+    """``(rows, positions, sums)`` of every member of the (query, group) pairs ``(rows, gs)`` (``positions`` in
+    group order): the key's terms added once per pair, then each bundle's (``queries``: the queries' bundle
+    values) per member."""
+    key = np.zeros(len(rows))
+    for j, a in enumerate(groups.key):
+        T = model.tables[a]
+        key += T.ravel()[Q[:, a][rows] * len(T) + groups.codes[j][gs]]
     take = groups.size[gs]
     pair = np.repeat(np.arange(len(gs)), take)
-    offset = np.arange(len(pair)) - np.repeat(np.cumsum(take) - take, take)
-    return pair, groups.members[groups.ptr[gs][pair] + offset]
-
-
-def _member_sums(model: Model, groups: _Groups, Q: np.ndarray, rows: np.ndarray, gs: np.ndarray):
-    """``(rows, cols, sums)`` of every member of the (query, group) pairs ``(rows, gs)``: the key's terms added
-    once per pair, then the other attributes' per member."""
-    key = _term_sums(model, Q, rows, lambda a: groups.codes[list(groups.key).index(a)][gs], groups.key)
-    pair, cols = _expand(groups, gs)
-    sums = _term_sums(model, Q, rows[pair], lambda a: model.Z[:, a][cols], groups.rest, key[pair])
-    return rows[pair], cols, sums
+    positions = np.arange(len(pair)) + np.repeat(groups.ptr[gs] - (np.cumsum(take) - take), take)
+    rows, sums = rows[pair], key[pair]
+    for bundle, stored, q in zip(groups.bundles, groups.stored, queries):
+        sums += bundle.table.ravel()[q[rows] * len(bundle.table) + stored[positions]]
+    return rows, positions, sums
 
 
 def _bounded_block(model: Model, groups: _Groups, Q: np.ndarray, low: np.ndarray, cap: int) -> np.ndarray | None:
@@ -421,10 +468,10 @@ def _bounded_block(model: Model, groups: _Groups, Q: np.ndarray, low: np.ndarray
     B = np.hstack([model.tables[a][Q[:, a]] for a in groups.key]) @ groups.onehot.T
     B += low[:, None]
     best = B.argmin(axis=1)[:, None] if k == 1 else np.argpartition(B, k - 1, axis=1)[:, :k]
-    rows = np.repeat(np.arange(n), best.shape[1])
     if groups.size[best.ravel()].sum() > cap:
         return None
-    rows, _, sums = _member_sums(model, groups, Q, rows, best.ravel())
+    queries = [b.codes(Q, model.tables) for b in groups.bundles]
+    rows, _, sums = _member_sums(model, groups, Q, queries, np.repeat(np.arange(n), best.shape[1]), best.ravel())
     starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
     if k == 1:
         upper = np.minimum.reduceat(sums, starts)
@@ -434,8 +481,8 @@ def _bounded_block(model: Model, groups: _Groups, Q: np.ndarray, low: np.ndarray
     qr, qg = np.nonzero(B <= limit[:, None])
     if groups.size[qg].sum() > cap:
         return None
-    rows, cols, sums = _member_sums(model, groups, Q, qr, qg)
-    return _votes(model, rows, cols, sums, n)
+    rows, positions, sums = _member_sums(model, groups, Q, queries, qr, qg)
+    return _votes(model, rows, groups.y[positions], sums, n)
 
 
 def predict_codes(model: Model, Q: np.ndarray) -> np.ndarray:
