@@ -72,6 +72,10 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         raise ValueError("y holds complex numbers: Unknown label type for classification")
     if series.isna().any():
         raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
+    if values.dtype == object and len(values) and set(map(type, values.tolist())) == {str}:
+        index, classes = _text_labels(values)  # what np.unique gives, without sorting 50,000 objects
+        _check_classes(classes, min_classes)
+        return index, classes
     try:
         classes, index = np.unique(values, return_inverse=True)
     except TypeError:
@@ -89,6 +93,17 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
+
+
+def _text_labels(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(index, classes)`` of an object array of ``str`` labels: the classes sorted (Python's order of str, the
+    order ``np.unique`` sorts an object array in) and each label's position among them, as ``np.unique(values,
+    return_inverse=True)`` gives them, from a set and a dict instead of a sort of every label. Text labels
+    are class labels (``type_of_target`` calls them binary or multiclass), so no further check is needed."""
+    labels = values.tolist()
+    classes = sorted(set(labels))
+    position = dict(zip(classes, range(len(classes))))
+    return np.fromiter(map(position.__getitem__, labels), np.intp, len(labels)), np.array(classes, dtype=object)
 
 
 def label_values(y) -> np.ndarray:
