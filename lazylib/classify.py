@@ -44,6 +44,22 @@ from itertools import repeat
 
 import numpy as np
 
+__all__ = [
+    "InputError",
+    "METRICS",
+    "MISSING",
+    "Model",
+    "TIE_TOLERANCE",
+    "Table",
+    "WORKING_MEMORY",
+    "fit",
+    "predict",
+    "predict_codes",
+    "query_codes",
+    "read_table",
+    "write_lines",
+]
+
 #: The metrics of :func:`fit`.
 METRICS = ("mvdm", "ig", "overlap")
 #: Cells read as unknown values.
@@ -92,6 +108,10 @@ def read_table(path: str, *, delimiter: str = ",", header: bool = False) -> Tabl
     -------
     Table
     """
+    if not isinstance(header, bool):
+        raise InputError(f"header must be True or False, got {header!r}")
+    if not (isinstance(delimiter, str) and len(delimiter) == 1 and delimiter not in "\r\n\"'"):
+        raise InputError(f"delimiter must be one character (not a quote or a line break), got {delimiter!r}")
     try:
         with open(path, encoding="utf-8", newline="") as f:
             text = f.read()
@@ -236,7 +256,7 @@ def fit(columns, labels, *, metric: str = "ig", k: int = 1, working_memory: floa
         raise InputError("the training data hold no rows or no attributes")
     if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n):
         raise InputError(f"k must be a whole number from 1 to the {n} training rows, got {k!r}")
-    if not (isinstance(working_memory, (int, float)) and working_memory > 0):
+    if isinstance(working_memory, bool) or not (isinstance(working_memory, (int, float)) and working_memory > 0):
         raise InputError(f"working_memory must be a positive number of MiB, got {working_memory!r}")
     if any(len(c) != n for c in columns):
         raise InputError(f"every attribute needs one value per label ({n})")

@@ -76,13 +76,7 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         index, classes = _text_labels(values)  # what np.unique gives, without sorting 50,000 objects
         _check_classes(classes, min_classes)
         return index, classes
-    try:
-        classes, index = np.unique(values, return_inverse=True)
-    except TypeError:
-        kinds = sorted({type(v).__name__ for v in values})
-        raise ValueError(
-            f"y mixes labels of types {kinds} that do not sort together (e.g. 1 and '1'); give every label one type"
-        ) from None
+    classes, index = _sorted_classes(values)
     if values.dtype.kind == "f" and np.isinf(values).any():
         raise ValueError("Unknown label type: y holds infinite values, which are not class labels")
     kind = type_of_target(values, input_name="y")
@@ -93,6 +87,17 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
+
+
+def _sorted_classes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)``, refusing labels of types that do not sort together."""
+    try:
+        return np.unique(values, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in values})
+        raise ValueError(
+            f"y mixes labels of types {kinds} that do not sort together (e.g. 1 and '1'); give every label one type"
+        ) from None
 
 
 def _text_labels(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
