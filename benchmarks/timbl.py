@@ -91,9 +91,10 @@ metric, train_path, test_path, out_path = sys.argv[1:]
 train = knn.read_table(train_path)
 test = knn.read_table(test_path)
 t2 = time.perf_counter()
-model = knn.fit(train.columns[:-1], train.columns[-1], metric=metric)
+m = train.cells.codes.shape[1] - 1
+model = knn.fit(train.cells.take(range(m)), train.cells.take([m]), metric=metric)
 t3 = time.perf_counter()
-predicted = knn.predict(model, test.columns[:-1])
+predicted = knn.predict(model, test.cells.take(range(m)))
 t4 = time.perf_counter()
 knn.write_lines(out_path, predicted.tolist())
 t5 = time.perf_counter()

@@ -40,7 +40,6 @@ import csv
 import os
 import tempfile
 from dataclasses import dataclass
-from itertools import repeat
 
 import numpy as np
 
@@ -81,13 +80,53 @@ class InputError(ValueError):
 
 # ---------------------------------------------------------------------------------------------- files
 @dataclass(frozen=True)
+class Cells:
+    """The cells of a table as codes: ``strings[codes[i, j]]`` is the cell of row ``i``, column ``j``
+    (``codes`` (n, width), column-major); every distinct cell coded once for the whole table."""
+
+    strings: tuple
+    codes: np.ndarray
+
+    @classmethod
+    def of(cls, columns) -> Cells:
+        """The cells of ``columns`` (one sequence of str per column, all as long)."""
+        columns = [list(c) for c in columns]
+        n = len(columns[0]) if columns else 0
+        if any(len(c) != n for c in columns):
+            raise InputError(f"the columns have {sorted({len(c) for c in columns})} rows: give every one {n}")
+        return cls._coded([c for column in columns for c in column], len(columns), n, column_major=True)
+
+    @classmethod
+    def _coded(cls, flat: list, width: int, n: int, column_major: bool = False) -> Cells:
+        strings = tuple(dict.fromkeys(flat))
+        codes = np.fromiter(map(dict(zip(strings, range(len(strings)))).__getitem__, flat), np.intp, len(flat))
+        codes = codes.reshape(width, n).T if column_major else np.asfortranarray(codes.reshape(n, width))
+        return cls(strings, codes)
+
+    @property
+    def n_rows(self) -> int:
+        return self.codes.shape[0]
+
+    def column(self, j: int) -> list:
+        """The cells of column ``j``, as str."""
+        return [self.strings[c] for c in self.codes[:, j].tolist()]
+
+    def take(self, columns) -> Cells:
+        """The cells of the columns ``columns`` (indices)."""
+        return Cells(self.strings, np.asfortranarray(self.codes[:, list(columns)]))
+
+
+@dataclass(frozen=True)
 class Table:
-    """A file read by :func:`read_table`: its column names (None without a header) and its ``columns``, one list
-    of str cells per column, every column as long (``n_rows``)."""
+    """A file read by :func:`read_table`: its column names (None without a header) and its :class:`Cells`."""
 
     names: list | None
-    columns: list
-    n_rows: int
+    cells: Cells
+
+    @property
+    def columns(self) -> list:
+        """One list of str cells per column."""
+        return [self.cells.column(j) for j in range(self.cells.codes.shape[1])]
 
 
 def read_table(path: str, *, delimiter: str = ",", header: bool = False) -> Table:
@@ -144,7 +183,7 @@ def read_table(path: str, *, delimiter: str = ",", header: bool = False) -> Tabl
         _check_widths(path, text, delimiter, width, header)
     if blanks:
         cells = [c.strip() for c in cells]
-    return Table(names, [cells[j::width] for j in range(width)], n)
+    return Table(names, Cells._coded(cells, width, n))
 
 
 def _check_widths(path: str, text: str, delimiter: str, width: int, header: bool) -> None:
@@ -199,22 +238,31 @@ def _index(values: tuple) -> dict:
     return index
 
 
-def _training_codes(column) -> tuple[tuple, np.ndarray]:
-    """The sorted known values of a training column and its codes (unknown: ``len(values) + 1``)."""
-    values = tuple(sorted(set(column).difference(MISSING)))
-    return values, np.fromiter(map(_index(values).__getitem__, column), np.intp, len(column))
+def _attribute_codes(strings: tuple, column: np.ndarray) -> tuple[tuple, np.ndarray]:
+    """The sorted known values of a training column (cell codes ``column`` into ``strings``) and its codes (an
+    unknown cell ``len(values) + 1``)."""
+    present = np.flatnonzero(np.bincount(column, minlength=len(strings)))
+    known = sorted((strings[i], i) for i in present.tolist() if strings[i] not in MISSING)
+    lookup = np.full(len(strings), len(known) + 1, np.intp)
+    lookup[[i for _, i in known]] = np.arange(len(known))
+    return tuple(v for v, _ in known), lookup[column]
+
+
+def _cells(columns) -> Cells:
+    return columns if isinstance(columns, Cells) else Cells.of(columns)
 
 
 def query_codes(model: Model, columns) -> np.ndarray:
-    """(n, m) codes, column-major, of query ``columns`` (one sequence of str per attribute) in the model's
-    tables: an unseen value ``V_a``, an unknown one ``V_a + 1``."""
-    m = len(model.values)
-    if len(columns) != m:
-        raise InputError(f"the queries have {len(columns)} attributes, the training data {m}")
-    n = len(columns[0])
-    Q = np.empty((n, m), np.intp, order="F")
-    for a, (values, column) in enumerate(zip(model.values, columns)):
-        Q[:, a] = np.fromiter(map(_index(values).get, column, repeat(len(values))), np.intp, n)
+    """(n, m) codes, column-major, of query ``columns`` (:class:`Cells`, or one sequence of str per attribute)
+    in the model's tables: an unseen value ``V_a``, an unknown one ``V_a + 1``."""
+    cells, m = _cells(columns), len(model.values)
+    if cells.codes.shape[1] != m:
+        raise InputError(f"the queries have {cells.codes.shape[1]} attributes, the training data {m}")
+    Q = np.empty(cells.codes.shape, np.intp, order="F")
+    for a, values in enumerate(model.values):
+        index = _index(values)
+        lookup = np.array([index.get(c, len(values)) for c in cells.strings], np.intp)
+        Q[:, a] = lookup[cells.codes[:, a]]
     return Q
 
 
@@ -234,10 +282,11 @@ def fit(columns, labels, *, metric: str = "ig", k: int = 1, working_memory: floa
 
     Parameters
     ----------
-    columns : list of sequences of str
-        The training data, one sequence per attribute (``Table.columns``); ``?`` and empty cells are unknown.
-    labels : sequence of str
-        One class per row (none unknown; at least two classes).
+    columns : Cells or list of sequences of str
+        The training data, one column per attribute (``Table.cells.take(...)``, or one sequence of str each);
+        ``?`` and empty cells are unknown.
+    labels : Cells or sequence of str
+        One class per row (a one-column :class:`Cells`, or str; none unknown; at least two classes).
     metric : {"mvdm", "ig", "overlap"}
         The distance (module docstring).
     k : int
@@ -251,28 +300,29 @@ def fit(columns, labels, *, metric: str = "ig", k: int = 1, working_memory: floa
     """
     if metric not in METRICS:
         raise InputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
-    n = len(labels)
-    if not n or not len(columns):
+    cells, labels = _cells(columns), _cells([labels]) if not isinstance(labels, Cells) else labels
+    n, m = cells.codes.shape
+    if not n or not m:
         raise InputError("the training data hold no rows or no attributes")
+    if labels.n_rows != n:
+        raise InputError(f"{labels.n_rows} labels for {n} training rows: give one class per row")
     if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n):
         raise InputError(f"k must be a whole number from 1 to the {n} training rows, got {k!r}")
     if isinstance(working_memory, bool) or not (isinstance(working_memory, (int, float)) and working_memory > 0):
         raise InputError(f"working_memory must be a positive number of MiB, got {working_memory!r}")
-    if any(len(c) != n for c in columns):
-        raise InputError(f"every attribute needs one value per label ({n})")
-    unknown = [i for i, label in enumerate(labels) if label in MISSING]
-    if unknown:
+    y_codes = labels.codes[:, 0]
+    unknown = np.flatnonzero(np.array([c in MISSING for c in labels.strings], bool)[y_codes])
+    if len(unknown):
         raise InputError(
             f"{len(unknown)} training rows have no class (the first: row {unknown[0] + 1}); label or drop them"
         )
-    classes = sorted(set(labels))
+    classes, y = _attribute_codes(labels.strings, y_codes)
     if len(classes) < 2:
         raise InputError(f"the training data have a single class {classes[0]!r}: a classifier needs two")
-    y = np.fromiter(map(dict(zip(classes, range(len(classes)))).__getitem__, labels), np.intp, n)
-    Z = np.empty((n, len(columns)), np.intp, order="F")
+    Z = np.empty((n, m), np.intp, order="F")
     values = []
-    for a, column in enumerate(columns):
-        v, Z[:, a] = _training_codes(column)
+    for a in range(m):
+        v, Z[:, a] = _attribute_codes(cells.strings, cells.codes[:, a])
         values.append(v)
     tables = _tables(metric, Z, y, len(classes), [len(v) for v in values])
     counts = np.bincount(y, minlength=len(classes))
@@ -541,8 +591,8 @@ def predict(model: Model, columns) -> np.ndarray:
     ----------
     model : Model
         From :func:`fit`.
-    columns : list of sequences of str
-        The queries, one sequence per attribute.
+    columns : Cells or list of sequences of str
+        The queries, one column per attribute.
 
     Returns
     -------

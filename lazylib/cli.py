@@ -243,21 +243,21 @@ def classify(args) -> int:
             raise ValueError(f"--output {args.output}: cannot write there; name a file in a folder you can write to")
     read = {"delimiter": args.delimiter, "header": args.header}
     train = knn.read_table(args.train, **read)
-    width = len(train.columns)
+    width = train.cells.codes.shape[1]
     if width < 2:
         raise ValueError(f"{args.train} has one column: it needs at least one attribute and the class")
     t = _target_index(args.target, train.names, width, args.train)
-    model = knn.fit(train.columns[:t] + train.columns[t + 1 :], train.columns[t], metric=args.metric, k=args.k,
+    features = [j for j in range(width) if j != t]
+    model = knn.fit(train.cells.take(features), train.cells.take([t]), metric=args.metric, k=args.k,
                     working_memory=args.working_memory)  # fmt: skip
     test = knn.read_table(args.test, **read)
-    if len(test.columns) not in (width, width - 1):
+    if test.cells.codes.shape[1] not in (width, width - 1):
         raise ValueError(
-            f"{args.test} has {len(test.columns)} columns, {args.train} {width}: give the test rows the training "
-            f"file's columns, with or without the class"
+            f"{args.test} has {test.cells.codes.shape[1]} columns, {args.train} {width}: give the test rows the "
+            "training file's columns, with or without the class"
         )
-    labelled = len(test.columns) == width
-    queries = test.columns[:t] + test.columns[t + 1 :] if labelled else test.columns
-    predicted = knn.predict(model, queries)
+    labelled = test.cells.codes.shape[1] == width
+    predicted = knn.predict(model, test.cells.take(features) if labelled else test.cells)
     if args.output == "-":
         sys.stdout.write("\n".join(predicted.tolist()) + "\n")
     else:
@@ -265,7 +265,7 @@ def classify(args) -> int:
     where = "standard output" if args.output == "-" else args.output
     said = f"{len(predicted)} predictions ({args.metric}, k = {args.k}) to {where}"
     if labelled:
-        hits = sum(p == c for p, c in zip(predicted.tolist(), test.columns[t]))
+        hits = sum(p == c for p, c in zip(predicted.tolist(), test.cells.column(t)))
         said += (
             f"; accuracy {100 * hits / len(predicted):.2f} % ({hits} of {len(predicted)}) on the test file's classes"
         )
