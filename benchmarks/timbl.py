@@ -217,6 +217,29 @@ def _ms(p: dict) -> str:
     return ", ".join(f"{1000 * p[k]:.0f}" for k in PHASES)
 
 
+def _reading(result: dict) -> list:
+    """Where the whole command's time goes, and what keeps the estimator from its goal, from the numbers."""
+    out = []
+    for method, r in result.items():
+        m, c, e = r["median_s"], r["phases_s"]["command as is"], r["phases_s"]["estimator as is"]
+        out.append(
+            f"- {method}: the command's {1000 * m['command as is']:.0f} ms are the interpreter's start and exit "
+            f"(about {1000 * m['python start']:.0f} ms), importing numpy and lazylib.cli/lazylib.classify "
+            f"({1000 * c['import']:.0f} ms), reading and coding both files ({1000 * c['read']:.0f} ms), the fit "
+            f"({1000 * c['fit']:.0f} ms: tables and weights), the search and vote ({1000 * c['predict']:.0f} ms) and "
+            f"the write ({1000 * c['write']:.0f} ms). The estimator's fit + predict is "
+            f"{1000 * _fit_predict(e):.0f} ms ({1000 * e['fit']:.0f} + {1000 * e['predict']:.0f}), its import "
+            f"{1000 * e['import']:.0f} ms (scikit-learn's base with scipy.stats, and pandas)."
+        )
+    out.append(
+        "- The estimator's fit + predict goes through the general engine (validation, the metric's fit with its "
+        "term contract and centred embeddings, the stored side built at the first search, the single-precision "
+        "filter over every stored row); `lazylib classify` computes the same predictions from one table per "
+        "attribute and a search bounded by groups of stored rows, which is what meets the goal."
+    )
+    return out
+
+
 def report(result: dict, repeats: int, load_before: str, load_after: str, started: str) -> str:
     import lazylib
 
@@ -294,11 +317,15 @@ def report(result: dict, repeats: int, load_before: str, load_after: str, starte
             f"{100 * a['timbl']:.1f} / {100 * a['command']:.1f} / {100 * a['estimator']:.1f} % | "
             f"{', '.join(r['heavy']) or 'none'} |"
         )
-    lines += [
-        "",
-        "TiMBL and lazylib break ties between classes differently (TiMBL by its own rule, lazylib by the class "
-        'order of `ties="all"`\'s vote), and their MVDMs are different distances (see the docstring).',
-    ]
+    lines += (
+        ["", "## Reading", ""]
+        + _reading(result)
+        + [
+            "",
+            "TiMBL and lazylib break ties between classes differently (TiMBL by its own rule, lazylib by the class "
+            'order of `ties="all"`\'s vote), and their MVDMs are different distances (see the docstring).',
+        ]
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -21,13 +21,16 @@ k-th smallest votes; equal votes go to the class more frequent in training, then
 order. A test value never seen in training is *unseen* (``P = 0``, or a mismatch), as the classifier reads a
 code outside the training values; an unknown one (``?``) follows the metric's rule for unknowns.
 
-Each metric is a table per attribute, ``T_a[x, y]``, and the distance ``sum_a T_a[x_a, y_a]``. The search is
-exact: the stored rows are grouped by their values on the attributes whose terms are largest (at most
-:data:`GROUPS_PER_ROW` of a row each), the sum over those attributes is computed once per query and group, and
-it bounds every member's distance from below; only the members of groups whose bound lies within the tolerance
-of an upper bound of the k-th smallest distance (the k-th smallest among the k most promising groups) are
-computed. Where the bound does not prune (few groups, or more candidates than ``working_memory`` allows) a block of
-queries is computed against every stored row (one product of the tables' rows with the stored one-hot columns).
+Each metric is a table per attribute, ``T_a[x, y]``, and the distance ``sum_a T_a[x_a, y_a]``, added in another
+order than the estimator's engine adds it (the sums may differ in their last bits; ties are decided within the
+relative tolerance, far above that). The search is exact: the stored rows are grouped by their values on the
+attributes whose terms are largest (at most one group per :data:`GROUPS_PER_ROW` stored rows); the sum over those
+attributes, computed once per query and group, plus the least the other attributes can add, bounds every member's
+distance from below, and only the members of the groups whose bound lies within the tolerance of an upper bound of
+the k-th smallest distance (the k-th smallest among the k most promising groups) are computed. Where the bound
+does not prune (fewer than :data:`DENSE_ROWS` stored rows, no key, or more candidates than ``working_memory``
+allows) a block of queries is computed against every stored row (one product of the tables' rows with the stored
+one-hot columns).
 
 >>> model = fit([["a", "a", "b"], ["x", "y", "y"]], ["k1", "k1", "k2"], metric="overlap")  # two attributes
 >>> predict(model, [["b", "a"], ["y", "?"]]).tolist()
