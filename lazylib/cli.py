@@ -1,6 +1,8 @@
 """The command line ``lazylib`` (also ``python -m lazylib``): ``lazylib bench TABLE --target COLUMN --report DIR``
 puts every applicable method of the five papers on a user's own table, with the statistics made for one table,
-and writes an offline report (:mod:`lazylib.protocols.bench.user_table`, :mod:`lazylib.report.table_report`).
+and writes an offline report (:mod:`lazylib.protocols.bench.user_table`, :mod:`lazylib.report.table_report`);
+``lazylib classify --train FILE --test FILE`` classifies the rows of one nominal file by their nearest
+neighbours in another, as TiMBL does (:mod:`lazylib.classify`: numpy only, no scikit-learn, scipy or pandas).
 
 Bad input ends with one line on standard error naming the problem and what to do, and exit status 2 (never a
 traceback). The heavy modules are imported only when a command runs, so ``lazylib --help`` answers at once.
@@ -13,6 +15,10 @@ import sys
 
 #: Exit status of a refused input (argparse's own for a bad option).
 BAD_INPUT = 2
+#: The metrics and the default working memory (MiB) of ``lazylib classify``: those of :mod:`lazylib.classify`
+#: (``METRICS``, ``WORKING_MEMORY``; a test holds them equal), named here so that ``--help`` imports no numpy.
+CLASSIFY_METRICS = ("mvdm", "ig", "overlap")
+CLASSIFY_MEMORY = 64
 #: Seconds a Dask scheduler (``--scheduler``) has to answer before the command gives up.
 SCHEDULER_TIMEOUT = 10
 
@@ -70,7 +76,45 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     catalogue.add_argument("--no-catalogue", dest="with_catalogue", action="store_false", help="leave that out")
     bench.add_argument("--random-state", type=int, default=2026, metavar="SEED", help="the seed of the fold seeds")
+    _classify_parser(commands)
     return top
+
+
+def _classify_parser(commands) -> None:
+    """The arguments of ``lazylib classify`` (:func:`classify`)."""
+    c = commands.add_parser(
+        "classify",
+        help="classify a file's rows by their nearest neighbours in a training file (as TiMBL does)",
+        description="Classify every row of TEST by its k nearest rows of TRAIN (every column nominal, ? or an "
+        "empty cell unknown, the class in the last column unless --target) and write one predicted class per "
+        "line. Equal votes go to the class more frequent in TRAIN. The predictions are those of "
+        "lazylib.neighbors.KNeighborsClassifier(k, metric, ties='all').",
+    )
+    c.add_argument("--train", required=True, metavar="FILE", help="the training file (C4.5 .data or CSV)")
+    c.add_argument(
+        "--test", required=True, metavar="FILE",
+        help="the rows to classify: with the class column (the accuracy is reported) or without it",
+    )  # fmt: skip
+    c.add_argument(
+        "--metric", choices=CLASSIFY_METRICS, default="ig",
+        help="mvdm (Payne & Edwards' MVDM), ig (overlap weighted by information gain: TiMBL's IB1-IG), overlap "
+        "(default: ig)",
+    )  # fmt: skip
+    c.add_argument("-k", type=int, default=1, metavar="K", help="neighbours (default: 1)")
+    c.add_argument(
+        "--output", default="-", metavar="FILE",
+        help="where the predictions go, one per line, written atomically (default: - for standard output)",
+    )  # fmt: skip
+    c.add_argument(
+        "--target", default=None, metavar="COLUMN",
+        help="the class column: its number from 1, or its name with --header (default: the last column)",
+    )  # fmt: skip
+    c.add_argument("--header", action="store_true", help="the first row of each file names the columns")
+    c.add_argument("--delimiter", default=",", metavar="CHAR", help="the cell separator (default: ,)")
+    c.add_argument(
+        "--working-memory", type=float, default=CLASSIFY_MEMORY, metavar="MIB",
+        help=f"bound, in MiB, on one block's temporaries (default: {CLASSIFY_MEMORY})",
+    )  # fmt: skip
 
 
 def _one_line(err: BaseException) -> str:
@@ -162,6 +206,73 @@ def bench(args, command: str) -> int:
     return 0
 
 
+def _target_index(target: str | None, names, width: int, path: str) -> int:
+    """The 0-based index of the class column ``target`` (a number from 1, or a header name; None: the last)."""
+    if target is None:
+        return width - 1
+    if names is not None and target in names:
+        return names.index(target)
+    if target.isdigit() and 1 <= int(target) <= width:
+        return int(target) - 1
+    named = f" or a name of its header ({', '.join(names[:8])})" if names is not None else ""
+    raise ValueError(f"--target {target!r}: {path} has {width} columns; give a number from 1 to {width}{named}")
+
+
+def classify(args) -> int:
+    """Run ``lazylib classify`` on parsed arguments (:func:`parser`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed arguments.
+
+    Returns
+    -------
+    int
+        The exit status (0).
+    """
+    from lazylib import classify as knn
+
+    if len(args.delimiter) != 1:
+        raise ValueError(f"--delimiter must be one character, got {args.delimiter!r}")
+    if args.output != "-":
+        import os
+
+        folder = os.path.dirname(os.path.abspath(args.output))
+        if os.path.isdir(args.output) or not os.access(folder, os.W_OK):
+            raise ValueError(f"--output {args.output}: cannot write there; name a file in a folder you can write to")
+    read = {"delimiter": args.delimiter, "header": args.header}
+    train = knn.read_table(args.train, **read)
+    width = train.cells.codes.shape[1]
+    if width < 2:
+        raise ValueError(f"{args.train} has one column: it needs at least one attribute and the class")
+    t = _target_index(args.target, train.names, width, args.train)
+    features = [j for j in range(width) if j != t]
+    model = knn.fit(train.cells.take(features), train.cells.take([t]), metric=args.metric, k=args.k,
+                    working_memory=args.working_memory)  # fmt: skip
+    test = knn.read_table(args.test, **read)
+    if test.cells.codes.shape[1] not in (width, width - 1):
+        raise ValueError(
+            f"{args.test} has {test.cells.codes.shape[1]} columns, {args.train} {width}: give the test rows the "
+            "training file's columns, with or without the class"
+        )
+    labelled = test.cells.codes.shape[1] == width
+    predicted = knn.predict(model, test.cells.take(features) if labelled else test.cells)
+    if args.output == "-":
+        sys.stdout.write("\n".join(predicted.tolist()) + "\n")
+    else:
+        knn.write_lines(args.output, predicted.tolist())
+    where = "standard output" if args.output == "-" else args.output
+    said = f"{len(predicted)} predictions ({args.metric}, k = {args.k}) to {where}"
+    if labelled:
+        hits = sum(p == c for p, c in zip(predicted.tolist(), test.cells.column(t)))
+        said += (
+            f"; accuracy {100 * hits / len(predicted):.2f} % ({hits} of {len(predicted)}) on the test file's classes"
+        )
+    print(f"lazylib classify: {said}", file=sys.stderr)
+    return 0
+
+
 def main(argv=None) -> int:
     """The command line's entry point (``lazylib``, ``python -m lazylib``).
 
@@ -182,10 +293,11 @@ def main(argv=None) -> int:
         return BAD_INPUT
     command = " ".join(["lazylib", *(sys.argv[1:] if argv is None else argv)])
     try:
-        return bench(args, command)
+        return classify(args) if args.command == "classify" else bench(args, command)
     except KeyboardInterrupt:
-        print("lazylib bench: interrupted; the same command resumes from the finished folds", file=sys.stderr)
+        resume = "; the same command resumes from the finished folds" if args.command == "bench" else ""
+        print(f"lazylib {args.command}: interrupted{resume}", file=sys.stderr)
         return 130
-    except (ValueError, OSError, ImportError) as err:  # lazylib.datasets.frame.TableError is a ValueError
-        print(f"lazylib bench: error: {_one_line(err)}", file=sys.stderr)
+    except (ValueError, OSError, ImportError) as err:  # TableError, lazylib.classify.InputError: ValueErrors
+        print(f"lazylib {args.command}: error: {_one_line(err)}", file=sys.stderr)
         return BAD_INPUT

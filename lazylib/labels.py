@@ -72,13 +72,11 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         raise ValueError("y holds complex numbers: Unknown label type for classification")
     if series.isna().any():
         raise ValueError(f"y has {int(series.isna().sum())} missing labels; drop those rows or label them")
-    try:
-        classes, index = np.unique(values, return_inverse=True)
-    except TypeError:
-        kinds = sorted({type(v).__name__ for v in values})
-        raise ValueError(
-            f"y mixes labels of types {kinds} that do not sort together (e.g. 1 and '1'); give every label one type"
-        ) from None
+    if values.dtype == object and len(values) and set(map(type, values.tolist())) == {str}:
+        index, classes = _text_labels(values)  # what np.unique gives, without sorting 50,000 objects
+        _check_classes(classes, min_classes)
+        return index, classes
+    classes, index = _sorted_classes(values)
     if values.dtype.kind == "f" and np.isinf(values).any():
         raise ValueError("Unknown label type: y holds infinite values, which are not class labels")
     kind = type_of_target(values, input_name="y")
@@ -89,6 +87,28 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
+
+
+def _sorted_classes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)``, refusing labels of types that do not sort together."""
+    try:
+        return np.unique(values, return_inverse=True)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in values})
+        raise ValueError(
+            f"y mixes labels of types {kinds} that do not sort together (e.g. 1 and '1'); give every label one type"
+        ) from None
+
+
+def _text_labels(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(index, classes)`` of an object array of ``str`` labels: the classes sorted (Python's order of str, the
+    order ``np.unique`` sorts an object array in) and each label's position among them, as ``np.unique(values,
+    return_inverse=True)`` gives them, from a set and a dict instead of a sort of every label. Text labels
+    are class labels (``type_of_target`` calls them binary or multiclass), so no further check is needed."""
+    labels = values.tolist()
+    classes = sorted(set(labels))
+    position = dict(zip(classes, range(len(classes))))
+    return np.fromiter(map(position.__getitem__, labels), np.intp, len(labels)), np.array(classes, dtype=object)
 
 
 def label_values(y) -> np.ndarray:

@@ -274,7 +274,22 @@ def _table_recipes():
         }
         | _user_table_recipes()
         | _trace_recipes()
+        | _classify_recipes()
     )
+
+
+def _classify_recipes():
+    """``lazylib classify``'s module: a fit on three rows, a read of a two-row file."""
+    from lazylib import classify
+
+    path = tempfile.NamedTemporaryFile("w", suffix=".data", delete=False)
+    path.write("a,x\nb,y\n")
+    path.close()
+    columns, labels = [["a", "a", "b"]], ["x", "x", "y"]
+    return {
+        "lazylib.classify.fit": (classify.fit, dict(columns=columns, labels=labels, k=1, working_memory=64.0)),
+        "lazylib.classify.read_table": (classify.read_table, dict(path=path.name, header=False)),
+    }
 
 
 def _trace_recipes():
