@@ -484,25 +484,56 @@ class PowerAttribute(AttributeTerm):
         """The (len(xq), len(xs)) matrix of ``|xq - xs| / scale`` (0 for a zero scale, 1 if unknown): the term's
         base, for a metric that is the ``r``-norm of its attributes' differences computed pair by pair
         (``Metric._norm_order``, :func:`lazylib.metrics._engine.norm_block`)."""
+        return _between_values(self._difference, in_units(xq, self.exponent), in_units(xs, self.exponent))
+
+    def _difference(self, uq, us) -> np.ndarray:
+        """:meth:`difference` between the columns ``uq`` and ``us`` already in the column's unit."""
         if self.scale == 0:
-            d = np.zeros((len(xq), len(xs)))
+            d = np.zeros((len(uq), len(us)))
         else:
-            d = np.subtract.outer(in_units(xq, self.exponent), in_units(xs, self.exponent))
+            d = np.subtract.outer(uq, us)
             np.abs(d, out=d)
             d /= self.scale
-        d[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = 1.0
+        d[np.isnan(uq)[:, None] | np.isnan(us)[None, :]] = 1.0
         return d
 
     def direct(self, xq, xs) -> np.ndarray:
-        """The (len(xq), len(xs)) matrix of ``|(xq - xs) / scale| ** r`` terms (0 for a zero scale, 1 if unknown)."""
+        """The (len(xq), len(xs)) matrix of ``|(xq - xs) / scale| ** r`` terms (0 for a zero scale, 1 if unknown),
+        computed between the distinct values of both sides and gathered where they are few
+        (:func:`_between_values`)."""
+        return _between_values(self._direct, in_units(xq, self.exponent), in_units(xs, self.exponent))
+
+    def _direct(self, uq, us) -> np.ndarray:
+        """:meth:`direct` between the columns ``uq`` and ``us`` already in the column's unit."""
         if self.scale == 0:
-            term = np.zeros((len(xq), len(xs)))
+            term = np.zeros((len(uq), len(us)))
         else:
-            uq, us = in_units(xq, self.exponent), in_units(xs, self.exponent)
             term = np.abs((uq[:, None] - us[None, :]) / self.scale) ** self.r
-        unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
-        term[unknown] = 1.0
+        term[np.isnan(uq)[:, None] | np.isnan(us)[None, :]] = 1.0
         return term
+
+
+#: Fewest values on each side for which :func:`_between_values` looks for distinct values: below it the sort
+#: costs about what it could save.
+DISTINCT_SIDE = 64
+
+
+def _between_values(term, uq: np.ndarray, us: np.ndarray) -> np.ndarray:
+    """``term(uq, us)``, an elementwise (len(uq), len(us)) matrix of a term of one query value and one stored
+    value, computed between the distinct values of both sides (all unknowns one) and gathered when that is at
+    most half of the pairs: a column with many repeated values (hypothyroid's, Gower's distance) then costs a
+    small table and one gather instead of the arithmetic on every pair. Each entry is ``term`` of the same two
+    values (equal floats; ``-0.0`` may stand for ``0.0``, which ``|x - y|`` does not tell apart), so the same
+    bits."""
+    nq, ns = len(uq), len(us)
+    if min(nq, ns) < DISTINCT_SIDE:
+        return term(uq, us)
+    vq, iq = np.unique(uq, return_inverse=True)
+    vs, is_ = np.unique(us, return_inverse=True)
+    if 2 * len(vq) * len(vs) > nq * ns:
+        return term(uq, us)
+    # the stored values' columns first (a gather within each of the few rows), then whole rows copied
+    return term(vq, vs).take(is_.reshape(-1), axis=1).take(iq.reshape(-1), axis=0)
 
 
 class SetAttribute(AttributeTerm):
