@@ -19,6 +19,7 @@ from lazylib import datasets, search
 from lazylib.column_stats import in_units
 from lazylib.metrics import Manhattan
 from lazylib.metrics import _attributes as attributes
+from lazylib.metrics import _engine as engine
 from lazylib.metrics import _plan as plan_module
 from lazylib.metrics._attributes import PowerAttribute
 from lazylib.neighbors import KNeighborsClassifier
@@ -174,3 +175,35 @@ def test_a_stored_side_holding_its_embedding_once_finds_the_same_neighbours(name
     apart = again.kneighbors(Q)
     assert same_bits(shared[0], apart[0]) and np.array_equal(shared[1], apart[1])
     assert same_bits(clf.metric_.pairwise(Q), again.metric_.pairwise(Q))
+
+
+@pytest.mark.parametrize("per_class", [False, True])
+def test_row_tables_added_a_block_at_a_time_are_the_weighted_sums_in_attribute_order(per_class, monkeypatch):
+    """The engine adds runs of row tables a block of rows at a time (:func:`lazylib.metrics._engine.add_direct`):
+    each sum must be the old one, every attribute's term weighted and added in the attributes' order, with an
+    all-distinct column (a whole matrix) between repeated ones and the runs flushed within the size of ``S``."""
+    monkeypatch.setattr(engine, "ROW_BLOCK_BYTES", 8 * 300 * 7)  # blocks of 7 rows, the last one short
+    X = datasets.load("hypothyroid").X.iloc[:300]
+    linear = [c for c in X.columns if X[c].dtype.kind == "f"]
+    Z = X[linear].to_numpy(np.float64)
+    Z = np.column_stack([Z[:, :3], np.random.default_rng(5).normal(size=len(Z)), Z[:, 3:]])
+    y = np.arange(len(Z)) % 3
+    m = Z.shape[1]
+    W = np.random.default_rng(6).uniform(0.1, 2.0, (3, m) if per_class else m)
+    metric = Manhattan(normalize="range", weights=W).fit(Z, y, types=["continuous"] * m)
+    Q = Z[::2]
+    S = np.zeros((len(Q), len(Z)))
+    V = W[y] if per_class else np.broadcast_to(W, (len(Z), m))
+    for a, term in enumerate(metric.attributes_):
+        t = old_direct(term, Q[:, a], Z[:, a])
+        t *= V[:, a][None, :]
+        S += t
+    got = np.vstack([block for _, _, block in metric.pairwise_chunks(Q, Z, y_B=y, reduced=True)])
+    assert same_bits(got, S)
+    held = []
+    original = engine._add_rows
+    monkeypatch.setattr(
+        engine, "_add_rows", lambda S, run, p, start: held.append(len(run)) or original(S, run, p, start)
+    )
+    list(metric.pairwise_chunks(Q, Z, y_B=y, reduced=True))
+    assert max(held) >= 2  # runs of several tables were added together
