@@ -19,6 +19,10 @@ query time from one size to the next. Run with the BLAS threads as they are and 
 the load average is printed with the table.
 
     PYTHONPATH=$PWD python benchmarks/million.py [--sizes 10000 100000 1000000] [--queries 10000] [--output F]
+        [--cases hvdm ivdm sklearn product] [--blas-threads 1]
+
+``--cases`` runs some of the cases alone (``--cases ivdm --sizes 1000000``: IVDM at a million rows only); a
+ratio whose anchor was not run reads "(not run)".
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ K = 10
 CHECKED = 50  # queries whose neighbours are checked against the float64 reference
 
 
-def _embedding(X, ref, types) -> np.ndarray:
+def embedding(X, ref, types) -> np.ndarray:
     """One-hot nominal columns and standardised continuous ones (an unknown value: no indicator, the mean)."""
     parts = []
     for a, kind in enumerate(types):
@@ -83,7 +87,7 @@ def _ours(metric: str, X, y, Q, types) -> dict:
 def _sklearn(X, y, Q, types) -> dict:
     from sklearn.neighbors import KNeighborsClassifier as SK
 
-    E, Eq = _embedding(X, X, types), _embedding(Q, X, types)
+    E, Eq = embedding(X, X, types), embedding(Q, X, types)
     clf = SK(n_neighbors=K, algorithm="brute").fit(E, y)
     t0 = time.perf_counter()
     clf.kneighbors(Eq)
@@ -91,7 +95,7 @@ def _sklearn(X, y, Q, types) -> dict:
 
 
 def _product(X, y, Q, types) -> dict:
-    E, Eq = _embedding(X, X, types), _embedding(Q, X, types)
+    E, Eq = embedding(X, X, types), embedding(Q, X, types)
     block = max(1, int(256 * 2**20 // (4 * len(Eq))))  # stored rows per block: 256 MiB of results
     t0 = time.perf_counter()
     for lo in range(0, len(E), block):
@@ -124,6 +128,15 @@ def _run(case, n, queries, threads) -> dict:
     return out
 
 
+#: The anchors of the ratios, and the digits each ratio is shown with.
+ANCHORS = (("sklearn", 2), ("product", 1))
+
+
+def _ratio(r: dict, anchor: dict | None, digits: int) -> str:
+    """``r``'s query time over the anchor's, or "(not run)" when the anchor was not run (``--cases``)."""
+    return "(not run)" if anchor is None else f"{r['query_s'] / anchor['query_s']:.{digits}f}"
+
+
 def _table(results: dict, sizes, queries, threads, load) -> str:
     lines = [
         f"Machine: {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, numpy {np.__version__}; "
@@ -134,15 +147,14 @@ def _table(results: dict, sizes, queries, threads, load) -> str:
         "growth | exact |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for case in ("hvdm", "ivdm", "sklearn", "product"):
+    for case in [c for c in CASES if any((c, n) in results for n in sizes)]:
         previous = None
-        for n in sizes:
+        for n in [n for n in sizes if (case, n) in results]:
             r = results[case, n]
             fit = r.get("fit_s", 0.0)
             growth = f"n^{math.log(r['query_s'] / previous[1]) / math.log(n / previous[0]):.2f}" if previous else ""
             previous = (n, r["query_s"])
-            ratio_sk = r["query_s"] / results["sklearn", n]["query_s"]
-            ratio_p = r["query_s"] / results["product", n]["query_s"]
+            ratio_sk, ratio_p = (_ratio(r, results.get((anchor, n)), digits) for anchor, digits in ANCHORS)
             exact = (
                 f"{r['checked']} checked, worst rel. {r['worst_rel']:.1e}, {r['outside']} outside"
                 if "checked" in r
@@ -150,7 +162,7 @@ def _table(results: dict, sizes, queries, threads, load) -> str:
             )
             lines.append(
                 f"| {n:,} | {case} | {fit:.2f} | {r['query_s']:.2f} | {fit + r['query_s']:.2f} | "
-                f"{r['peak_mib']:.0f} | {ratio_sk:.2f} | {ratio_p:.1f} | {growth} | {exact} |"
+                f"{r['peak_mib']:.0f} | {ratio_sk} | {ratio_p} | {growth} | {exact} |"
             )
     return "\n".join(lines) + "\n"
 

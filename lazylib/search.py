@@ -483,13 +483,31 @@ class SingleParts:
         parts = []
         for cols, width in ((np.flatnonzero(~has_unknown), w - tail), (np.flatnonzero(has_unknown), w)):
             if len(cols):
-                sub = right[cols, :width]
-                right_max = np.abs(sub).max(axis=0, initial=0.0)
-                parts.append(SinglePart(cols, width, right_max, sub.astype(np.float32) if _fits(right_max) else None))
+                right_max, right32 = _single_rows(right, cols, width)
+                parts.append(SinglePart(cols, width, right_max, right32 if _fits(right_max) else None))
         return cls(parts)
 
     def wide(self, fill: np.ndarray) -> list:
         return [part.widened(fill) for part in self.narrow]
+
+
+#: Bytes of double-precision rows gathered at a time by :func:`_single_rows`.
+SINGLE_BLOCK_BYTES = 8 * 2**20
+
+
+def _single_rows(right: np.ndarray, cols: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(column maxima of |right[cols, :width]|, right[cols, :width] in single precision)``, gathered a block
+    of rows at a time: the same values as the whole gathered copy gives (the maxima and the rounding are taken
+    entry by entry), without that copy (at a million stored rows, twice the single-precision side)."""
+    right_max = np.zeros(width)
+    right32 = np.empty((len(cols), width), np.float32)
+    step = max(1, int(SINGLE_BLOCK_BYTES // (8 * max(width, 1))))
+    for lo in range(0, len(cols), step):
+        sub = right[cols[lo : lo + step], :width]
+        np.maximum(right_max, np.abs(sub).max(axis=0, initial=0.0), out=right_max)
+        with np.errstate(over="ignore", invalid="ignore"):  # a side beyond single precision's range is dropped
+            right32[lo : lo + step] = sub
+    return right_max, right32
 
 
 def _single_precision(plan):

@@ -12,6 +12,7 @@ papers print them, are in :mod:`lazylib.metrics.terms`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -132,6 +133,12 @@ class AttributeTerm:
     def direct(self, xq: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of terms of a non-bilinear attribute."""
         raise NotImplementedError(f"{type(self).__name__} is bilinear: use pair")
+
+    def direct_rows(self, xq: np.ndarray, xs: np.ndarray) -> RowTable | None:
+        """:meth:`direct` as a :class:`RowTable` (``table[rows]`` equal to it to the last bit), or None (the
+        default): the engine then adds the term a block of query rows at a time, each block's gathered rows
+        staying in the processor's cache (:func:`lazylib.metrics._engine.add_direct`)."""
+        return None
 
     def direct_pairs(self, xq: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """The terms of the pairs ``(xq[i], xs[i])``, equal to the entries of :meth:`direct` to the last bit
@@ -484,25 +491,78 @@ class PowerAttribute(AttributeTerm):
         """The (len(xq), len(xs)) matrix of ``|xq - xs| / scale`` (0 for a zero scale, 1 if unknown): the term's
         base, for a metric that is the ``r``-norm of its attributes' differences computed pair by pair
         (``Metric._norm_order``, :func:`lazylib.metrics._engine.norm_block`)."""
+        return _between_values(self._difference, in_units(xq, self.exponent), in_units(xs, self.exponent))
+
+    def _difference(self, uq, us) -> np.ndarray:
+        """:meth:`difference` between the columns ``uq`` and ``us`` already in the column's unit."""
         if self.scale == 0:
-            d = np.zeros((len(xq), len(xs)))
+            d = np.zeros((len(uq), len(us)))
         else:
-            d = np.subtract.outer(in_units(xq, self.exponent), in_units(xs, self.exponent))
+            d = np.subtract.outer(uq, us)
             np.abs(d, out=d)
             d /= self.scale
-        d[np.isnan(xq)[:, None] | np.isnan(xs)[None, :]] = 1.0
+        d[np.isnan(uq)[:, None] | np.isnan(us)[None, :]] = 1.0
         return d
 
     def direct(self, xq, xs) -> np.ndarray:
-        """The (len(xq), len(xs)) matrix of ``|(xq - xs) / scale| ** r`` terms (0 for a zero scale, 1 if unknown)."""
+        """The (len(xq), len(xs)) matrix of ``|(xq - xs) / scale| ** r`` terms (0 for a zero scale, 1 if unknown),
+        computed between the distinct values of both sides and gathered where they are few
+        (:func:`_between_values`)."""
+        return _between_values(self._direct, in_units(xq, self.exponent), in_units(xs, self.exponent))
+
+    def direct_rows(self, xq, xs) -> RowTable | None:
+        """:meth:`direct` as rows of a table between the distinct values (:func:`distinct_table`), or None where
+        they are not few or a subclass gives :meth:`direct` otherwise."""
+        if type(self).direct is not PowerAttribute.direct:
+            return None
+        return distinct_table(self._direct, in_units(xq, self.exponent), in_units(xs, self.exponent))
+
+    def _direct(self, uq, us) -> np.ndarray:
+        """:meth:`direct` between the columns ``uq`` and ``us`` already in the column's unit."""
         if self.scale == 0:
-            term = np.zeros((len(xq), len(xs)))
+            term = np.zeros((len(uq), len(us)))
         else:
-            uq, us = in_units(xq, self.exponent), in_units(xs, self.exponent)
             term = np.abs((uq[:, None] - us[None, :]) / self.scale) ** self.r
-        unknown = np.isnan(xq)[:, None] | np.isnan(xs)[None, :]
-        term[unknown] = 1.0
+        term[np.isnan(uq)[:, None] | np.isnan(us)[None, :]] = 1.0
         return term
+
+
+#: Fewest values on each side for which :func:`distinct_table` looks for distinct values: below it the sort
+#: costs about what it could save.
+DISTINCT_SIDE = 64
+
+
+class RowTable(NamedTuple):
+    """A direct term's (nq, ns) matrix as ``table[rows]``: ``table`` (G, ns) one row per distinct query value
+    against every stored value, ``rows`` (nq,) the row of each query (:meth:`AttributeTerm.direct_rows`)."""
+
+    table: np.ndarray
+    rows: np.ndarray
+
+
+def distinct_table(term, uq: np.ndarray, us: np.ndarray) -> RowTable | None:
+    """``term(uq, us)`` (an elementwise (len(uq), len(us)) matrix of a term of one query value and one stored
+    value) as a :class:`RowTable`: computed between the distinct values of both sides (all unknowns one), the
+    stored values' columns gathered; None when that would be more than half of the pairs (or a side has fewer
+    than :data:`DISTINCT_SIDE` values). A column with many repeated values (hypothyroid's, Gower's distance)
+    then costs a small table and a gather instead of the arithmetic on every pair. Each entry is ``term`` of
+    the same two values (equal floats; ``-0.0`` may stand for ``0.0``, which ``|x - y|`` does not tell apart),
+    so the same bits."""
+    nq, ns = len(uq), len(us)
+    if min(nq, ns) < DISTINCT_SIDE:
+        return None
+    vq, iq = np.unique(uq, return_inverse=True)
+    vs, is_ = np.unique(us, return_inverse=True)
+    if 2 * len(vq) * len(vs) > nq * ns:
+        return None
+    # the stored values' columns (a gather within each of the few rows); whole rows are copied from it
+    return RowTable(term(vq, vs).take(is_.reshape(-1), axis=1), iq.reshape(-1))
+
+
+def _between_values(term, uq: np.ndarray, us: np.ndarray) -> np.ndarray:
+    """``term(uq, us)``, through :func:`distinct_table` where the distinct values are few."""
+    rows = distinct_table(term, uq, us)
+    return term(uq, us) if rows is None else rows.table.take(rows.rows, axis=0)
 
 
 class SetAttribute(AttributeTerm):

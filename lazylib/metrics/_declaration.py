@@ -181,11 +181,19 @@ class Declaration:
             Bilinear(aq, np.hstack(psi), block, mq, squared), Bilinear(as_, np.hstack(chi), block, ms, squared)
         )
 
-    def direct_terms(self, Zq: np.ndarray, Zs: np.ndarray, sets: SetSides | None = None):
+    def direct_terms(self, Zq: np.ndarray, Zs: np.ndarray, sets: SetSides | None = None, *, rows: bool = False):
         """Yield ``(a, term)`` for the attributes whose term is not bilinear: ``term`` (len(Zq), len(Zs));
-        ``sets``: the set tables of both sides, which the set indices of set-valued columns point into."""
+        ``sets``: the set tables of both sides, which the set indices of set-valued columns point into. With
+        ``rows``, a term that gives one yields a :class:`~lazylib.metrics._attributes.RowTable` instead
+        (``table[rows]`` is the matrix, to the last bit: :meth:`AttributeTerm.direct_rows
+        <lazylib.metrics._attributes.AttributeTerm.direct_rows>`)."""
         for a in self.direct_attributes:
             term = self.terms[a]
+            as_rows = getattr(term, "direct_rows", None) if rows and not isinstance(term, SetAttribute) else None
+            table = None if as_rows is None else as_rows(Zq[:, a], Zs[:, a])
+            if table is not None:
+                yield a, table
+                continue
             if isinstance(term, SetAttribute):  # set indices point into the tables of each side
                 yield (
                     a,

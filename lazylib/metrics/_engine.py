@@ -333,14 +333,57 @@ def chunks(declared: Declaration, ops: Operands, *, reduced: bool = False, out: 
     for start in range(0, len(Zq), step):
         stop = min(start + step, len(Zq))
         S = bilinear_sums(p, start, stop, len(Zs), None if out is None else out[start:stop])
-        for a, term in declared.direct_terms(Zq[start:stop], Zs, ops.sets):
-            if p.U is not None:
-                term *= p.U[start:stop, a][:, None]
-            if p.V is not None:
-                term *= p.V[:, a][None, :]
-            S += term
+        add_direct(S, declared.direct_terms(Zq[start:stop], Zs, ops.sets, rows=True), p, start)
         # refined sums are exact and the others above a positive bound: no negative rounding left to clip
         yield start, stop, (S if reduced else declared.finish(S, nonnegative=p.left is not None))
+
+
+#: Bytes of a block of the sums to which :func:`add_direct` adds a run of row tables (within a core's cache).
+ROW_BLOCK_BYTES = 2**18
+
+
+def add_direct(S: np.ndarray, parts, p: Plan, start: int) -> None:
+    """Add the direct terms ``parts`` (``(a, term)`` of :meth:`Declaration.direct_terms
+    <lazylib.metrics._declaration.Declaration.direct_terms>` with ``rows``), weighted by the plan's ``U`` (rows
+    from ``start``) and ``V``, to the sums ``S`` in the order of the attributes: a whole matrix at once, a run of
+    consecutive :class:`~lazylib.metrics._attributes.RowTable` a block of rows at a time, each block of ``S``
+    taking every term of the run while it is in cache (the same operations on every entry, so the same bits;
+    the run's tables, together at most the size of ``S``, are what it holds)."""
+    run, held = [], 0
+    for a, term in parts:
+        if not isinstance(term, np.ndarray):
+            if held + term.table.nbytes > S.nbytes:
+                _add_rows(S, run, p, start)
+                run, held = [], 0
+            run.append((a, term))
+            held += term.table.nbytes
+            continue
+        _add_rows(S, run, p, start)
+        run, held = [], 0
+        _weigh(term, p, a, start, start + len(S))
+        S += term
+    _add_rows(S, run, p, start)
+
+
+def _weigh(term: np.ndarray, p: Plan, a: int, start: int, stop: int) -> None:
+    """Multiply the terms of attribute ``a`` for the queries ``start:stop`` by their weights, in place."""
+    if p.U is not None:
+        term *= p.U[start:stop, a][:, None]
+    if p.V is not None:
+        term *= p.V[:, a][None, :]
+
+
+def _add_rows(S: np.ndarray, run: list, p: Plan, start: int) -> None:
+    """:func:`add_direct` for a run of row tables."""
+    if not run:
+        return
+    step = max(1, int(ROW_BLOCK_BYTES // (8 * max(S.shape[1], 1))))
+    for lo in range(0, len(S), step):
+        hi = min(lo + step, len(S))
+        for a, table in run:
+            term = table.table.take(table.rows[lo:hi], axis=0)
+            _weigh(term, p, a, start + lo, start + hi)
+            S[lo:hi] += term
 
 
 #: Queries whose distinct rows are searched together (:func:`nearest_groups`): the candidates of one such

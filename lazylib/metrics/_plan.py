@@ -11,7 +11,7 @@ A one-page overview, with the proof sketch of the bound: ``lazylib/metrics/READM
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import NamedTuple
 
@@ -312,6 +312,8 @@ def training_stored_side(declared: Declaration, V, no_query_weights: bool) -> St
     if side is None:
         terms = declared.training_terms()
         right, tail_attributes = _assemble_right(terms, V, no_query_weights)
+        if V is None:  # the stored embedding is the first columns of the product's side: held once, not twice
+            terms = replace(terms, psi=right[:, : terms.psi.shape[1]])
         side = declared.training_sides[no_query_weights] = StoredSide(terms, right, tail_attributes, V)
     return side
 
@@ -410,13 +412,22 @@ def _dyadic(side: Bilinear, W, head: int | None = None) -> Dyadic | None:
     the whole operands'."""
 
     def q(a):
-        return quantum(a if head is None else np.ravel(a, order="K")[:head])
+        return quantum(a if head is None else _head(a, head))
 
     parts = [0 if W is None else q(W), q(side.alpha), q(side.psi)]
     if any(q is None for q in parts):
         return None
     w_max = 1.0 if W is None else float(np.abs(W).max(initial=0.0))
     return Dyadic(side.alpha.shape[1], *parts, w_max, float(np.abs(side.alpha).max(initial=0.0)), _column_max(side.psi))
+
+
+def _head(a: np.ndarray, head: int) -> np.ndarray:
+    """The first ``head`` entries of ``a`` in memory order, read from its first rows when its rows lie in order
+    (a view of the first columns of a wider matrix, the training data's stored embedding: no copy of it)."""
+    a = np.asarray(a)
+    if a.ndim == 2 and a.shape[1] and a.strides[1] == a.itemsize and a.strides[0] >= a.shape[1] * a.itemsize:
+        a = a[: -(-head // a.shape[1])]
+    return np.ravel(a, order="K")[:head]
 
 
 def exact_operands(query: Dyadic | None, stored: Dyadic | None) -> bool:
@@ -442,8 +453,20 @@ def exact_operands(query: Dyadic | None, stored: Dyadic | None) -> bool:
     return bool(total < np.ldexp(1.0, min(53 + e, 1000)))
 
 
+#: Bytes of rows read at a time by :func:`_column_max`.
+COLUMN_BLOCK_BYTES = 8 * 2**20
+
+
 def _column_max(a: np.ndarray) -> np.ndarray:
-    return np.abs(a).max(axis=0, initial=0.0)
+    """Column maxima of ``|a|`` (0 for none), a block of rows at a time: no copy of ``a`` (the maxima are the
+    same in any order of the rows)."""
+    if a.ndim != 2 or a.shape[0] == 0:
+        return np.abs(a).max(axis=0, initial=0.0)
+    out = np.zeros(a.shape[1])
+    step = max(1, int(COLUMN_BLOCK_BYTES // (8 * max(a.shape[1], 1))))
+    for lo in range(0, a.shape[0], step):
+        np.maximum(out, np.abs(a[lo : lo + step]).max(axis=0, initial=0.0), out=out)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- the exact sums
