@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from lazylib.subspace import width_distances
@@ -55,3 +56,71 @@ def test_bench_rows_are_the_recorded_bits():
 def test_intermediate_results_are_the_recorded_bytes():
     got = learners_oracle.intermediates()
     assert got == ORACLE["intermediates"]
+
+
+@pytest.mark.parametrize("metric", ["MDW", "IGWeighted"])  # FD: its sums are never refined here
+def test_refinement_by_distinct_pairs_gives_the_bits_of_every_pair(metric):
+    """The near-zero refinement recomputes each distinct pair of rows once (``Plan.distinct_pairs``): the
+    distances, and the leave-one-out search's neighbours and accuracies, are those of recomputing every pair."""
+    from unittest import mock
+
+    from lazylib import weighting
+    from lazylib.datasets import load
+    from lazylib.metrics import _plan
+    from lazylib.protocols.bench.methods import LooKNeighbors
+
+    d = load("hypothyroid")
+    rows = np.random.default_rng(0).choice(len(d.X), 700, replace=False)
+    X, y = d.X.iloc[rows].reset_index(drop=True), d.y.iloc[rows].reset_index(drop=True)
+    X = pd.concat([X, X.iloc[:40]], ignore_index=True)  # exact duplicates besides those of the data set
+    y = pd.concat([y, y.iloc[:40]], ignore_index=True)
+    calls = []
+    original = _plan.Plan.distinct_pairs
+
+    def counted(self, r, c, compute):
+        calls.append(len(r))
+        return original(self, r, c, compute)
+
+    def run():
+        m = getattr(weighting, metric)(missing="value").fit(X, y)
+        clf = LooKNeighbors(lambda: getattr(weighting, metric)(missing="value")).fit(X, y)
+        return m.pairwise(X), m.pairwise(X.iloc[:50], X, y_B=y), clf.loo_.to_numpy(), clf.k_
+
+    with mock.patch.object(_plan.Plan, "distinct_pairs", counted):
+        fast = run()
+    with mock.patch.object(_plan.Plan, "distinct_pairs", lambda self, r, c, compute: compute(r, c)):
+        slow = run()
+    assert calls and max(calls) > 100  # the refinement ran, on many pairs
+    for a, b in zip(fast, slow):
+        assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
+
+
+@pytest.mark.parametrize("dense", [0, 10**9])  # distinct pairs by sorting their codes, by a table of every code
+@pytest.mark.parametrize("metric", ["MDW", "IGWeighted"])
+def test_distinct_pairs_give_every_pair_its_own_value(metric, dense):
+    """``Plan.distinct_pairs`` of the recomputations the refinement makes (the exact sums and the size of their
+    terms), on random pairs with many repeats and distinct values, equals evaluating every pair, bit for bit."""
+    from unittest import mock
+
+    from lazylib import weighting
+    from lazylib.datasets import load
+    from lazylib.metrics import _plan
+
+    d = load("hypothyroid")
+    m = getattr(weighting, metric)(missing="value").fit(d.X.iloc[:900], d.y.iloc[:900])
+    Zq = m._encode_like_fit(d.X.iloc[900:1300], "A")
+    p = m._plan(Zq, m.X_, m.y_)
+    rng = np.random.default_rng(1)
+    rows, cols = rng.integers(0, len(Zq), 20000), rng.integers(0, len(m.X_), 20000)
+
+    def exact(r, c):
+        return _plan.exact_pairs(p.query, p.stored, r, c, p.U, p.V)
+
+    kq, ks = p.row_keys
+    assert len(np.unique(kq[rows] * (ks.max() + 1) + ks[cols])) < len(rows) / 2  # many pairs repeat
+    for compute in (exact, p.pair_magnitude):
+        want = compute(rows, cols)
+        assert len(np.unique(want)) > 100
+        with mock.patch.object(_plan, "DENSE_CODES", dense):
+            got = p.distinct_pairs(rows, cols, compute)
+        assert got.tobytes() == want.tobytes()
