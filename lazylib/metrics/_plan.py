@@ -104,6 +104,10 @@ class StoredSide:
 #: by sorting the codes otherwise.
 DENSE_CODES = 1
 
+#: :meth:`Plan.distinct_pairs` looks for repeated pairs only among at least this many pairs per query and stored
+#: row: coding the rows by their bytes costs about as much per row as recomputing ten pairs.
+DISTINCT_MIN = 8
+
 #: The most bytes a block of pairs gathers from each side (:attr:`Plan.pair_bytes`): 2**20 rows of one column.
 PAIR_BLOCK_BYTES = 8 * 2**20
 
@@ -258,8 +262,8 @@ class Plan:
         pair, since each pair's value depends only on the bytes of its two rows. A leave-one-out search on data
         with many identical instances (hypothyroid under MDW: 2 million pairs near zero, 7,600 distinct)
         recomputes each distinct pair once (issue #52 item 4)."""
-        if len(rows) < 2:
-            return compute(rows, cols)
+        if len(rows) < DISTINCT_MIN * (len(self.query.alpha) + len(self.stored.alpha)):
+            return compute(rows, cols)  # too few pairs to repay coding the rows (mushroom's: all distinct)
         kq, ks = self.row_keys
         width = int(ks.max(initial=0)) + 1
         code = kq[rows] * width + ks[cols]
