@@ -344,18 +344,50 @@ def correct_by_width(
     n, m = len(Q), len(S)
     out = np.empty((n, len(widths)))
     step = max(1, CHUNK_ELEMENTS // max(1, m * J))
+    W = len(widths)
     for start in range(0, n, step):
-        diff = Q[start : start + step, None, :] - S[None, :, :]
-        D = np.cumsum(diff * diff, axis=2)[:, :, widths - 1]  # (chunk, m, widths)
-        rows = np.arange(len(D))
+        D = width_distances(Q[start : start + step], S, widths)  # (widths, chunk, m)
+        chunk = D.shape[1]
+        rows = np.arange(chunk)
         if exclude_self:
-            D[rows, start + rows, :] = np.inf
-        W = len(widths)
-        stacked = np.moveaxis(D, 2, 0).reshape(W * len(D), m)  # width-major rows
-        truth = np.tile(y_query[start : start + len(D)], W)
+            D[:, rows, start + rows] = np.inf
+        stacked = D.reshape(W * chunk, m)  # width-major rows
+        truth = np.tile(y_query[start : start + chunk], W)
         right = correct(stacked, y_stored, truth, 1, priority, ties, tie_tolerance)
-        out[start : start + len(D)] = np.asarray(right, dtype=float).reshape(W, len(D)).T
+        out[start : start + chunk] = np.asarray(right, dtype=float).reshape(W, chunk).T
     return out
+
+
+def width_distances(Q: np.ndarray, S: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """(len(widths), len(Q), len(S)): the squared Euclidean distances of every pair on the first ``w`` columns,
+    for each ``w`` of ``widths`` (1-based, any order, repeats allowed).
+
+    The squares are added column by column in column order, one pass over a (len(Q), len(S)) accumulator per
+    column: the same additions, in the same order, as ``np.cumsum(diff * diff, axis=2)`` over the (len(Q),
+    len(S), J) differences (so the same bits), without holding the J-deep array, its squares and its cumulative
+    sums, and without gathering the widths from it (issue #52 item 4: CA's and CACP's leave-one-out sweep 2 to 3
+    times faster).
+
+    >>> Q, S = np.array([[0.0, 1.0, 2.0]]), np.array([[1.0, 1.0, 0.0], [0.0, 3.0, 2.0]])
+    >>> width_distances(Q, S, np.array([3, 1])).tolist()
+    [[[5.0, 4.0]], [[1.0, 0.0]]]
+    """
+    widths = np.asarray(widths, dtype=np.intp)
+    D = np.empty((len(widths), len(Q), len(S)))
+    if not len(widths):
+        return D
+    acc = np.empty((len(Q), len(S)))
+    square = np.empty_like(acc)
+    for j in range(int(widths.max())):
+        if j == 0:
+            np.subtract.outer(Q[:, 0], S[:, 0], out=acc)
+            np.multiply(acc, acc, out=acc)
+        else:
+            np.subtract.outer(Q[:, j], S[:, j], out=square)
+            np.multiply(square, square, out=square)
+            acc += square
+        D[widths == j + 1] = acc
+    return D
 
 
 def accuracy_by_width(
