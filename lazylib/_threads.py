@@ -5,9 +5,10 @@ its synchronisation, and on a busy machine (other processes, or the workers of a
 compete for the same cores. The engine (:mod:`lazylib.metrics._engine`) and the search (:mod:`lazylib.search`)
 therefore run each block of products of fewer than :data:`SMALL_WORK` multiply-adds on one BLAS thread
 (:func:`threads_for`), and a larger block too when the machine has no idle core for a second thread (the load
-average of the last minute, :func:`spare_cores`, leaves less than two of this process's cores free: measured on
-the shared 2-core machine at a load of 4-6 in issue 52, HVDM's 10-NN search took 31-37 s with the threads as
-they are and 8.1-8.7 s on one). Only a large block on an idle machine keeps the BLAS library's own setting.
+average of the last minute, less this process's own share, :func:`spare_cores`, leaves less than two of this
+process's cores free: measured on the shared 2-core machine at a load of 4-6 in issue 52, HVDM's 10-NN search
+took 31-37 s with the threads as they are and 8.1-8.7 s on one). Only a large block on an idle machine keeps
+the BLAS library's own setting.
 The search's results (which instances, their distances) do not depend on the number of threads: it decides on
 sums computed again outside BLAS. A ``pairwise`` matrix's entries can differ in their last bits, since BLAS may
 add in another order with another number of threads (on the development machine of 2026-11-28, 30 of 30,000 HVDM
@@ -41,9 +42,18 @@ def _controller():
     return ThreadpoolController()
 
 
+#: Runnable threads of the load average that are taken to be this process's own: a process that has been
+#: computing for the last minute counts about one in it, and its own work does not compete with a second BLAS
+#: thread for the cores it is about to use (measured in issue 52: with ``cores - load``, a 2-core machine whose
+#: only load was this process kept every product on one thread, a full HVDM ``pairwise`` in 3.4 float64 products
+#: where two threads gave the product itself).
+OWN_LOAD = 1.0
+
+
 def spare_cores() -> float:
-    """Cores of this process (its CPU affinity) that the load average of the last minute leaves idle; the number
-    of cores where the platform reports no load average.
+    """Cores of this process (its CPU affinity) that the load average of the last minute leaves idle, this
+    process's own share of that load (:data:`OWN_LOAD`) not counted; the number of cores where the platform reports
+    no load average.
 
     Examples
     --------
@@ -55,7 +65,7 @@ def spare_cores() -> float:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):  # Windows: no load average
         return float(cores)
-    return max(0.0, cores - load)
+    return min(float(cores), max(0.0, cores - max(0.0, load - OWN_LOAD)))
 
 
 def threads_for(work: float):

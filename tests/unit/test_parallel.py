@@ -68,6 +68,23 @@ def test_small_products_run_on_one_blas_thread_and_the_setting_comes_back():
         assert _blas_threads(None)[1] == before
 
 
+def test_spare_cores_leaves_this_processs_own_load_out():
+    from unittest import mock
+
+    from lazylib import _threads
+
+    cores = len(os.sched_getaffinity(0))
+    for load, spare in ((0.0, cores), (_threads.OWN_LOAD, cores), (_threads.OWN_LOAD + 0.5, cores - 0.5),
+                        (2.0 * cores + 1, 0.0)):  # fmt: skip
+        with mock.patch("os.getloadavg", lambda load=load: (load, load, load)):
+            assert _threads.spare_cores() == spare, load
+    if cores == 2:  # the machine of issue 52: its own process alone keeps two threads, twice its cores in load not
+        with mock.patch("os.getloadavg", lambda: (1.0, 1.0, 1.0)):
+            assert _threads.spare_cores() >= 2
+        with mock.patch("os.getloadavg", lambda: (4.0, 4.0, 4.0)):
+            assert _threads.spare_cores() < 2
+
+
 def test_the_search_and_the_matrix_give_the_same_results_on_one_thread_and_on_two():
     from threadpoolctl import threadpool_limits
 
