@@ -9,8 +9,16 @@ steepest growth the bench's learners show, 1-NN WOM's ``n ** 2.0``; the others `
 issue #52), so a cut sample never costs more than predicted; the jobs share ``n_jobs`` workers evenly, and the
 pilot's wall seconds over its processor seconds carry the machine's load into the prediction.
 
+The repetitions follow the same knee (:func:`fold_seeds`): every fold seed up to it, above it fold seeds in
+inverse proportion to the training part (at least one), so each fold seed predicting every instance once, the
+test predictions summed over fold seeds stay near those of a table at the knee; with the sample's square-root
+growth a large table then costs about what a table at the knee costs until one fold seed is left, and from there
+grows at most linearly.
+
 >>> [training_size(n) for n in (1_000, 10_000)]
 [1000, 7071]
+>>> [fold_seeds(n, 5) for n in (5_000, 5_791, 7_311, 18_000, 90_000)]
+[5, 4, 3, 1, 1]
 """
 
 from __future__ import annotations
@@ -80,6 +88,77 @@ def training_size(n_train: int, rule: str = "smooth", *, knee: int = 5000, large
     if n_total is None:
         raise ValueError("the cliff rule needs n_total, the data set's instances, with large")
     return min(n_train, knee) if n_total > large else n_train
+
+
+def fold_seeds(n_train: int, n_seeds: int, *, knee: int = 5000) -> int:
+    """How many of ``n_seeds`` fold seeds a data set runs under when its folds train on ``n_train`` instances: the
+    repetitions of the smooth rule (``large_rule="smooth"`` of
+    :class:`~lazylib.protocols.bench.protocol.Config`, with :func:`training_size`).
+
+    Stated before any run: all ``n_seeds`` up to ``knee`` training instances, above it
+    ``floor(n_seeds * knee / n_train)``, at least one. Each fold seed tests every instance once, so above the
+    knee the predictions summed over fold seeds never exceed those of a table at the knee under all its fold
+    seeds; the spread between fold seeds, which the repetitions average, narrows as the table grows. The first
+    fold seeds are kept (a smaller run's seeds are a prefix of a larger one's).
+
+    Parameters
+    ----------
+    n_train : int
+        Training instances of a fold (the data set's instances less one test fold).
+    n_seeds : int
+        The fold seeds of the configuration.
+    knee : int
+        ``large_train`` of :class:`~lazylib.protocols.bench.protocol.Config`.
+
+    Returns
+    -------
+    int
+        Between 1 and ``n_seeds``.
+
+    Examples
+    --------
+    >>> fold_seeds(4_000, 5), fold_seeds(6_000, 5), fold_seeds(20_000, 5), fold_seeds(12_500, 10)
+    (5, 4, 1, 4)
+    """
+    n_train = check("n_train", n_train, Integer(low=0))
+    n_seeds = check("n_seeds", n_seeds, Integer(low=1))
+    knee = check("knee", knee, Integer(low=2))
+    if n_train <= knee:
+        return n_seeds
+    return max(1, min(n_seeds, (n_seeds * knee) // n_train))
+
+
+def protocol_sizes(config, sizes: dict) -> pd.DataFrame:
+    """What each data set's folds are under ``config``: its instances, fold seeds and training instances per fold
+    (those of a training part of ``n - ceil(n / n_splits)`` instances, the smallest a stratified fold gives).
+
+    Parameters
+    ----------
+    config : lazylib.protocols.bench.protocol.Config
+        The run.
+    sizes : dict of str to int
+        Data set -> its instances.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by data set: ``instances``, ``fold_seeds``, ``training_instances``.
+
+    Examples
+    --------
+    >>> from lazylib.protocols.bench.protocol import Config
+    >>> config = Config(datasets=("iris",), large_rule="smooth")
+    >>> protocol_sizes(config, {"iris": 150, "big": 100_000}).to_dict("index")["big"]
+    {'instances': 100000, 'fold_seeds': 1, 'training_instances': 21213}
+    """
+    rows = {}
+    for name, n in sizes.items():
+        n_train = int(n) - math.ceil(int(n) / config.n_splits)
+        large = config.large if config.large_rule == "cliff" else None
+        size = training_size(n_train, config.large_rule, knee=config.large_train, large=large, n_total=int(n))
+        size = min(size, config.max_train or size)
+        rows[name] = {"instances": int(n), "fold_seeds": config.fold_seeds_of(int(n)), "training_instances": size}
+    return pd.DataFrame.from_dict(rows, orient="index", columns=["instances", "fold_seeds", "training_instances"])
 
 
 @dataclass(frozen=True)
@@ -162,8 +241,9 @@ class Estimate:
         cap = self.config.max_train if max_train is None else max_train
         per_job = self.job_seconds(cap, exponent)
         total = 0.0
+        seeded = dataclasses.replace(self.config, n_seeds=n_seeds)
         for name, seconds in per_job.items():
-            seeds = min(n_seeds, self.config.large_seeds) if self.config.is_large(self.rows[name]) else n_seeds
+            seeds = seeded.fold_seeds_of(self.rows[name])
             total += seeds * self.config.n_splits * seconds
         return max(total / n_jobs, float(per_job.max()) if len(per_job) else 0.0)
 
@@ -316,7 +396,8 @@ def describe(config, tables=None) -> str:
     knee = f"{config.large_train:,}"
     if config.large_rule == "smooth":
         rule = (
-            f"each training part whole up to {knee} rows, above that a stratified sample of sqrt({knee} x n) of its n"
+            f"each training part whole up to {knee} rows, above that a stratified sample of sqrt({knee} x n) of its n "
+            f"and the first floor({config.n_seeds} x {knee} / n) of the fold seeds (at least one)"
         )
     elif config.large is None:
         rule = "each training part whole"
@@ -339,6 +420,8 @@ def describe(config, tables=None) -> str:
                 n_train, config.large_rule, knee=config.large_train, large=config.large, n_total=len(table.y)
             )
             size = min(size, config.max_train or size)
-            parts.append(f"{name} {len(table.y):,} rows, training parts of about {size:,}")
+            seeds = config.fold_seeds_of(len(table.y))
+            part = f"{name} {len(table.y):,} rows, training parts of about {size:,}"
+            parts.append(part if seeds == config.n_seeds else f"{part} under {seeds} fold seed{'s' * (seeds != 1)}")
         sizes = f" ({'; '.join(parts)})"
     return f"{head}, {rule}{cap}, the test folds whole{sizes}."
