@@ -13,7 +13,15 @@ import pytest
 from lazylib import datasets
 from lazylib.datasets.frame import from_frame
 from lazylib.protocols.bench import protocol as bench
-from lazylib.protocols.bench.budget import Estimate, choose, describe, estimate, training_size
+from lazylib.protocols.bench.budget import (
+    Estimate,
+    choose,
+    describe,
+    estimate,
+    fold_seeds,
+    protocol_sizes,
+    training_size,
+)
 
 #: What a rerun must reproduce (the times differ from run to run).
 SAME = ["dataset", "kind", "seed", "fold", "method", "accuracy", "refused", "error"]
@@ -44,10 +52,11 @@ def serial(mine):
 
 def test_the_stored_runs_keep_their_keys():
     """Computed at main before the tables came (commit b6f4317): the new fields at their defaults leave key()."""
-    assert bench.FULL.key() == "2cca0c0d4af7f7b2"
+    assert bench.CLIFF.key() == "2cca0c0d4af7f7b2"  # the catalogue's run until 2026-12-03
     assert bench.BOOK.key() == "be9cb909938fa6da"
-    assert dataclasses.replace(bench.FULL, large_rule="smooth").key() != bench.FULL.key()
-    assert dataclasses.replace(bench.FULL, max_train=1000).key() != bench.FULL.key()
+    assert bench.FULL == dataclasses.replace(bench.CLIFF, large=None, large_rule="smooth")
+    assert bench.FULL.key() != bench.CLIFF.key()
+    assert dataclasses.replace(bench.CLIFF, max_train=1000).key() != bench.CLIFF.key()
 
 
 def test_a_renamed_table_draws_the_same_folds_and_its_rows_carry_its_name(mine, serial):
@@ -127,7 +136,38 @@ def test_the_smooth_rule_has_no_cliff():
         training_size(10, "steep")
 
 
-def test_the_smooth_rule_samples_a_large_table_under_every_seed():
+def test_the_smooth_rule_cuts_the_fold_seeds_in_proportion_above_the_knee():
+    """All fold seeds up to the knee, floor(n_seeds x knee / n_train) above it, never none, never more as the table
+    grows; the test predictions summed over fold seeds never exceed those at the knee."""
+    n_train = np.arange(1, 200_001)
+    seeds = np.array([fold_seeds(int(n), 5) for n in n_train[::97]])
+    assert seeds[n_train[::97] <= 5000].tolist() == [5] * int((n_train[::97] <= 5000).sum())
+    assert np.all(np.diff(seeds) <= 0) and seeds.min() == 1
+    assert np.all(seeds * n_train[::97] <= np.maximum(5 * 5000, n_train[::97]))
+    edges = (5_000, 5_001, 6_250, 6_251, 8_333, 8_334, 12_500, 12_501)
+    assert [fold_seeds(n, 5) for n in edges] == [5, 4, 4, 3, 3, 2, 2, 1]
+    assert fold_seeds(60_000, 10, knee=30_000) == 5 and fold_seeds(10, 3, knee=2) == 1
+    with pytest.raises(ValueError, match="n_seeds"):
+        fold_seeds(100, 0)
+
+
+def test_a_large_table_runs_under_the_first_fold_seeds_of_the_rule():
+    """Under the smooth rule a table of 150 instances with a knee of 30 trains on 135 per fold: floor(4 x 30 / 135)
+    = 0, so one fold seed, the first of the four; the cliff and the whole protocol keep all four."""
+    config = bench.Config(datasets=("iris",), n_seeds=4, methods=("1-NN HEOM",), large_rule="smooth", large_train=30)
+    assert config.fold_seeds_of(150) == 1 and config.fold_seeds_of(33) == 4 and config.fold_seeds_of(40) == 3
+    assert dataclasses.replace(config, large_rule="cliff").fold_seeds_of(150) == 4
+    rows = bench.run(config, n_jobs=1, progress=False)
+    assert rows["seed"].unique().tolist() == config.seeds()[:1] and len(rows) == config.n_splits
+    sizes = protocol_sizes(config, {"iris": 150, "tiny": 33})
+    assert sizes.to_dict("index") == {
+        "iris": {"instances": 150, "fold_seeds": 1, "training_instances": round(np.sqrt(30 * 135))},
+        "tiny": {"instances": 33, "fold_seeds": 4, "training_instances": 29},
+    }
+    assert "iris 150 rows, training parts of about 64 under 1 fold seed" in describe(config, {"iris": _table("iris")})
+
+
+def test_the_smooth_rule_samples_a_large_table():
     config = bench.Config(datasets=("iris",), n_seeds=3, large=100, large_rule="smooth", large_train=30)
     y = pd.Series(np.repeat(["a", "b", "c"], 50))
     part = bench.training_part(config, np.arange(120), y, 0)
