@@ -17,7 +17,7 @@ from lazylib.protocols.bench import stats as bench_stats
 from lazylib.protocols.bench.budget import protocol_sizes
 from lazylib.protocols.howe_cardie import protocol as howe_cardie
 from lazylib.protocols.payne2000 import protocol as payne2000
-from lazylib.protocols.shared import dataset_seed
+from lazylib.protocols.shared import dataset_seed, prepare
 from lazylib.report import paired
 from lazylib.weighting import MDW
 
@@ -364,7 +364,7 @@ def test_the_full_run_artifact_is_the_command_lines_run():
     assert not full.duplicated(list(bench_results.ROW_KEY)).any() and full["error"].isna().all()
     assert set(bench.BOOK.datasets) <= set(full["dataset"]) and full["dataset"].nunique() == len(bench.FULL.datasets)
     per_dataset = full.groupby("dataset")["seed"].nunique()
-    sizes = protocol_sizes(bench.FULL, {name: len(datasets.load(name).y) for name in bench.FULL.datasets})
+    sizes = protocol_sizes(bench.FULL, {name: len(prepare(name)[1]) for name in bench.FULL.datasets})
     assert per_dataset.to_dict() == sizes["fold_seeds"].to_dict()
     assert sizes.loc[["letter", "mushroom", "satellite", "shuttle"], "fold_seeds"].tolist() == [1, 3, 4, 1]
     first = full.groupby("dataset")["seed"].unique()
