@@ -33,9 +33,9 @@ book: $(STAMP)
 ## Unit, paper and oracle tests, doctests, and every chapter executed through nbval (in _toc.yml order), in two
 ## chains: one pytest-xdist worker executes the first chain from the start, the other runs the rest of the tests and
 ## then the second chain, whose pages reading the records wait for the first (conftest.py). Plain `pytest` runs
-## everything in one process, chapters last.
+## everything in one process, chapters last. The 30 slowest tests and pages are named at the end (CI's 40-minute budget).
 test: $(STAMP)
-	$(BIN)/pytest -n 2 --dist loadscope
+	$(BIN)/pytest -n 2 --dist loadscope --durations=30
 
 ## The fast loop: unit, paper and oracle tests and doctests; no chapter and no test book is executed.
 unit: $(STAMP)

@@ -59,7 +59,7 @@ print("chapter A executed")
 
 #: The arguments ``make test`` gives pytest (Makefile): two pytest-xdist workers execute the chapters in two chains
 #: (conftest.py's scheduler), and the pages executed on both reach the cache through the controller.
-MAKE_TEST_ARGS = ("-n", "2", "--dist", "loadscope")
+MAKE_TEST_ARGS = ("-n", "2", "--dist", "loadscope", "--durations=30")
 
 
 def test_make_test_runs_pytest_with_these_arguments():

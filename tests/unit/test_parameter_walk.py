@@ -207,7 +207,7 @@ def _frame():
 
 def _bench_recipes():
     """The bench budget's functions: the smooth rule, and the choice from an estimate built by hand (no pilot)."""
-    from lazylib.protocols.bench.budget import Estimate, choose, training_size
+    from lazylib.protocols.bench.budget import Estimate, choose, fold_seeds, training_size
     from lazylib.protocols.bench.protocol import Config
 
     config = Config(datasets=(), tables=(("t", "0" * 64),), n_seeds=5, methods=("C4.5",), large_rule="smooth")
@@ -216,6 +216,7 @@ def _bench_recipes():
     )
     return {
         "lazylib.protocols.bench.budget.training_size": (training_size, dict(n_train=100, rule="smooth", knee=50)),
+        "lazylib.protocols.bench.budget.fold_seeds": (fold_seeds, dict(n_train=100, n_seeds=5, knee=50)),
         "lazylib.protocols.bench.budget.choose": (
             choose,
             dict(estimate=fake, budget_minutes=1.0, n_jobs=2, max_seeds=3),
