@@ -11,7 +11,8 @@ baycomp's ``HierarchicalTest`` on every pair's fold-by-fold accuracy differences
 - ``first seed``: the fold seed every data set has (the only one of letter and shuttle under the smooth rule of
   the full run), every data set, ten folds each, ``runs=1``;
 - ``all seeds``: the five fold seeds of the data sets that have them (all but the four that run under fewer:
-  letter, mushroom, satellite, shuttle), fifty folds each, ``runs=5`` (baycomp's correlation between folds stays ``1 / 10``).
+  letter, mushroom, satellite, shuttle), fifty folds each, ``runs=5`` (baycomp's correlation between folds
+  stays ``1 / 10``).
 
 Accuracies go to baycomp in percent and the ROPE in accuracy points: baycomp divides both the differences and the
 ROPE by the mean within-data-set standard deviation of the differences, so the units do not change the model.
