@@ -55,6 +55,7 @@ from lazylib._threads import threads_for
 from lazylib.metrics._declaration import Declaration, Operands, SetSides
 from lazylib.metrics._plan import Plan, plan, refine_near_zero, stored_weights
 from lazylib.metrics._sets import member_pair_bytes
+from lazylib.metrics._tables import TableSearch
 
 
 # ---------------------------------------------------------------------------------------------- distinct rows
@@ -446,7 +447,12 @@ def grouped_candidates(declared: Declaration, ops: Operands, k: int, tie_toleran
                 p, groups = search.group_plan(p)
             size = None if groups.trivial else groups.size
             chunk = chunk_rows(declared.working_memory, p.right.shape[0], p.left.shape[1])
-            for block in search.search(p, k, tie_tolerance, size, working_memory=declared.working_memory, chunk=chunk):
+            # the stored rows of the plan: one per group of identical stored sides (its first member) or all
+            Zs = grouped.Zs if stored is not None or groups.trivial else grouped.Zs[groups.members[groups.ptr[:-1]]]
+            tables = TableSearch.of(declared, grouped.Zq, Zs, k, tie_tolerance) if ops.sets is None else None
+            for block in search.search(
+                p, k, tie_tolerance, size, working_memory=declared.working_memory, chunk=chunk, tables=tables
+            ):
                 yield search.Candidates(**block._asdict(), groups=groups)
             return
     if declared.uses_engine and ops.sets is None and declared.root_terms is not None:

@@ -96,9 +96,17 @@ class ValueTable:
         self.unseen = len(known)
         self.missing = len(known) + 1
         self.size = len(known) + 2
+        # the values are the codes 0 .. V - 1 (a nominal column whose every category occurs): a value's row is itself
+        self.codes = bool(len(known)) and bool(np.array_equal(known, np.arange(len(known))))
 
     def rows(self, x: np.ndarray) -> np.ndarray:
         """Table row of every value of ``x`` (NaN -> missing row, values not seen in training -> unseen row)."""
+        if self.codes:  # the rows of a binary search, without it: a whole number in range is its own row
+            x = np.asarray(x)
+            hit = (x >= 0) & (x < self.unseen) & (x == np.floor(x))  # False for NaN
+            out = np.where(hit, x, self.unseen).astype(np.intp)
+            out[np.isnan(x)] = self.missing
+            return out
         out = np.full(x.shape, self.unseen, dtype=np.intp)
         present = ~np.isnan(x)
         if len(self.known):

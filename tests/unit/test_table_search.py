@@ -1,0 +1,155 @@
+"""The engine's search through per-attribute tables (:mod:`lazylib.metrics._tables`, issue #52 item 3) finds what
+the single-precision filter finds, to the last bit: on nominal tables large enough to take it (unknown values on
+both sides, values the training data never had, duplicated stored rows), for the metrics made of tables (overlap,
+IB1-IG, MVDM, VDM with its query weights, HVDM, weighted overlap), every k and tie rule, the neighbours and their
+distances, the class counts, the predictions and the leave-one-out ones are those of the search with the tables
+turned off; and the tables were used. The shared search of :mod:`lazylib.table_search` gives
+:mod:`lazylib.classify` its predictions (``tests/unit/test_classify.py``)."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+import numpy as np
+import pytest
+
+from lazylib.metrics import _tables
+from lazylib.metrics._probabilities import ValueTable
+from lazylib.metrics.overlap import Overlap
+from lazylib.neighbors import KNeighborsClassifier
+from lazylib.weighting.infogain import IGWeighted
+
+CARDS = (2, 3, 4, 5, 6, 8, 3, 4)
+
+
+def _data(n: int, seed: int, missing: float = 0.02, unseen: bool = False, duplicates: bool = False):
+    """Nominal codes (NaN unknown), classes decided by the first attributes with noise."""
+    rng = np.random.default_rng(seed)
+    Z = np.column_stack([rng.integers(0, v, n) for v in CARDS]).astype(float)
+    if duplicates:  # a third of the rows copies of a few
+        Z[: n // 3] = Z[rng.integers(n // 3, n // 3 + 40, n // 3)]
+    y = (Z[:, 0] + Z[:, 1] * Z[:, 2]) % 3
+    flip = rng.random(n) < 0.1
+    y[flip] = rng.integers(0, 3, flip.sum())
+    Z[rng.random(Z.shape) < missing] = np.nan
+    if unseen:
+        Z[rng.random(Z.shape) < 0.03] = 9.0  # a code no training row holds
+    return Z, y.astype(int)
+
+
+METRICS = {
+    "overlap": lambda: "overlap",
+    "ig": IGWeighted,
+    "mvdm": lambda: "mvdm",
+    "vdm": lambda: "vdm",
+    "hvdm": lambda: "hvdm",
+    "weighted overlap": lambda: Overlap(weights=np.linspace(0.3, 2.0, len(CARDS))),
+}
+
+
+def _results(clf, Q, k: int, rng_seed: int = 0):
+    d, i = clf.kneighbors(Q, k)
+    nb = clf.neighbourhood(Q)
+    out = {"distances": d, "indices": i, "strict": nb.strict, "tied": nb.tied, "predict": clf.predict(Q)}
+    for ties in ("first", "random"):
+        other = KNeighborsClassifier(k, clf.metric, ties=ties, random_state=rng_seed).fit(clf.X_fit_, clf.y_fit_)
+        out[f"predict {ties}"] = other.predict(Q)
+    out["loo"] = clf.predict_loo()
+    return out
+
+
+def _fit(name: str, k: int, X, y):
+    clf = KNeighborsClassifier(k, METRICS[name](), ties="all").fit(X, y, types=["nominal"] * X.shape[1])
+    clf.X_fit_, clf.y_fit_ = X, y  # for the other tie rules' classifiers
+    return clf
+
+
+def _both(name: str, k: int, X, y, Q):
+    """The results with the tables and without them (the search they replace), and how often they were used."""
+    made = []
+    original = _tables.TableSearch.of.__func__
+
+    def counting(cls, *args, **kwargs):
+        found = original(cls, *args, **kwargs)
+        made.append(found is not None)
+        return found
+
+    with mock.patch.object(_tables.TableSearch, "of", classmethod(counting)):
+        fast = _results(_fit(name, k, X, y), Q, k)
+    with mock.patch.object(_tables, "TABLE_ROWS", 10**9):
+        general = _results(_fit(name, k, X, y), Q, k)
+    return fast, general, made
+
+
+def _assert_same(fast: dict, general: dict) -> None:
+    for what, value in general.items():
+        got = fast[what]
+        assert got.shape == value.shape, what
+        if got.dtype.kind == "f":
+            assert np.array_equal(got.view(np.uint64), value.view(np.uint64)), f"{what} differ in their bits"
+        else:
+            assert np.array_equal(got, value), f"{what} differ"
+
+
+@pytest.mark.parametrize("name", list(METRICS))
+@pytest.mark.parametrize("k", [1, 4])
+def test_the_tables_find_the_filter_s_neighbours_to_the_last_bit(name, k):
+    X, y = _data(5000, seed=k)
+    Q, _ = _data(300, seed=10 + k, unseen=True)
+    Q[:20] = X[:20]  # queries at distance 0 of a stored row
+    fast, general, made = _both(name, k, X, y, Q)
+    assert made and all(made[:1]), "the tables were not used"
+    _assert_same(fast, general)
+
+
+@pytest.mark.parametrize("name", ["overlap", "mvdm", "ig"])
+def test_duplicated_stored_rows_and_many_unknowns_change_nothing(name):
+    """Identical stored sides are grouped before the tables are made (the tables then search one row per
+    group, counted by its size); a tenth of the cells unknown."""
+    X, y = _data(6000, seed=5, missing=0.1, duplicates=True)
+    Q, _ = _data(200, seed=6, missing=0.1, unseen=True)
+    fast, general, made = _both(name, 3, X, y, Q)
+    assert any(made)
+    _assert_same(fast, general)
+
+
+def test_continuous_columns_or_per_class_weights_make_no_tables():
+    X, y = _data(5000, seed=1)
+    Q, _ = _data(50, seed=2)
+    made = []
+    original = _tables.TableSearch.of.__func__
+
+    def counting(cls, *args, **kwargs):
+        found = original(cls, *args, **kwargs)
+        made.append(found is not None)
+        return found
+
+    with mock.patch.object(_tables.TableSearch, "of", classmethod(counting)):
+        KNeighborsClassifier(1, "mvdm").fit(X + 0.5, y, types=["continuous"] * X.shape[1]).predict(Q + 0.5)
+        per_class = Overlap(weights=np.ones((3, X.shape[1])))
+        KNeighborsClassifier(1, per_class).fit(X, y, types=["nominal"] * X.shape[1]).predict(Q)
+    assert made and not any(made)
+
+
+def test_whole_codes_refuse_fractions_negative_and_large_values():
+    assert _tables.whole_codes(np.array([[0.0, np.nan], [3.0, 1.0]])).tolist() == [[0, -1], [3, 1]]
+    for bad in (0.5, -1.0, float(_tables.TABLE_CODES)):
+        assert _tables.whole_codes(np.array([[bad]])) is None
+
+
+def test_the_rows_of_a_table_of_codes_are_those_of_the_binary_search():
+    """A value table whose values are the codes 0 .. V - 1 finds rows without its binary search: the same rows
+    for codes, unknown values, fractions, negative, infinite and unseen values."""
+    rng = np.random.default_rng(0)
+    special = np.array([np.nan, -0.0, 0.0, -1.0, 0.5, 1.0, 2.0, 3.0, np.inf, -np.inf, 1e300])
+    used = 0
+    for trial in range(200):
+        V = int(rng.integers(1, 12))
+        known = np.arange(V, dtype=float) if trial % 3 else np.unique(rng.integers(0, V + 3, V).astype(float))
+        table = ValueTable(known)
+        used += table.codes
+        x = np.concatenate([rng.choice(special, 50), [V - 1.0, V, V + 0.5], rng.integers(-2, V + 2, 50)])
+        fast = table.rows(x)
+        table.codes = False
+        assert np.array_equal(fast, table.rows(x)), (known, x)
+    assert used > 100
