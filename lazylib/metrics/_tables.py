@@ -20,12 +20,13 @@ pairs the filter keeps; a handful more candidates per query is all they cost.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from lazylib import table_search
-from lazylib.metrics._declaration import Bilinear, Declaration
+from lazylib import search, table_search
+from lazylib.metrics._declaration import Bilinear, BilinearPair, Declaration, Operands
+from lazylib.metrics._plan import plan
 
 #: Stored rows from which the tables' search is used (fewer: the filter's one tile, or a few).
 TABLE_ROWS = 4096
@@ -80,9 +81,10 @@ def _table(q: Bilinear, s: Bilinear, a: int, w: int) -> tuple[np.ndarray, float]
     return np.maximum(T, 0.0), float(size.max(initial=0.0))
 
 
-def term_tables(declared: Declaration, widths: np.ndarray) -> tuple[tuple, float] | None:
+def term_tables(declared: Declaration, widths: np.ndarray) -> tuple[tuple, float, BilinearPair] | None:
     """One (w_a, w_a) table per attribute of the metric ``declared`` over the codes of :func:`_grid` (weights
-    included), and the absolute margin of their sums; None when the weights are one vector per class."""
+    included), the absolute margin of their sums and the sides of the grid's rows; None when the weights are
+    one vector per class."""
     W = declared.weights
     if W is not None and W.ndim != 1:
         return None
@@ -100,18 +102,52 @@ def term_tables(declared: Declaration, widths: np.ndarray) -> tuple[tuple, float
         tables.append(T)
         width = len(np.flatnonzero(sides.query.block == a))
         margin += ABSOLUTE_UNITS * (width + 4) * UNIT_ROUNDOFF * size * scale
-    return tuple(tables), margin
+    return tuple(tables), margin, sides
+
+
+def _canonical(declared: Declaration, sides: BilinearPair, widths: np.ndarray) -> list:
+    """Per attribute, the code of the first of the grid's codes equal to each: equal as the engine groups stored
+    rows, by their stored sides' bytes (a separable metric, :func:`lazylib.search.find_groups`) or by the values
+    the terms read (:func:`lazylib.metrics._engine.distinct_rows`)."""
+    s, G = sides.stored, _grid(widths)
+    out = []
+    for a, w in enumerate(widths.tolist()):
+        if declared.separable:
+            cols = np.flatnonzero(s.block == a)
+            parts = [s.alpha[:w, a : a + 1], s.psi[:w, cols], s.unknown_one[:w, a : a + 1].astype(np.float64)]
+        else:
+            read = np.array(declared.terms[a].operand(G[:w, a]), dtype=np.float64)
+            read[np.isnan(read)] = np.nan  # one bit pattern for every unknown
+            parts = [read[:, None] + 0.0]  # -0.0 and 0.0 alike
+        rows = np.ascontiguousarray(np.hstack(parts))
+        _, first, inverse = np.unique(rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel(),
+                                      return_index=True, return_inverse=True)  # fmt: skip
+        out.append(first[inverse.ravel()])
+    return out
+
+
+def _distinct(codes: np.ndarray, canonical: list) -> int:
+    """The number of distinct rows of ``codes`` once each code is read as its canonical one."""
+    key, radix = np.zeros(len(codes), np.int64), 1
+    for a, c in enumerate(canonical):
+        radix *= len(c)
+        if radix >= 2**62:
+            rows = np.column_stack([c[codes[:, b]] for b, c in enumerate(canonical)])
+            return len(np.unique(rows, axis=0))
+        key = key * len(c) + c[codes[:, a]]
+    return len(np.unique(key))
 
 
 @dataclass(frozen=True)
 class TableSearch:
-    """The candidates of :func:`lazylib.search.search` for queries of codes ``Q`` against stored rows grouped by
-    ``groups`` (:class:`lazylib.table_search.TableGroups`), under the tables ``tables``: ``low`` the least the
-    attributes outside the key add per query, ``k`` the neighbours, ``tie_tolerance`` and ``margin`` the
-    limit's (:meth:`limit`)."""
+    """The candidate pairs of queries of codes ``Q`` against stored rows of codes ``codes``, grouped by ``groups``
+    (:class:`lazylib.table_search.TableGroups`), under the tables ``tables``: ``low`` the least the attributes
+    outside the key add per query, ``k`` the neighbours, ``tie_tolerance`` and ``margin`` the limit's
+    (:meth:`limit`)."""
 
     tables: tuple
     groups: table_search.TableGroups
+    codes: np.ndarray
     Q: np.ndarray
     low: np.ndarray
     k: int
@@ -134,12 +170,15 @@ class TableSearch:
         made = term_tables(declared, widths)
         if made is None:
             return None
-        tables, margin = made
+        tables, margin, sides = made
+        if 2 * _distinct(cs, _canonical(declared, sides, widths)) <= len(cs):
+            return None  # the engine searches one row per group of identical ones (its own blocks)
         groups = table_search.TableGroups.of(cs, tables)
         if groups is None or len(groups.size) < k:
             return None
         cq = np.asfortranarray(cq)
-        return cls(tables, groups, cq, table_search.floors(cs, tables, groups, cq), k, tie_tolerance, margin)
+        low = table_search.floors(cs, tables, groups, cq)
+        return cls(tables, groups, cs, cq, low, k, tie_tolerance, margin)
 
     def limit(self, upper: np.ndarray) -> np.ndarray:
         """The bound below which a group's members are candidates, from ``upper`` (per query, at or above the
@@ -157,3 +196,70 @@ class TableSearch:
             return None
         rows, positions, _ = found
         return rows, self.groups.members[positions]
+
+
+def representatives(codes: np.ndarray) -> np.ndarray:
+    """Sorted stored rows that hold, together, every code of every attribute of ``codes`` (one row each)."""
+    n = len(codes)
+    found = []
+    for a in range(codes.shape[1]):
+        row = np.full(int(codes[:, a].max(initial=0)) + 1, -1, np.intp)
+        row[codes[:, a]] = np.arange(n)  # a row of each code (any: they read alike)
+        found.append(row[row >= 0])
+    return np.unique(np.concatenate(found))
+
+
+def _stored_max(p, codes: np.ndarray, sub: np.ndarray) -> np.ndarray:
+    """Column maxima of ``|right|`` over every stored row of ``codes`` for the plan ``p`` of the rows ``sub``
+    (which hold every code): each column is one attribute's, so its maxima are ``sub``'s, but for the sum of the
+    stored terms (no query weights), recomputed from each code's term as the plan adds them."""
+    out = np.abs(p.right).max(axis=0, initial=0.0)
+    if p.U is not None:
+        return out
+    beta = np.zeros(codes.shape)  # the stored terms of every row, laid out as the plan's
+    for a in range(codes.shape[1]):
+        per_code = np.zeros(int(codes[:, a].max(initial=0)) + 1)
+        per_code[codes[sub, a]] = p.stored.alpha[:, a]
+        beta[:, a] = per_code[codes[:, a]]
+    if p.V is not None:
+        beta = p.V[:1] * beta
+    column = p.stored.psi.shape[1] + (1 if p.V is None else p.V.shape[1])
+    out[column] = np.abs(beta.sum(axis=1)).max(initial=0.0)
+    return out
+
+
+def table_blocks(declared: Declaration, ops: Operands, k: int, tie_tolerance: float, rest):
+    """:class:`lazylib.search.Candidates` of every block of queries of ``ops`` through the tables, as
+    :func:`lazylib.search.search` gives them through the filter (the same blocks, pairs and sums), or None when
+    the data or the metric make no tables. Only the stored rows among the candidates (and one row of each
+    code) get their stored side. From a block whose candidates exceed the filter's cap, ``rest(first)`` gives
+    the blocks (the engine's search from query ``first``)."""
+    if ops.sets is not None:
+        return None
+    tables = TableSearch.of(declared, ops.Zq, ops.Zs, k, tie_tolerance)
+    return None if tables is None else _blocks(declared, ops, tables, k, tie_tolerance, rest)
+
+
+def _blocks(declared: Declaration, ops: Operands, tables: TableSearch, k: int, tie_tolerance: float, rest):
+    nq, ns = len(ops.Zq), len(ops.Zs)
+    reps = representatives(tables.codes)
+    classes = None if ops.classes is None else ops.classes[reps]
+    step = search.filter_step(plan(declared, ops.Zq, ops.Zs[reps], classes), declared.working_memory)
+    cap = max(int(declared.working_memory * 2**20 // search.PAIR_BYTES), min(k, ns) * step)
+    kept, first = [], None
+    for start in range(0, nq, step):
+        found = tables.candidates(start, min(start + step, nq), cap)
+        if found is None:
+            first = start
+            break
+        kept.append((start, min(start + step, nq), *found))
+    sub = np.unique(np.concatenate([reps, *(cols for *_, cols in kept)]))
+    classes = None if ops.classes is None else ops.classes[sub]
+    p = plan(declared, ops.Zq, ops.Zs[sub], classes)
+    p = replace(p, stored_max=_stored_max(p, tables.codes, sub))
+    groups = search.Groups.identity(ns)
+    for start, stop, rows, cols in kept:
+        block = search.kept_nearest(p, start, stop, rows, np.searchsorted(sub, cols), k, tie_tolerance)
+        yield search.Candidates(start, stop, block.rows, sub[block.cols], block.sums, groups)
+    if first is not None:
+        yield from rest(first)

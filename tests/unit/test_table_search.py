@@ -153,3 +153,61 @@ def test_the_rows_of_a_table_of_codes_are_those_of_the_binary_search():
         table.codes = False
         assert np.array_equal(fast, table.rows(x)), (known, x)
     assert used > 100
+
+
+@pytest.mark.parametrize("name", ["overlap", "mvdm"])
+def test_a_block_beyond_the_cap_hands_the_rest_to_the_filter(name):
+    """When a block's candidates would exceed the filter's cap, the engine's search takes over from that block:
+    the same results as the filter throughout."""
+    X, y = _data(5000, seed=8)
+    Q, _ = _data(1300, seed=9, unseen=True)
+    original = _tables.TableSearch.candidates
+    calls = []
+
+    def refusing(self, start, stop, cap):
+        calls.append(start)
+        return None if start >= 512 else original(self, start, stop, cap)
+
+    with mock.patch.object(_tables.TableSearch, "candidates", refusing):
+        clf = _fit(name, 2, X, y)
+        fast = {"kneighbors": clf.kneighbors(Q), "predict": clf.predict(Q)}
+    with mock.patch.object(_tables, "TABLE_ROWS", 10**9):
+        clf = _fit(name, 2, X, y)
+        general = {"kneighbors": clf.kneighbors(Q), "predict": clf.predict(Q)}
+    assert 0 in calls and 512 in calls and 1024 not in calls
+    for (d, i), (d0, i0) in [(fast["kneighbors"], general["kneighbors"])]:
+        assert np.array_equal(d.view(np.uint64), d0.view(np.uint64)) and np.array_equal(i, i0)
+    assert np.array_equal(fast["predict"], general["predict"])
+
+
+def test_stored_rows_the_engine_groups_go_to_its_own_search():
+    """More than half the stored rows copies of others: the engine searches one row per group (its blocks), so
+    the tables are not made."""
+    X, y = _data(6000, seed=3)
+    X[:4000] = X[4000 + np.arange(4000) % 50]
+    made = []
+    original = _tables.TableSearch.of.__func__
+
+    def counting(cls, *args, **kwargs):
+        found = original(cls, *args, **kwargs)
+        made.append(found is not None)
+        return found
+
+    with mock.patch.object(_tables.TableSearch, "of", classmethod(counting)):
+        for name in ("mvdm", "overlap"):
+            KNeighborsClassifier(1, name).fit(X, y, types=["nominal"] * X.shape[1]).predict(X[:30])
+    assert made and not any(made)
+
+
+@pytest.mark.parametrize("name", ["ig", "mvdm", "weighted overlap"])
+def test_values_only_far_stored_rows_hold_shape_the_stored_side_as_before(name):
+    """The stored side is built for the candidates and one row of each code: values and unknowns that only a few
+    stored rows far from every query hold still shape it (its one-hot columns, its columns for stored unknowns,
+    its column maxima) as they shape the whole stored side's."""
+    X, y = _data(5000, seed=12, missing=0.0)
+    X[:6] = np.array(CARDS, dtype=float) + 3.0  # codes no other row and no query holds: far from every query
+    X[:3, 2] = np.nan  # the only unknown values of attribute 2
+    Q, _ = _data(300, seed=13, missing=0.0)
+    fast, general, made = _both(name, 1, X, y, Q)
+    assert made[0]
+    _assert_same(fast, general)
