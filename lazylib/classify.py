@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lazylib.table_search import TableGroups, bounded_pairs, floors
+from lazylib.table_search import TableGroups, bounded_pairs, bundle_tails, floors
 
 __all__ = [
     "InputError",
@@ -432,7 +432,8 @@ def _bounded_block(model: Model, groups: TableGroups, Q: np.ndarray, low: np.nda
     """Votes of the queries ``Q`` through the groups' bound (:func:`lazylib.table_search.bounded_pairs`), or None
     when the candidates would exceed ``cap`` pairs. ``low``: per query, the least the attributes outside the key
     can add."""
-    found = bounded_pairs(model.tables, groups, Q, low, model.k, cap, _limit)
+    tails = bundle_tails(model.tables, groups, model.Z, Q)
+    found = bounded_pairs(model.tables, groups, Q, low, model.k, cap, _limit, tails)
     if found is None:
         return None
     rows, positions, sums = found

@@ -79,7 +79,8 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
     classes, index = _sorted_classes(values)
     if values.dtype.kind == "f" and np.isinf(values).any():
         raise ValueError("Unknown label type: y holds infinite values, which are not class labels")
-    kind = type_of_target(values, input_name="y")
+    # integers and booleans in one dimension are binary or multiclass targets (what type_of_target says of them)
+    kind = "multiclass" if values.dtype.kind in "iub" else type_of_target(values, input_name="y")
     if kind not in ("binary", "multiclass"):
         raise ValueError(
             f"Unknown label type: y is {kind!r}, not class labels (a classifier needs a finite set of labels; "

@@ -30,6 +30,7 @@ __all__ = [
     "Bundle",
     "TableGroups",
     "bounded_pairs",
+    "bundle_tails",
     "bundles",
     "floors",
     "key_attributes",
@@ -167,10 +168,12 @@ def floors(Z: np.ndarray, tables, groups: TableGroups, Q: np.ndarray) -> np.ndar
     return low
 
 
-def member_sums(tables, groups: TableGroups, Q: np.ndarray, queries, rows: np.ndarray, gs: np.ndarray):
+def member_sums(tables, groups: TableGroups, Q: np.ndarray, queries, rows: np.ndarray, gs: np.ndarray, limit=None):
     """``(rows, positions, sums)`` of every member of the (query, group) pairs ``(rows, gs)`` (``positions`` in
     group order): the key's terms added once per pair, then each bundle's (``queries``: the queries' bundle
-    values) per member."""
+    values) per member. ``limit``: ``(bound, tails)``, per query a bound and, per bundle, the least the bundles
+    from it on can add; a member whose sum so far and the rest's least exceed its query's bound is dropped
+    before the next bundle is gathered (its sum would too)."""
     key = np.zeros(len(rows))
     for j, a in enumerate(groups.key):
         T = tables[a]
@@ -179,17 +182,39 @@ def member_sums(tables, groups: TableGroups, Q: np.ndarray, queries, rows: np.nd
     pair = np.repeat(np.arange(len(gs)), take)
     positions = np.arange(len(pair)) + np.repeat(groups.ptr[gs] - (np.cumsum(take) - take), take)
     rows, sums = rows[pair], key[pair]
-    for bundle, stored, q in zip(groups.bundles, groups.stored, queries):
+    for i, (bundle, stored, q) in enumerate(zip(groups.bundles, groups.stored, queries)):
         sums += bundle.table.ravel()[q[rows] * len(bundle.table) + stored[positions]]
+        if limit is not None and i + 1 < len(groups.bundles):
+            bound, tails = limit
+            keep = np.flatnonzero(sums + tails[i + 1][rows] <= bound[rows])
+            if len(keep) < len(rows):
+                rows, positions, sums = rows[keep], positions[keep], sums[keep]
     return rows, positions, sums
 
 
-def bounded_pairs(tables, groups: TableGroups, Q: np.ndarray, low: np.ndarray, k: int, cap: int, limit):
+def bundle_tails(tables, groups: TableGroups, Z: np.ndarray, Q: np.ndarray) -> list:
+    """Per bundle ``i`` of the groups, per query of codes ``Q``: the least the bundles from ``i`` on can add
+    against a stored row of codes ``Z`` (each attribute's smallest term against a value the stored rows hold)."""
+    per_bundle = []
+    for bundle in groups.bundles:
+        least = np.zeros(len(Q))
+        for a in bundle.attributes:
+            present = np.bincount(Z[:, a], minlength=len(tables[a])) > 0
+            least += tables[a][:, present].min(axis=1)[Q[:, a]]
+        per_bundle.append(least)
+    tails = [np.zeros(len(Q))]
+    for least in per_bundle[::-1]:
+        tails.insert(0, tails[0] + least)
+    return tails
+
+
+def bounded_pairs(tables, groups: TableGroups, Q: np.ndarray, low: np.ndarray, k: int, cap: int, limit, tails):
     """``(rows, positions, sums)`` (as :func:`member_sums` gives them) of the stored rows whose sum lies within
     ``limit(upper)``, among the members of every group whose bound does, for the queries of codes ``Q`` (rows
     from 0); None when the candidates would exceed ``cap`` pairs or the groups are fewer than ``k``. ``low``:
     per query, the least the attributes outside the key can add (:func:`floors`); ``upper``: per query, the
-    k-th smallest sum among the members of its k most promising groups, at or above its k-th smallest sum."""
+    k-th smallest sum among the members of its k most promising groups, at or above its k-th smallest sum;
+    ``tails``: :func:`bundle_tails` of the queries."""
     n = len(Q)
     if len(groups.size) < k:  # fewer groups than neighbours: no upper bound from k groups
         return None
@@ -209,6 +234,6 @@ def bounded_pairs(tables, groups: TableGroups, Q: np.ndarray, low: np.ndarray, k
     qr, qg = np.nonzero(B <= bound[:, None])
     if groups.size[qg].sum() > cap:
         return None
-    rows, positions, sums = member_sums(tables, groups, Q, queries, qr, qg)
+    rows, positions, sums = member_sums(tables, groups, Q, queries, qr, qg, (bound, tails))
     keep = sums <= bound[rows]  # a member beyond the limit is no candidate either
     return rows[keep], positions[keep], sums[keep]

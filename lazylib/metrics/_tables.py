@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from lazylib import search, table_search
+from lazylib._threads import threads_for
 from lazylib.metrics._declaration import Bilinear, BilinearPair, Declaration, Operands
 from lazylib.metrics._plan import plan
 
@@ -135,14 +136,16 @@ def _distinct(codes: np.ndarray, canonical: list) -> int:
             rows = np.column_stack([c[codes[:, b]] for b, c in enumerate(canonical)])
             return len(np.unique(rows, axis=0))
         key = key * len(c) + c[codes[:, a]]
-    return len(np.unique(key))
+    key.sort()
+    return int(len(key) > 0) + int(np.count_nonzero(key[1:] != key[:-1]))
 
 
 @dataclass(frozen=True)
 class TableSearch:
     """The candidate pairs of queries of codes ``Q`` against stored rows of codes ``codes``, grouped by ``groups``
     (:class:`lazylib.table_search.TableGroups`), under the tables ``tables``: ``low`` the least the attributes
-    outside the key add per query, ``k`` the neighbours, ``tie_tolerance`` and ``margin`` the limit's
+    outside the key add per query (``tails``: the bundles from each on, :func:`lazylib.table_search.bundle_tails`),
+    ``k`` the neighbours, ``tie_tolerance`` and ``margin`` the limit's
     (:meth:`limit`)."""
 
     tables: tuple
@@ -150,6 +153,7 @@ class TableSearch:
     codes: np.ndarray
     Q: np.ndarray
     low: np.ndarray
+    tails: list
     k: int
     tie_tolerance: float
     margin: float
@@ -178,7 +182,8 @@ class TableSearch:
             return None
         cq = np.asfortranarray(cq)
         low = table_search.floors(cs, tables, groups, cq)
-        return cls(tables, groups, cs, cq, low, k, tie_tolerance, margin)
+        tails = table_search.bundle_tails(tables, groups, cs, cq)
+        return cls(tables, groups, cs, cq, low, tails, k, tie_tolerance, margin)
 
     def limit(self, upper: np.ndarray) -> np.ndarray:
         """The bound below which a group's members are candidates, from ``upper`` (per query, at or above the
@@ -191,7 +196,11 @@ class TableSearch:
         """``(rows, cols)`` (rows from 0, cols the stored rows) of the queries ``start:stop``, or None when they
         would exceed ``cap`` pairs."""
         Q = self.Q[start:stop]
-        found = table_search.bounded_pairs(self.tables, self.groups, Q, self.low[start:stop], self.k, cap, self.limit)
+        tails = [tail[start:stop] for tail in self.tails]
+        with threads_for(len(Q) * self.groups.onehot.size):  # the product of the groups' bound
+            found = table_search.bounded_pairs(
+                self.tables, self.groups, Q, self.low[start:stop], self.k, cap, self.limit, tails
+            )
         if found is None:
             return None
         rows, positions, _ = found
