@@ -48,11 +48,15 @@ def whole_codes(Z: np.ndarray) -> np.ndarray | None:
     Z = np.asarray(Z, dtype=np.float64)
     if Z.ndim != 2:
         return None
-    known = ~np.isnan(Z)
-    values = Z[known]
-    if values.size and (values.min() < 0 or values.max() >= TABLE_CODES - 1 or np.any(values != np.floor(values))):
+    unknown = np.isnan(Z)
+    with np.errstate(invalid="ignore"):  # NaN and values beyond the integers: refused below
+        codes = Z.astype(np.intp)
+    codes[unknown] = -1
+    if not np.all((codes == Z) | unknown) or codes.max(initial=0) >= TABLE_CODES - 1:
         return None
-    return np.where(known, Z, -1.0).astype(np.intp)
+    if np.any((codes < 0) & ~unknown):  # a known negative whole number (-1 among them)
+        return None
+    return codes
 
 
 def _grid(widths: np.ndarray) -> np.ndarray:
@@ -225,6 +229,10 @@ def _stored_max(p, codes: np.ndarray, sub: np.ndarray) -> np.ndarray:
     out = np.abs(p.right).max(axis=0, initial=0.0)
     if p.U is not None:
         return out
+    column = p.stored.psi.shape[1] + (1 if p.V is None else p.V.shape[1])
+    if not np.any(p.stored.alpha):  # every code's stored term 0 (the overlap's): so is every row's sum
+        out[column] = 0.0
+        return out
     beta = np.zeros(codes.shape)  # the stored terms of every row, laid out as the plan's
     for a in range(codes.shape[1]):
         per_code = np.zeros(int(codes[:, a].max(initial=0)) + 1)
@@ -232,7 +240,6 @@ def _stored_max(p, codes: np.ndarray, sub: np.ndarray) -> np.ndarray:
         beta[:, a] = per_code[codes[:, a]]
     if p.V is not None:
         beta = p.V[:1] * beta
-    column = p.stored.psi.shape[1] + (1 if p.V is None else p.V.shape[1])
     out[column] = np.abs(beta.sum(axis=1)).max(initial=0.0)
     return out
 

@@ -133,7 +133,7 @@ def test_continuous_columns_or_per_class_weights_make_no_tables():
 
 def test_whole_codes_refuse_fractions_negative_and_large_values():
     assert _tables.whole_codes(np.array([[0.0, np.nan], [3.0, 1.0]])).tolist() == [[0, -1], [3, 1]]
-    for bad in (0.5, -1.0, float(_tables.TABLE_CODES)):
+    for bad in (0.5, -0.5, -1.0, -2.0, float(_tables.TABLE_CODES), np.inf, -np.inf, 1e300, -1e300):
         assert _tables.whole_codes(np.array([[bad]])) is None
 
 
