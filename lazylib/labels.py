@@ -47,6 +47,10 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         y = column_or_1d(y, warn=True)  # an estimator's column vector, as scikit-learn accepts it (with a warning)
     if not isinstance(y, pd.Series) and np.ndim(y) != 1:
         raise ValueError(f"y must be one-dimensional (one label per row), got shape {np.shape(y)}")
+    if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iu" and len(y) == n:
+        classes, index = _sorted_classes(y)  # integer labels (class codes): no missing label, a classification target
+        _check_classes(classes, min_classes)
+        return index.astype(np.intp).ravel(), classes
     if isinstance(y, pd.Series):
         series = y
     elif isinstance(y, (np.ndarray, pd.Categorical, pd.Index)) or hasattr(y, "__array__"):
@@ -56,15 +60,7 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
     if series.ndim != 1 or len(series) != n:
         raise ValueError(f"y has {len(series)} labels but X has {n} rows")
     if isinstance(series.dtype, pd.CategoricalDtype):
-        # category codes -> positions among the categories present, in category order
-        codes = series.array.codes
-        if (codes < 0).any():
-            raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
-        present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
-        classes = series.cat.categories[present].to_numpy()
-        _check_classes(classes, min_classes)
-        position = np.cumsum(present) - 1
-        return position[codes].astype(np.intp), classes
+        return _categorical_labels(series, min_classes)
     if series.dtype == object:
         series = series.infer_objects()  # numbers held as objects are numbers
     values = y if isinstance(y, np.ndarray) and y.dtype.kind in "iubU" else series.to_numpy()
@@ -88,6 +84,19 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
+
+
+def _categorical_labels(series: pd.Series, min_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode_labels` of a Categorical: category codes -> positions among the categories present, in
+    category order."""
+    codes = series.array.codes
+    if (codes < 0).any():
+        raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
+    present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
+    classes = series.cat.categories[present].to_numpy()
+    _check_classes(classes, min_classes)
+    position = np.cumsum(present) - 1
+    return position[codes].astype(np.intp), classes
 
 
 def _sorted_classes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

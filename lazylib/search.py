@@ -386,7 +386,13 @@ def kept_nearest(plan, start: int, stop: int, rows, cols, k: int, tie_tolerance:
 def filter_step(plan, working_memory: float) -> int:
     """Queries per block of :func:`search`: within ``working_memory`` (a row: its tile of float32 sums, their
     copy, its query side; issue #53), at most :data:`QUERY_BLOCK`."""
-    return int(min(QUERY_BLOCK, max(1, working_memory * 2**20 // (8 * STORED_BLOCK + 12 * plan.left.shape[1]))))
+    return filter_rows(plan.left.shape[1], working_memory)
+
+
+def filter_rows(width: int, working_memory: float) -> int:
+    """:func:`filter_step` of a plan whose query side is ``width`` columns wide (the fewer, the more rows, up to
+    :data:`QUERY_BLOCK`)."""
+    return int(min(QUERY_BLOCK, max(1, working_memory * 2**20 // (8 * STORED_BLOCK + 12 * width))))
 
 
 #: How far the sums :meth:`~lazylib.metrics._plan.Plan.refine` returns can lie from the double-precision products

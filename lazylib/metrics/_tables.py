@@ -148,9 +148,9 @@ def _distinct(codes: np.ndarray, canonical: list) -> int:
 class TableSearch:
     """The candidate pairs of queries of codes ``Q`` against stored rows of codes ``codes``, grouped by ``groups``
     (:class:`lazylib.table_search.TableGroups`), under the tables ``tables``: ``low`` the least the attributes
-    outside the key add per query (``tails``: the bundles from each on, :func:`lazylib.table_search.bundle_tails`),
-    ``k`` the neighbours, ``tie_tolerance`` and ``margin`` the limit's
-    (:meth:`limit`)."""
+    outside the key add per query (``tails``: the bundles from each on,
+    :func:`lazylib.table_search.bundle_tails`), ``width`` a bound on the width of the plan's query side, ``k``
+    the neighbours, ``tie_tolerance`` and ``margin`` the limit's (:meth:`limit`)."""
 
     tables: tuple
     groups: table_search.TableGroups
@@ -158,6 +158,7 @@ class TableSearch:
     Q: np.ndarray
     low: np.ndarray
     tails: list
+    width: int
     k: int
     tie_tolerance: float
     margin: float
@@ -187,7 +188,10 @@ class TableSearch:
         cq = np.asfortranarray(cq)
         low = table_search.floors(cs, tables, groups, cq)
         tails = table_search.bundle_tails(tables, groups, cs, cq)
-        return cls(tables, groups, cs, cq, low, tails, k, tie_tolerance, margin)
+        # at or above the width of the plan's query side: the grid holds every code (module docstring)
+        m, W, U = len(widths), declared.weights, declared.query_weighted
+        width = sides.query.psi.shape[1] + (1 if W is None else m) + (m if U else 1) + m
+        return cls(tables, groups, cs, cq, low, tails, width, k, tie_tolerance, margin)
 
     def limit(self, upper: np.ndarray) -> np.ndarray:
         """The bound below which a group's members are candidates, from ``upper`` (per query, at or above the
@@ -213,11 +217,11 @@ class TableSearch:
 
 def representatives(codes: np.ndarray) -> np.ndarray:
     """Sorted stored rows that hold, together, every code of every attribute of ``codes`` (one row each)."""
-    n = len(codes)
+    every = np.arange(len(codes))
     found = []
     for a in range(codes.shape[1]):
         row = np.full(int(codes[:, a].max(initial=0)) + 1, -1, np.intp)
-        row[codes[:, a]] = np.arange(n)  # a row of each code (any: they read alike)
+        row[codes[:, a]] = every  # a row of each code (any: they read alike)
         found.append(row[row >= 0])
     return np.unique(np.concatenate(found))
 
@@ -259,8 +263,10 @@ def table_blocks(declared: Declaration, ops: Operands, k: int, tie_tolerance: fl
 def _blocks(declared: Declaration, ops: Operands, tables: TableSearch, k: int, tie_tolerance: float, rest):
     nq, ns = len(ops.Zq), len(ops.Zs)
     reps = representatives(tables.codes)
-    classes = None if ops.classes is None else ops.classes[reps]
-    step = search.filter_step(plan(declared, ops.Zq, ops.Zs[reps], classes), declared.working_memory)
+    step = search.filter_rows(tables.width, declared.working_memory)  # at most the width's: then the blocks'
+    if step < search.QUERY_BLOCK:  # the plan's own width, from the stored rows of one row per code
+        classes = None if ops.classes is None else ops.classes[reps]
+        step = search.filter_step(plan(declared, ops.Zq, ops.Zs[reps], classes), declared.working_memory)
     cap = max(int(declared.working_memory * 2**20 // search.PAIR_BYTES), min(k, ns) * step)
     kept, first = [], None
     for start in range(0, nq, step):

@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from lazylib.metrics import _tables
-from lazylib.metrics._probabilities import ValueTable
+from lazylib.metrics._probabilities import ValueTable, known_values
 from lazylib.metrics.overlap import Overlap
+from lazylib.metrics.vdm import MVDM
 from lazylib.neighbors import KNeighborsClassifier
 from lazylib.weighting.infogain import IGWeighted
 
@@ -44,6 +45,7 @@ METRICS = {
     "vdm": lambda: "vdm",
     "hvdm": lambda: "hvdm",
     "weighted overlap": lambda: Overlap(weights=np.linspace(0.3, 2.0, len(CARDS))),
+    "mvdm in 1 MiB": lambda: MVDM(working_memory=1.0),  # blocks of fewer queries than QUERY_BLOCK
 }
 
 
@@ -211,3 +213,49 @@ def test_values_only_far_stored_rows_hold_shape_the_stored_side_as_before(name):
     fast, general, made = _both(name, 1, X, y, Q)
     assert made[0]
     _assert_same(fast, general)
+
+
+def test_known_values_counted_are_those_np_unique_sorts():
+    """Whole numbers in range are counted, anything else sorted: the same array as np.unique of the known values
+    (zeros of both signs, fractions, negative and large values, unknowns, short columns)."""
+    rng = np.random.default_rng(1)
+    counted = 0
+    for trial in range(60):
+        n = int(rng.choice([10, 300, 5000]))
+        x = rng.integers(0, int(rng.choice([3, 40, 5000])), n).astype(float)
+        x[rng.random(n) < 0.1] = np.nan
+        if trial % 5 == 1:
+            x[0] = -0.0
+        elif trial % 5 == 2:
+            x[1] = 0.5
+        elif trial % 5 == 3:
+            x[2] = -3.0
+        elif trial % 5 == 4:
+            x[3] = 1e6
+        expected = np.unique(x[~np.isnan(x)])
+        got = known_values(x)
+        assert got.dtype == expected.dtype and np.array_equal(got.view(np.uint64), expected.view(np.uint64))
+        counted += trial % 5 == 0 and n >= 300
+    assert counted > 5
+
+
+def test_the_contract_s_samples_read_from_counts_are_the_sorted_columns():
+    """The sampled ranks of a column of codes 0 .. V - 1 come from its counts: the values a sort of the column
+    gives at those ranks (columns with unknowns, fractions or other whole numbers are sorted)."""
+    from lazylib.metrics import _contract
+
+    rng = np.random.default_rng(0)
+    for trial in range(100):
+        n, m = int(rng.choice([5, 300, 5000])), 3
+        Z = rng.integers(0, int(rng.choice([2, 3, 7, 300])), (n, m)).astype(float)
+        if trial % 4 == 1:
+            Z[rng.random(Z.shape) < 0.1] = np.nan
+        elif trial % 4 == 2:
+            Z[:, 2] = np.where(Z[:, 2] == 1, 0.5, Z[:, 2])
+        elif trial % 4 == 3:
+            Z[:, 1] += 2
+        known = np.maximum((~np.isnan(Z)).sum(axis=0) - 1, 0)
+        ranks = np.rint(np.linspace(0, 1, _contract.TERM_SAMPLE)[:, None] * known[None, :]).astype(np.intp)
+        sorted_at = np.sort(Z, axis=0)[ranks, np.arange(m)[None, :]]
+        expected = np.vstack([sorted_at, np.full((1, m), np.nan)])
+        assert np.array_equal(_contract._samples(Z), expected, equal_nan=True)
