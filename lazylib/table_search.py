@@ -1,5 +1,5 @@
 """Exact nearest-neighbour search over per-attribute tables of nominal codes, bounded by groups of stored rows:
-the search of :mod:`lazylib.classify` and of the engine's table path (:func:`lazylib.search.table_search`).
+the search of :mod:`lazylib.classify` and of the engine's table path (:func:`lazylib.metrics._tables.table_blocks`).
 
 A distance that is a sum of one table per attribute, ``sum_a T_a[x_a, y_a]`` (``T_a`` non-negative, indexed by
 integer codes), is searched without visiting every stored row. The stored rows are grouped by their codes on the
