@@ -47,10 +47,9 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         y = column_or_1d(y, warn=True)  # an estimator's column vector, as scikit-learn accepts it (with a warning)
     if not isinstance(y, pd.Series) and np.ndim(y) != 1:
         raise ValueError(f"y must be one-dimensional (one label per row), got shape {np.shape(y)}")
-    if isinstance(y, np.ndarray) and y.ndim == 1 and y.dtype.kind in "iu" and len(y) == n:
-        classes, index = _sorted_classes(y)  # integer labels (class codes): no missing label, a classification target
-        _check_classes(classes, min_classes)
-        return index.astype(np.intp).ravel(), classes
+    found = _plain_labels(y, n, min_classes)
+    if found is not None:
+        return found
     if isinstance(y, pd.Series):
         series = y
     elif isinstance(y, (np.ndarray, pd.Categorical, pd.Index)) or hasattr(y, "__array__"):
@@ -84,6 +83,23 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
+
+
+def _plain_labels(y, n: int, min_classes: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`encode_labels` of a one-dimensional array of ``n`` integers (class codes) or of Python ``str``
+    only, which hold no missing label and are class labels, read without a pandas Series (the same codes and
+    classes); None for anything else."""
+    if not (isinstance(y, np.ndarray) and y.ndim == 1 and len(y) == n):
+        return None
+    if y.dtype.kind in "iu":
+        classes, index = _sorted_classes(y)
+        index = index.astype(np.intp).ravel()
+    elif y.dtype == object and len(y) and set(map(type, y.tolist())) == {str}:
+        index, classes = _text_labels(y)
+    else:
+        return None
+    _check_classes(classes, min_classes)
+    return index, classes
 
 
 def _categorical_labels(series: pd.Series, min_classes: int) -> tuple[np.ndarray, np.ndarray]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from unittest import mock
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from lazylib.metrics import _tables
@@ -259,3 +260,26 @@ def test_the_contract_s_samples_read_from_counts_are_the_sorted_columns():
         sorted_at = np.sort(Z, axis=0)[ranks, np.arange(m)[None, :]]
         expected = np.vstack([sorted_at, np.full((1, m), np.nan)])
         assert np.array_equal(_contract._samples(Z), expected, equal_nan=True)
+
+
+def test_labels_of_a_plain_array_are_those_of_the_same_labels_in_a_series():
+    """An integer array, or an object array of str, is read without a pandas Series: the same codes and classes
+    (values and dtype) as the Series of the same labels gives; other arrays take the Series' path."""
+    from lazylib.labels import encode_labels
+
+    rng = np.random.default_rng(3)
+    for labels in (
+        rng.integers(0, 4, 500),
+        rng.integers(-3, 3, 500).astype(np.int32),
+        np.array([f"k{c}" for c in rng.integers(0, 5, 500)], dtype=object),
+        np.array(["b", "a", "b", "c"], dtype=object),
+        np.array([True, False, True]),
+    ):
+        codes, classes = encode_labels(labels, len(labels))
+        ref_codes, ref_classes = encode_labels(pd.Series(labels), len(labels))
+        assert codes.dtype == ref_codes.dtype and np.array_equal(codes, ref_codes)
+        assert classes.dtype == ref_classes.dtype and classes.tolist() == ref_classes.tolist()
+    with pytest.raises(ValueError, match="single class"):
+        encode_labels(np.array(["a", "a"], dtype=object), 2)
+    with pytest.raises(ValueError, match="3 labels"):
+        encode_labels(np.array([1, 2, 3]), 4)
