@@ -424,9 +424,12 @@ def nearest_groups(declared: Declaration, ops: Operands, k: int, tie_tolerance: 
             yield search.Candidates(lo + b0, lo + b1, own, cols[pick], sums[pick], found[0].groups)
 
 
-def grouped_candidates(declared: Declaration, ops: Operands, k: int, tie_tolerance: float, first: int = 0):
+def grouped_candidates(
+    declared: Declaration, ops: Operands, k: int, tie_tolerance: float, first: int = 0, tables: bool = True
+):
     """:func:`nearest_groups` for every query of ``ops`` (from query ``first``, a block's first, on). Data of few
-    codes per attribute under a searchable metric go through its tables
+    codes per attribute under a searchable metric go through its tables (``tables``: unless they handed the
+    blocks from ``first`` on to the rest of the engine)
     (:func:`lazylib.metrics._tables.table_blocks`: the same blocks as the search they replace); a searchable
     metric otherwise goes through :func:`lazylib.search.search` on its grouped plan, one whose direct terms all
     square bilinear ones through :func:`bounded_groups`, the others through whole rows of :func:`chunks`. Stored
@@ -434,9 +437,13 @@ def grouped_candidates(declared: Declaration, ops: Operands, k: int, tie_toleran
     :func:`lazylib.search.find_groups`) or, for a metric whose stored side depends on the queries (overlap) and
     for whole rows, by identical rows (:func:`distinct_rows`, with the class where weights are per class); each
     group counts once per member."""
-    if declared.searchable and not first:
+    if declared.searchable and tables:
         blocks = table_blocks(
-            declared, ops, k, tie_tolerance, lambda start: grouped_candidates(declared, ops, k, tie_tolerance, start)
+            declared,
+            ops,
+            k,
+            tie_tolerance,
+            lambda start: grouped_candidates(declared, ops, k, tie_tolerance, start, tables=False),
         )
         if blocks is not None:
             yield from blocks

@@ -1,8 +1,9 @@
 """The engine's candidate pairs for data of few codes per attribute: each attribute's term as a table over its
 codes, searched through the groups' bound of :mod:`lazylib.table_search` in place of the single-precision filter.
 
-When every column of the queries and of the stored rows holds small non-negative whole numbers (nominal codes,
-or numbers of at most :data:`TABLE_CODES` values) and unknown values, a bilinear metric's sum is ``sum_a
+When every attribute is nominal (:func:`nominal`: overlap or the VDM family's class probabilities) and every
+column of the queries and of the stored rows holds codes (small non-negative whole numbers, at most
+:data:`TABLE_CODES` of them) and unknown values, a bilinear metric's sum is ``sum_a
 T_a[x_a, y_a]`` with one table per attribute: its entries are the terms between the codes (the engine's own
 sides, :meth:`~lazylib.metrics._declaration.Declaration.sides`, of one row per code), times the query weights of
 the code and the attribute's global weight. The groups' bound (:func:`lazylib.table_search.bounded_pairs`) then
@@ -26,20 +27,34 @@ import numpy as np
 
 from lazylib import search, table_search
 from lazylib._threads import threads_for
+from lazylib.metrics._attributes import OverlapAttribute, ProbabilityAttribute
 from lazylib.metrics._declaration import Bilinear, BilinearPair, Declaration, Operands
 from lazylib.metrics._plan import plan
 
 #: Stored rows from which the tables' search is used (fewer: the filter's one tile, or a few).
 TABLE_ROWS = 4096
 #: The most codes of one attribute (its values and the unknown one) for its table.
-TABLE_CODES = 256
+TABLE_CODES = 64
 #: The most entries of all tables together.
 TABLE_ENTRIES = 2**20
+#: A member of the groups' bound costs about as much as this many single-precision multiply-adds of the filter
+#: per table it gathers from (its bundles' and its key's): a block whose candidates would cost more than the
+#: filter's product goes to the filter (an estimate: the tables take about a tenth of the filter's time on issue
+#: 52's table, and were 2-8 times slower on letter's numeric attributes, which :func:`nominal` now leaves out).
+GATHER_COST = 16
 #: Relative margin of the limit: above twice ``ACCURACY`` (1e-10) and the rounding of sums of a few hundred terms.
 RELATIVE = 1e-8
 #: Absolute margin of the limit, in units of roundoff of the largest size of the terms of each attribute.
 ABSOLUTE_UNITS = 2.0**12
 UNIT_ROUNDOFF = 2.0**-53
+
+
+def nominal(term) -> bool:
+    """Whether ``term`` compares the values of a nominal attribute (overlap, or class probabilities of the values
+    themselves): the terms whose tables the search is for (a numeric column of whole numbers, or a discretised
+    one, has too many codes of too even a weight for the groups' bound to pay: letter's 16 attributes of 16
+    values took the tables 2-8 times the filter's time)."""
+    return isinstance(term, OverlapAttribute) or (isinstance(term, ProbabilityAttribute) and term.transform is None)
 
 
 def whole_codes(Z: np.ndarray) -> np.ndarray | None:
@@ -167,7 +182,7 @@ class TableSearch:
     def of(cls, declared: Declaration, Zq: np.ndarray, Zs: np.ndarray, k: int, tie_tolerance: float):
         """The search for the encoded queries ``Zq`` against the encoded stored rows ``Zs`` (those of the plan),
         or None when the data or the metric do not make tables (module docstring)."""
-        if len(Zs) < TABLE_ROWS or not len(Zq) or not declared.searchable:
+        if len(Zs) < TABLE_ROWS or not len(Zq) or not declared.searchable or not all(map(nominal, declared.terms)):
             return None
         cq, cs = whole_codes(Zq), whole_codes(Zs)
         if cq is None or cs is None:
@@ -252,8 +267,9 @@ def table_blocks(declared: Declaration, ops: Operands, k: int, tie_tolerance: fl
     """:class:`lazylib.search.Candidates` of every block of queries of ``ops`` through the tables, as
     :func:`lazylib.search.search` gives them through the filter (the same blocks, pairs and sums), or None when
     the data or the metric make no tables. Only the stored rows among the candidates (and one row of each
-    code) get their stored side. From a block whose candidates exceed the filter's cap, ``rest(first)`` gives
-    the blocks (the engine's search from query ``first``)."""
+    code) get their stored side. From a block whose candidates exceed the filter's cap, or would cost more than
+    the filter's product (:data:`GATHER_COST`), ``rest(first)`` gives the blocks (the engine's search from query
+    ``first``)."""
     if ops.sets is not None:
         return None
     tables = TableSearch.of(declared, ops.Zq, ops.Zs, k, tie_tolerance)
@@ -270,11 +286,17 @@ def _blocks(declared: Declaration, ops: Operands, tables: TableSearch, k: int, t
     cap = max(int(declared.working_memory * 2**20 // search.PAIR_BYTES), min(k, ns) * step)
     kept, first = [], None
     for start in range(0, nq, step):
-        found = tables.candidates(start, min(start + step, nq), cap)
-        if found is None:
+        stop = min(start + step, nq)
+        # the filter's multiply-adds for the block, in gathers of the members' table entries
+        worth = (stop - start) * ns * tables.width // (GATHER_COST * (len(tables.groups.bundles) + 1))
+        found = tables.candidates(start, stop, min(cap, int(worth)))
+        if found is None:  # too many candidates to repay the tables, or beyond the cap: the filter from here
             first = start
             break
-        kept.append((start, min(start + step, nq), *found))
+        kept.append((start, stop, *found))
+    if not kept:
+        yield from rest(0)
+        return
     sub = np.unique(np.concatenate([reps, *(cols for *_, cols in kept)]))
     classes = None if ops.classes is None else ops.classes[sub]
     p = plan(declared, ops.Zq, ops.Zs[sub], classes)

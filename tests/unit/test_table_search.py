@@ -116,7 +116,7 @@ def test_duplicated_stored_rows_and_many_unknowns_change_nothing(name):
     _assert_same(fast, general)
 
 
-def test_continuous_columns_or_per_class_weights_make_no_tables():
+def test_numeric_columns_of_whole_numbers_or_per_class_weights_make_no_tables():
     X, y = _data(5000, seed=1)
     Q, _ = _data(50, seed=2)
     made = []
@@ -129,6 +129,8 @@ def test_continuous_columns_or_per_class_weights_make_no_tables():
 
     with mock.patch.object(_tables.TableSearch, "of", classmethod(counting)):
         KNeighborsClassifier(1, "mvdm").fit(X + 0.5, y, types=["continuous"] * X.shape[1]).predict(Q + 0.5)
+        for name in ("euclidean", "heom", "dvdm"):  # numeric attributes of whole numbers: codes, not nominal
+            KNeighborsClassifier(1, name).fit(X, y, types=["continuous"] * X.shape[1]).predict(Q)
         per_class = Overlap(weights=np.ones((3, X.shape[1])))
         KNeighborsClassifier(1, per_class).fit(X, y, types=["nominal"] * X.shape[1]).predict(Q)
     assert made and not any(made)
@@ -158,10 +160,10 @@ def test_the_rows_of_a_table_of_codes_are_those_of_the_binary_search():
     assert used > 100
 
 
-@pytest.mark.parametrize("name", ["overlap", "mvdm"])
-def test_a_block_beyond_the_cap_hands_the_rest_to_the_filter(name):
-    """When a block's candidates would exceed the filter's cap, the engine's search takes over from that block:
-    the same results as the filter throughout."""
+@pytest.mark.parametrize("name, refused", [("overlap", 512), ("mvdm", 512), ("mvdm", 0)])
+def test_a_block_beyond_the_cap_hands_the_rest_to_the_filter(name, refused):
+    """When a block's candidates would exceed the filter's cap (or cost more than its product), the engine's
+    search takes over from that block, the first one too: the same results as the filter throughout."""
     X, y = _data(5000, seed=8)
     Q, _ = _data(1300, seed=9, unseen=True)
     original = _tables.TableSearch.candidates
@@ -169,7 +171,7 @@ def test_a_block_beyond_the_cap_hands_the_rest_to_the_filter(name):
 
     def refusing(self, start, stop, cap):
         calls.append(start)
-        return None if start >= 512 else original(self, start, stop, cap)
+        return None if start >= refused else original(self, start, stop, cap)
 
     with mock.patch.object(_tables.TableSearch, "candidates", refusing):
         clf = _fit(name, 2, X, y)
@@ -177,7 +179,7 @@ def test_a_block_beyond_the_cap_hands_the_rest_to_the_filter(name):
     with mock.patch.object(_tables, "TABLE_ROWS", 10**9):
         clf = _fit(name, 2, X, y)
         general = {"kneighbors": clf.kneighbors(Q), "predict": clf.predict(Q)}
-    assert 0 in calls and 512 in calls and 1024 not in calls
+    assert 0 in calls and refused in calls and refused + 512 not in calls
     for (d, i), (d0, i0) in [(fast["kneighbors"], general["kneighbors"])]:
         assert np.array_equal(d.view(np.uint64), d0.view(np.uint64)) and np.array_equal(i, i0)
     assert np.array_equal(fast["predict"], general["predict"])
