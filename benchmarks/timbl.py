@@ -232,10 +232,13 @@ def _reading(result: dict) -> list:
             f"{1000 * e['import']:.0f} ms (scikit-learn's base with scipy.stats, and pandas)."
         )
     out.append(
-        "- The estimator's fit + predict goes through the general engine (validation, the metric's fit with its "
-        "term contract and centred embeddings, the stored side built at the first search, the single-precision "
-        "filter over every stored row); `lazylib classify` computes the same predictions from one table per "
-        "attribute and a search bounded by groups of stored rows, which is what meets the goal."
+        "- The estimator's fit is validation (scikit-learn's feature names, whose first call in a process loads "
+        "narwhals' entry points), the labels and the metric's fit (probability tables or information gains, its "
+        "term contract, on one BLAS thread: threadpoolctl's scan of the loaded libraries at its first use, and the "
+        "centred embeddings); its predict searches through one table per attribute (lazylib/metrics/_tables.py: "
+        "the groups' bound of lazylib/table_search.py, which `lazylib classify` shares, in place of the "
+        "single-precision filter over every stored row), builds the stored side of the candidates only and "
+        "decides on the engine's own sums, so its neighbours and votes are the filter's to the last bit."
     )
     return out
 

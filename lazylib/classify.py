@@ -23,11 +23,12 @@ code outside the training values; an unknown one (``?``) follows the metric's ru
 
 Each metric is a table per attribute, ``T_a[x, y]``, and the distance ``sum_a T_a[x_a, y_a]``, added in another
 order than the estimator's engine adds it (the sums may differ in their last bits; ties are decided within the
-relative tolerance, far above that). The search is exact: the stored rows are grouped by their values on the
-attributes whose terms are largest (at most one group per :data:`GROUPS_PER_ROW` stored rows); the sum over those
-attributes, computed once per query and group, plus the least the other attributes can add, bounds every member's
-distance from below, and only the members of the groups whose bound lies within the tolerance of an upper bound of
-the k-th smallest distance (the k-th smallest among the k most promising groups) are computed. Where the bound
+relative tolerance, far above that). The search is exact (:mod:`lazylib.table_search`, which the estimator's
+engine shares): the stored rows are grouped by their values on the attributes whose terms are largest; the sum
+over those attributes, computed once per query and group, plus the least the other attributes can add, bounds
+every member's distance from below, and only the members of the groups whose bound lies within the tolerance of
+an upper bound of the k-th smallest distance (the k-th smallest among the k most promising groups) are computed,
+and those whose sum does vote. Where the bound
 does not prune (fewer than :data:`DENSE_ROWS` stored rows, no key, or more candidates than ``working_memory``
 allows) a block of queries is computed against every stored row (one product of the tables' rows with the stored
 one-hot columns).
@@ -44,6 +45,8 @@ import os
 from dataclasses import dataclass
 
 import numpy as np
+
+from lazylib.table_search import TableGroups, bounded_pairs, bundle_tails, floors
 
 __all__ = [
     "InputError",
@@ -69,8 +72,7 @@ MISSING = ("?", "")
 TIE_TOLERANCE = 1e-9
 #: Default bound, in MiB, on the temporaries of one block (``lazylib.metrics.WORKING_MEMORY``).
 WORKING_MEMORY = 64
-#: At most one group of stored rows per this many rows; below ``DENSE_ROWS`` stored rows no grouping.
-GROUPS_PER_ROW = 16
+#: Below this many stored rows no grouping (every stored row is computed).
 DENSE_ROWS = 4096
 #: Relative rounding margin of the bound (sums of up to a few hundred non-negative terms in another order).
 BOUND_MARGIN = 1e-12
@@ -387,110 +389,12 @@ def information_gain(Z: np.ndarray, y: np.ndarray, C: int, sizes) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------- the search
-#: Entries of the table of one bundle of attributes (:class:`_Bundle`): 2 MiB of float64, in cache.
-BUNDLE_ENTRIES = 2**18
-
-
-@dataclass(frozen=True)
-class _Bundle:
-    """Attributes ``attributes`` read as one: a value of the bundle is a tuple of their values (mixed radix, the
-    first attribute the most significant), ``table`` ((R, R), ``R`` the product of their table widths) the sum
-    of their terms, added in the order of ``attributes``."""
-
-    attributes: tuple
-    table: np.ndarray
-
-    @classmethod
-    def of(cls, tables, attributes) -> _Bundle:
-        T = np.zeros((1, 1))
-        for a in attributes:
-            R, W = len(T), len(tables[a])
-            T = (T[:, None, :, None] + tables[a][None, :, None, :]).reshape(R * W, R * W)
-        return cls(tuple(attributes), T)
-
-    def codes(self, Z: np.ndarray, tables) -> np.ndarray:
-        """The bundle's value of every row of codes ``Z``."""
-        out = np.zeros(len(Z), np.intp)
-        for a in self.attributes:
-            out = out * len(tables[a]) + Z[:, a]
-        return out
-
-
-def _bundles(tables, attributes) -> list:
-    """The attributes ``attributes`` packed, in order, into bundles of at most :data:`BUNDLE_ENTRIES` table
-    entries: one gather a bundle instead of one an attribute."""
-    out, current, width = [], [], 1
-    for a in attributes:
-        if current and (width * len(tables[a])) ** 2 > BUNDLE_ENTRIES:
-            out.append(_Bundle.of(tables, current))
-            current, width = [], 1
-        current, width = current + [a], width * len(tables[a])
-    return out + ([_Bundle.of(tables, current)] if current else [])
-
-
-@dataclass(frozen=True)
-class _Groups:
-    """Stored rows grouped by their codes on the attributes ``key``: group ``g`` holds the positions
-    ``ptr[g]:ptr[g + 1]`` of the stored rows in group order (``members``: their stored indices, in stored order
-    within a group), with the codes ``codes[:, g]`` on ``key``; ``onehot`` (groups, sum of the key's table
-    widths) their one-hot columns; the other attributes packed into ``bundles``, whose values ``stored`` and
-    classes ``y`` are given in group order."""
-
-    key: np.ndarray
-    codes: np.ndarray
-    members: np.ndarray
-    ptr: np.ndarray
-    onehot: np.ndarray
-    rest: np.ndarray
-    bundles: list
-    stored: list
-    y: np.ndarray
-
-    @property
-    def size(self) -> np.ndarray:
-        return np.diff(self.ptr)
-
-
-def _key(model: Model) -> tuple[list, np.ndarray, int]:
-    """The attributes with the largest expected term between two stored rows, as many as keep the groups of
-    stored rows identical on them at most one per :data:`GROUPS_PER_ROW` rows; each row's group (numbered
-    densely) and their number."""
-    Z, n = model.Z, len(model.Z)
-    spread = []
-    for a, T in enumerate(model.tables):
-        f = np.bincount(Z[:, a], minlength=len(T)) / n
-        spread.append(float(f @ T @ f))
-    combined, count, key = np.zeros(n, np.intp), 1, []
-    for a in sorted(range(len(spread)), key=lambda a: -spread[a]):
-        if spread[a] <= 0:
-            break
-        trial = combined * len(model.tables[a]) + Z[:, a]
-        seen = np.bincount(trial, minlength=count * len(model.tables[a])) > 0
-        if int(seen.sum()) * GROUPS_PER_ROW > n:
-            continue
-        combined, count, key = (np.cumsum(seen) - 1)[trial], int(seen.sum()), key + [a]  # groups numbered densely
-    return key, combined, count
-
-
-def _groups(model: Model) -> _Groups | None:
-    """The :class:`_Groups` of the stored rows (None below :data:`DENSE_ROWS` rows or without a key)."""
-    Z = model.Z
-    if len(Z) < DENSE_ROWS:
+def _groups(model: Model) -> TableGroups | None:
+    """The :class:`lazylib.table_search.TableGroups` of the stored rows (None below :data:`DENSE_ROWS` rows or
+    without a key)."""
+    if len(model.Z) < DENSE_ROWS:
         return None
-    key, combined, count = _key(model)
-    if not key:
-        return None
-    members = np.argsort(combined, kind="stable")
-    ptr = np.concatenate(([0], np.cumsum(np.bincount(combined, minlength=count))))
-    in_order = Z[members]
-    codes = in_order[ptr[:-1]][:, key].T
-    widths = [len(model.tables[a]) for a in key]
-    onehot = np.zeros((count, sum(widths)))
-    onehot[np.arange(count)[:, None], (np.cumsum([0] + widths[:-1]) + codes.T)] = 1.0
-    rest = np.array([a for a in range(Z.shape[1]) if a not in key], np.intp)
-    bundles = _bundles(model.tables, rest)
-    stored = [b.codes(in_order, model.tables) for b in bundles]
-    return _Groups(np.array(key), codes, members, ptr, onehot, rest, bundles, stored, model.y[members])
+    return TableGroups.of(model.Z, model.tables)
 
 
 def _votes(model: Model, rows: np.ndarray, labels: np.ndarray, sums: np.ndarray, n: int) -> np.ndarray:
@@ -518,45 +422,22 @@ def _dense_block(model: Model, Q: np.ndarray, onehot: np.ndarray) -> np.ndarray:
     return _votes(model, rows, model.y[cols], S[rows, cols], len(Q))
 
 
-def _member_sums(model: Model, groups: _Groups, Q: np.ndarray, queries, rows: np.ndarray, gs: np.ndarray):
-    """``(rows, positions, sums)`` of every member of the (query, group) pairs ``(rows, gs)`` (``positions`` in
-    group order): the key's terms added once per pair, then each bundle's (``queries``: the queries' bundle
-    values) per member."""
-    key = np.zeros(len(rows))
-    for j, a in enumerate(groups.key):
-        T = model.tables[a]
-        key += T.ravel()[Q[:, a][rows] * len(T) + groups.codes[j][gs]]
-    take = groups.size[gs]
-    pair = np.repeat(np.arange(len(gs)), take)
-    positions = np.arange(len(pair)) + np.repeat(groups.ptr[gs] - (np.cumsum(take) - take), take)
-    rows, sums = rows[pair], key[pair]
-    for bundle, stored, q in zip(groups.bundles, groups.stored, queries):
-        sums += bundle.table.ravel()[q[rows] * len(bundle.table) + stored[positions]]
-    return rows, positions, sums
+def _limit(upper: np.ndarray) -> np.ndarray:
+    """The groups' bound below which members are candidates: the tie tolerance of ``upper`` and a rounding
+    margin (the tables' sums are added in other orders)."""
+    return (upper + TIE_TOLERANCE * np.abs(upper)) * (1.0 + BOUND_MARGIN)
 
 
-def _bounded_block(model: Model, groups: _Groups, Q: np.ndarray, low: np.ndarray, cap: int) -> np.ndarray | None:
-    """Votes of the queries ``Q`` through the groups' bound (module docstring), or None when the candidates
-    would exceed ``cap`` pairs. ``low``: per query, the least the attributes outside the key can add."""
-    n, k = len(Q), model.k
-    B = np.hstack([model.tables[a][Q[:, a]] for a in groups.key]) @ groups.onehot.T
-    B += low[:, None]
-    best = B.argmin(axis=1)[:, None] if k == 1 else np.argpartition(B, k - 1, axis=1)[:, :k]
-    if groups.size[best.ravel()].sum() > cap:
+def _bounded_block(model: Model, groups: TableGroups, Q: np.ndarray, low: np.ndarray, cap: int) -> np.ndarray | None:
+    """Votes of the queries ``Q`` through the groups' bound (:func:`lazylib.table_search.bounded_pairs`), or None
+    when the candidates would exceed ``cap`` pairs. ``low``: per query, the least the attributes outside the key
+    can add."""
+    tails = bundle_tails(model.tables, groups, model.Z, Q)
+    found = bounded_pairs(model.tables, groups, Q, low, model.k, cap, _limit, tails)
+    if found is None:
         return None
-    queries = [b.codes(Q, model.tables) for b in groups.bundles]
-    rows, _, sums = _member_sums(model, groups, Q, queries, np.repeat(np.arange(n), best.shape[1]), best.ravel())
-    starts = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=n))[:-1]))
-    if k == 1:
-        upper = np.minimum.reduceat(sums, starts)
-    else:  # the k-th smallest of k stored rows: at or above the k-th smallest
-        upper = sums[np.lexsort((sums, rows))][starts + k - 1]
-    limit = (upper + TIE_TOLERANCE * np.abs(upper)) * (1.0 + BOUND_MARGIN)
-    qr, qg = np.nonzero(B <= limit[:, None])
-    if groups.size[qg].sum() > cap:
-        return None
-    rows, positions, sums = _member_sums(model, groups, Q, queries, qr, qg)
-    return _votes(model, rows, groups.y[positions], sums, n)
+    rows, positions, sums = found
+    return _votes(model, rows, model.y[groups.members[positions]], sums, len(Q))
 
 
 def predict_codes(model: Model, Q: np.ndarray) -> np.ndarray:
@@ -566,9 +447,7 @@ def predict_codes(model: Model, Q: np.ndarray) -> np.ndarray:
     out = np.empty(len(Q), np.intp)
     lo = 0
     if groups is not None:
-        present = [np.bincount(model.Z[:, a], minlength=len(model.tables[a])) > 0 for a in groups.rest]
-        floor = [model.tables[a][:, p].min(axis=1) for a, p in zip(groups.rest, present)]
-        low = sum((f[Q[:, a]] for a, f in zip(groups.rest, floor)), np.zeros(len(Q)))
+        low = floors(model.Z, model.tables, groups, Q)
         step = max(1, int(budget // (8 * 2 * len(groups.ptr))))
         cap = max(int(budget // 64), ns)
         for lo in range(0, len(Q), step):

@@ -47,6 +47,9 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         y = column_or_1d(y, warn=True)  # an estimator's column vector, as scikit-learn accepts it (with a warning)
     if not isinstance(y, pd.Series) and np.ndim(y) != 1:
         raise ValueError(f"y must be one-dimensional (one label per row), got shape {np.shape(y)}")
+    found = _plain_labels(y, n, min_classes)
+    if found is not None:
+        return found
     if isinstance(y, pd.Series):
         series = y
     elif isinstance(y, (np.ndarray, pd.Categorical, pd.Index)) or hasattr(y, "__array__"):
@@ -56,15 +59,7 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
     if series.ndim != 1 or len(series) != n:
         raise ValueError(f"y has {len(series)} labels but X has {n} rows")
     if isinstance(series.dtype, pd.CategoricalDtype):
-        # category codes -> positions among the categories present, in category order
-        codes = series.array.codes
-        if (codes < 0).any():
-            raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
-        present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
-        classes = series.cat.categories[present].to_numpy()
-        _check_classes(classes, min_classes)
-        position = np.cumsum(present) - 1
-        return position[codes].astype(np.intp), classes
+        return _categorical_labels(series, min_classes)
     if series.dtype == object:
         series = series.infer_objects()  # numbers held as objects are numbers
     values = y if isinstance(y, np.ndarray) and y.dtype.kind in "iubU" else series.to_numpy()
@@ -79,7 +74,8 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
     classes, index = _sorted_classes(values)
     if values.dtype.kind == "f" and np.isinf(values).any():
         raise ValueError("Unknown label type: y holds infinite values, which are not class labels")
-    kind = type_of_target(values, input_name="y")
+    # integers and booleans in one dimension are binary or multiclass targets (what type_of_target says of them)
+    kind = "multiclass" if values.dtype.kind in "iub" else type_of_target(values, input_name="y")
     if kind not in ("binary", "multiclass"):
         raise ValueError(
             f"Unknown label type: y is {kind!r}, not class labels (a classifier needs a finite set of labels; "
@@ -87,6 +83,36 @@ def encode_labels(y, n: int, *, min_classes: int = 2, column: bool = False) -> t
         )
     _check_classes(classes, min_classes)
     return index.astype(np.intp).ravel(), classes
+
+
+def _plain_labels(y, n: int, min_classes: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`encode_labels` of a one-dimensional array of ``n`` integers (class codes) or of Python ``str``
+    only, which hold no missing label and are class labels, read without a pandas Series (the same codes and
+    classes); None for anything else."""
+    if not (isinstance(y, np.ndarray) and y.ndim == 1 and len(y) == n):
+        return None
+    if y.dtype.kind in "iu":
+        classes, index = _sorted_classes(y)
+        index = index.astype(np.intp).ravel()
+    elif y.dtype == object and len(y) and set(map(type, y.tolist())) == {str}:
+        index, classes = _text_labels(y)
+    else:
+        return None
+    _check_classes(classes, min_classes)
+    return index, classes
+
+
+def _categorical_labels(series: pd.Series, min_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode_labels` of a Categorical: category codes -> positions among the categories present, in
+    category order."""
+    codes = series.array.codes
+    if (codes < 0).any():
+        raise ValueError(f"y has {int((codes < 0).sum())} missing labels; drop those rows or label them")
+    present = np.bincount(codes, minlength=len(series.cat.categories)) > 0
+    classes = series.cat.categories[present].to_numpy()
+    _check_classes(classes, min_classes)
+    position = np.cumsum(present) - 1
+    return position[codes].astype(np.intp), classes
 
 
 def _sorted_classes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -330,35 +330,69 @@ def group_plan(plan):
     return sub, found.groups
 
 
-def search(plan, k: int, tie_tolerance: float, size: np.ndarray | None = None, *, working_memory: float, chunk: int):
+def search(
+    plan,
+    k: int,
+    tie_tolerance: float,
+    size: np.ndarray | None = None,
+    *,
+    working_memory: float,
+    chunk: int,
+    first: int = 0,
+):
     """Yield :class:`Nearest` ``(start, stop, rows, cols, sums)`` over blocks of queries: for each query, the
     stored instances within the tolerance of its k-th smallest sum (see :func:`select`; ``size``: the
     multiplicity of each stored row of ``plan``), for a metric whose sums are the bilinear product of ``plan``
     alone (no direct terms). ``working_memory``: the metric's bound, in MiB, on the temporaries of a block
     (the filter's); ``chunk``: the queries per chunk of a scan of whole rows within it
-    (:func:`lazylib.metrics._engine.chunk_rows` of the plan's widths)."""
+    (:func:`lazylib.metrics._engine.chunk_rows` of the plan's widths). ``first``: the first query searched (a
+    multiple of :func:`filter_step`: the blocks before it were searched otherwise,
+    :func:`lazylib.metrics._tables.table_blocks`)."""
     nq, ns = plan.left.shape[0], plan.right.shape[0]
     if ns <= STORED_BLOCK:  # a single tile: scanning it in double precision costs no more than the filter
         yield from _scan_rows(plan, 0, nq, k, tie_tolerance, size, chunk)
         return
-    single = _single_precision(plan)
+    single = None  # the single-precision side, built when the filter is first needed
+    filtering = True
     k_filter = min(k, ns)  # with multiplicities, the k-th smallest row bounds the k-th smallest instance
-    # queries per block within working_memory (a row: its tile of float32 sums, their copy, its query side; issue #53)
-    step = int(min(QUERY_BLOCK, max(1, working_memory * 2**20 // (8 * STORED_BLOCK + 12 * plan.left.shape[1]))))
+    step = filter_step(plan, working_memory)
     cap = max(int(working_memory * 2**20 // PAIR_BYTES), k_filter * step)
-    for start in range(0, nq, step):
+    for start in range(first, nq, step):
         stop = min(start + step, nq)
-        kept = _filter_block(plan, single, start, stop, k_filter, tie_tolerance, cap) if single is not None else None
+        kept = None
+        if filtering:
+            single = _single_precision(plan) if single is None else single
+            filtering = single is not None
+            kept = _filter_block(plan, single, start, stop, k_filter, tie_tolerance, cap) if filtering else None
         if kept is None:  # scales out of single precision, or too many ties: scan rows from here on
-            single = None
+            filtering = False
             yield from _scan_rows(plan, start, stop, k, tie_tolerance, size, chunk)
             continue
-        rows, cols = kept
-        sums = product_sums(plan, rows + start, cols)
-        rows, cols, sums = _prune(plan, start, rows, cols, sums, stop - start, k, tie_tolerance, size)
-        sums = plan.refine(rows + start, cols, sums)
-        rows, cols, sums = within(rows, cols, sums, stop - start, k, tie_tolerance, size)
-        yield Nearest(start, stop, rows + start, cols, sums)
+        yield kept_nearest(plan, start, stop, *kept, k, tie_tolerance, size)
+
+
+def kept_nearest(plan, start: int, stop: int, rows, cols, k: int, tie_tolerance: float, size=None) -> Nearest:
+    """Step 2 of the module docstring for the queries ``start:stop``: the :class:`Nearest` of the kept pairs
+    ``(rows, cols)`` (rows from 0; a superset of the pairs within the tolerance of each query's k-th smallest
+    sum and of its k smallest), decided on their double-precision sums (pruned before their near-zero
+    refinement)."""
+    sums = product_sums(plan, rows + start, cols)
+    rows, cols, sums = _prune(plan, start, rows, cols, sums, stop - start, k, tie_tolerance, size)
+    sums = plan.refine(rows + start, cols, sums)
+    rows, cols, sums = within(rows, cols, sums, stop - start, k, tie_tolerance, size)
+    return Nearest(start, stop, rows + start, cols, sums)
+
+
+def filter_step(plan, working_memory: float) -> int:
+    """Queries per block of :func:`search`: within ``working_memory`` (a row: its tile of float32 sums, their
+    copy, its query side; issue #53), at most :data:`QUERY_BLOCK`."""
+    return filter_rows(plan.left.shape[1], working_memory)
+
+
+def filter_rows(width: int, working_memory: float) -> int:
+    """:func:`filter_step` of a plan whose query side is ``width`` columns wide (the fewer, the more rows, up to
+    :data:`QUERY_BLOCK`)."""
+    return int(min(QUERY_BLOCK, max(1, working_memory * 2**20 // (8 * STORED_BLOCK + 12 * width))))
 
 
 #: How far the sums :meth:`~lazylib.metrics._plan.Plan.refine` returns can lie from the double-precision products

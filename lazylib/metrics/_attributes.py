@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lazylib.column_stats import in_units
-from lazylib.metrics._probabilities import ValueTable, value_weight
+from lazylib.metrics._probabilities import ValueTable, known_values, value_weight
 from lazylib.metrics._sets import min_member_distances
 
 #: Bound, in bytes, on the (rows, values, classes) temporary of :func:`value_differences` (the default
@@ -186,7 +186,7 @@ class _Squared(AttributeTerm):
     def fit_shift(self, x) -> None:
         """Set the shift from the training column ``x``: the mean of its known embeddings."""
         phi, unknown_one = self.embedding(x)
-        known = phi[~unknown_one]
+        known = phi[~unknown_one] if unknown_one.any() else phi  # the same rows, no copy without unknowns
         if len(known):
             self.shift = known.mean(axis=0)
 
@@ -217,7 +217,7 @@ class OverlapAttribute(AttributeTerm):
     def pair(self, xq, xs) -> tuple[Half, Half]:
         """Query and stored halves: one-hot rows of a value table holding the values of both sides."""
         both = np.concatenate([xq, xs])
-        values = np.unique(both[~np.isnan(both)])
+        values = known_values(both)
         table = ValueTable(values)
         rq, rs = table.rows(xq), table.rows(xs)  # every value is known here: rows < len(values), NaN -> missing
         width = table.size
@@ -237,7 +237,7 @@ class OverlapAttribute(AttributeTerm):
 
     def stored_width(self, x) -> int:
         """One one-hot column per distinct known training value, and one for the values only queries hold."""
-        return len(np.unique(x[~np.isnan(x)])) + 1
+        return len(known_values(x)) + 1
 
     def direct(self, xq, xs) -> np.ndarray:
         """The (len(xq), len(xs)) matrix of overlaps, compared value by value (no value table): what the

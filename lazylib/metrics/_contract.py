@@ -22,6 +22,7 @@ import numpy as np
 
 from lazylib._threads import threads_for
 from lazylib.metrics._attributes import AttributeTerm
+from lazylib.metrics._probabilities import known_values
 
 
 @runtime_checkable
@@ -195,11 +196,23 @@ def _samples(Z: np.ndarray) -> np.ndarray:
     """(:data:`TERM_SAMPLE` + 1, m): in each column, known training values from the smallest to the largest at
     evenly spaced ranks (a column without known values: NaN throughout), then an unknown value (NaN), which any
     query may hold."""
-    ordered = np.sort(Z, axis=0)  # NaN last
     known = np.maximum((~np.isnan(Z)).sum(axis=0) - 1, 0)
     ranks = np.rint(np.linspace(0.0, 1.0, TERM_SAMPLE)[:, None] * known[None, :]).astype(np.intp)
-    picked = ordered[ranks, np.arange(Z.shape[1])[None, :]] if len(Z) else np.full((TERM_SAMPLE, Z.shape[1]), np.nan)
+    picked = np.full((TERM_SAMPLE, Z.shape[1]), np.nan)
+    if len(Z):
+        for a in range(Z.shape[1]):
+            picked[:, a] = _at_ranks(Z[:, a], ranks[:, a])
     return np.vstack([picked, np.full((1, Z.shape[1]), np.nan)])
+
+
+def _at_ranks(x: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """``np.sort(x)[ranks]`` (NaN last): read from the counts of the values when they are the distinct values'
+    codes (:func:`lazylib.metrics._probabilities.known_values`' whole numbers), which name each rank's value."""
+    values = known_values(x)
+    if len(values) and np.array_equal(values, np.arange(len(values))) and not np.isnan(x).any():
+        counts = np.bincount(x.astype(np.intp), minlength=len(values))
+        return np.searchsorted(np.cumsum(counts), ranks, side="right").astype(np.float64)
+    return np.sort(x)[ranks]
 
 
 def _term_matrix(term, vq: np.ndarray, vs: np.ndarray, norm: bool) -> tuple[np.ndarray, float]:
@@ -254,7 +267,7 @@ def _every_value_problem(term, x: np.ndarray, v: np.ndarray, norm: bool, categor
     """:func:`_matrix_problem` of every distinct known value of the training column ``x`` against the sample
     ``v``, as query and as stored value, :data:`CHECK_BLOCK` (or :data:`PAIR_BLOCK`) values at a time (about
     ``18 V`` terms for ``V`` distinct values, not ``V**2``)."""
-    distinct = np.unique(x[~np.isnan(x)])
+    distinct = known_values(x)
     step = PAIR_BLOCK if term.bilinear and not term.separable else CHECK_BLOCK
     for lo in range(0, len(distinct), step):
         block = distinct[lo : lo + step]

@@ -55,6 +55,7 @@ from lazylib._threads import threads_for
 from lazylib.metrics._declaration import Declaration, Operands, SetSides
 from lazylib.metrics._plan import Plan, plan, refine_near_zero, stored_weights
 from lazylib.metrics._sets import member_pair_bytes
+from lazylib.metrics._tables import table_blocks
 
 
 # ---------------------------------------------------------------------------------------------- distinct rows
@@ -423,13 +424,30 @@ def nearest_groups(declared: Declaration, ops: Operands, k: int, tie_tolerance: 
             yield search.Candidates(lo + b0, lo + b1, own, cols[pick], sums[pick], found[0].groups)
 
 
-def grouped_candidates(declared: Declaration, ops: Operands, k: int, tie_tolerance: float):
-    """:func:`nearest_groups` for every query of ``ops``. A searchable metric goes through
-    :func:`lazylib.search.search` on its grouped plan, one whose direct terms all square bilinear ones through
-    :func:`bounded_groups`, the others through whole rows of :func:`chunks`. Stored instances are grouped by
-    identical stored sides (the training data's, built once per fit, :func:`lazylib.search.find_groups`) or,
-    for a metric whose stored side depends on the queries (overlap) and for whole rows, by identical rows
-    (:func:`distinct_rows`, with the class where weights are per class); each group counts once per member."""
+def grouped_candidates(
+    declared: Declaration, ops: Operands, k: int, tie_tolerance: float, first: int = 0, tables: bool = True
+):
+    """:func:`nearest_groups` for every query of ``ops`` (from query ``first``, a block's first, on). Data of few
+    codes per attribute under a searchable metric go through its tables (``tables``: unless they handed the
+    blocks from ``first`` on to the rest of the engine)
+    (:func:`lazylib.metrics._tables.table_blocks`: the same blocks as the search they replace); a searchable
+    metric otherwise goes through :func:`lazylib.search.search` on its grouped plan, one whose direct terms all
+    square bilinear ones through :func:`bounded_groups`, the others through whole rows of :func:`chunks`. Stored
+    instances are grouped by identical stored sides (the training data's, built once per fit,
+    :func:`lazylib.search.find_groups`) or, for a metric whose stored side depends on the queries (overlap) and
+    for whole rows, by identical rows (:func:`distinct_rows`, with the class where weights are per class); each
+    group counts once per member."""
+    if declared.searchable and tables:
+        blocks = table_blocks(
+            declared,
+            ops,
+            k,
+            tie_tolerance,
+            lambda start: grouped_candidates(declared, ops, k, tie_tolerance, start, tables=False),
+        )
+        if blocks is not None:
+            yield from blocks
+            return
     stored = (
         None
         if declared.separable and declared.searchable
@@ -446,7 +464,10 @@ def grouped_candidates(declared: Declaration, ops: Operands, k: int, tie_toleran
                 p, groups = search.group_plan(p)
             size = None if groups.trivial else groups.size
             chunk = chunk_rows(declared.working_memory, p.right.shape[0], p.left.shape[1])
-            for block in search.search(p, k, tie_tolerance, size, working_memory=declared.working_memory, chunk=chunk):
+            found = search.search(
+                p, k, tie_tolerance, size, working_memory=declared.working_memory, chunk=chunk, first=first
+            )
+            for block in found:
                 yield search.Candidates(**block._asdict(), groups=groups)
             return
     if declared.uses_engine and ops.sets is None and declared.root_terms is not None:

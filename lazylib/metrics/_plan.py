@@ -135,6 +135,9 @@ class Plan:
     #: :func:`lazylib.search.product_sums`; :func:`~lazylib.metrics._plan.exact_pairs` four times as many):
     #: a quarter of the metric's ``working_memory``, at most :data:`PAIR_BLOCK_BYTES`.
     pair_bytes: float = 0.0
+    #: Column maxima of ``|right|`` over every stored instance of the computation, when ``right`` holds only the
+    #: rows of some of them (:func:`lazylib.metrics._tables.table_blocks`); None: those of ``right`` itself.
+    stored_max: np.ndarray | None = None
 
     @property
     def pair_step(self) -> int:
@@ -170,7 +173,10 @@ class Plan:
     def magnitude(self) -> np.ndarray:
         """(nq,): per query, a bound on the size of the terms of its sums against every stored instance,
         ``|left_i| . max_j |right_j|`` (plus the fills' ``|coefficients_i| . max_j |fill_j|``)."""
-        right_max = self.training.right_max if self.training is not None else _column_max(self.right)
+        if self.stored_max is not None:
+            right_max = self.stored_max
+        else:
+            right_max = self.training.right_max if self.training is not None else _column_max(self.right)
         out = np.abs(self.left) @ right_max
         if self.unknown_one is not None:
             rows = np.flatnonzero(self.unknown_one.any(axis=1))

@@ -535,6 +535,8 @@ SKIPPED_FUNCTIONS = {
     "lazylib.metrics.terms.power_difference": "a per-pair oracle of one fitted term (x, y are values)",
     "lazylib.metrics.terms.term": "a per-pair oracle of one fitted term (x, y are values)",
     "lazylib.metrics.terms.value_difference": "a per-pair oracle of one fitted term (x, y are values)",
+    "lazylib.table_search.bounded_pairs": "engine-level kernel of lazylib.classify and the engine's table search "
+    "(k and cap from the fitted model and working_memory, checked there)",
     "lazylib.voting.block_neighbourhood": "engine-level helper of the k-NN (k, C from the fitted classifier)",
     "lazylib.voting.neighbourhood": "engine-level helper of the k-NN (k, C from the fitted classifier)",
     "lazylib.voting.first_k": "engine-level helper of the k-NN (k from the fitted classifier)",
