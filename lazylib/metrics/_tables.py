@@ -33,6 +33,10 @@ from lazylib.metrics._plan import plan
 
 #: Stored rows from which the tables' search is used (fewer: the filter's one tile, or a few).
 TABLE_ROWS = 4096
+#: The most neighbours for which the tables' search is used: with more, the groups' bound lets most stored rows
+#: through (the bench's leave-one-out choice of k among 1 to 75 took 1.5-3 times the filter's time through the
+#: tables on mushroom's 6,046 training rows, 2026-12-03), so the filter searches.
+TABLE_K = 8
 #: The most codes of one attribute (its values and the unknown one) for its table.
 TABLE_CODES = 64
 #: The most entries of all tables together.
@@ -182,7 +186,9 @@ class TableSearch:
     def of(cls, declared: Declaration, Zq: np.ndarray, Zs: np.ndarray, k: int, tie_tolerance: float):
         """The search for the encoded queries ``Zq`` against the encoded stored rows ``Zs`` (those of the plan),
         or None when the data or the metric do not make tables (module docstring)."""
-        if len(Zs) < TABLE_ROWS or not len(Zq) or not declared.searchable or not all(map(nominal, declared.terms)):
+        if len(Zs) < TABLE_ROWS or not len(Zq) or k > TABLE_K or not declared.searchable:
+            return None
+        if not all(map(nominal, declared.terms)):
             return None
         cq, cs = whole_codes(Zq), whole_codes(Zs)
         if cq is None or cs is None:

@@ -285,3 +285,20 @@ def test_labels_of_a_plain_array_are_those_of_the_same_labels_in_a_series():
         encode_labels(np.array(["a", "a"], dtype=object), 2)
     with pytest.raises(ValueError, match="3 labels"):
         encode_labels(np.array([1, 2, 3]), 4)
+
+
+def test_more_neighbours_than_table_k_go_to_the_filter():
+    """Above ``TABLE_K`` neighbours (the bench's leave-one-out choice of k searches 75) the groups' bound lets most
+    stored rows through, so no tables are made; at ``TABLE_K`` they are (for some searches), and both give the
+    filter's bits."""
+    X, y = _data(5000, seed=5)
+    Q = X[:40]
+    fast, general, made = _both("mvdm", _tables.TABLE_K, X, y, Q)
+    assert any(made)
+    _assert_same(fast, general)
+    above = _tables.TABLE_K + 1
+    fast, general, made = _both("mvdm", above, X, y, Q)
+    assert made and not any(made)
+    _assert_same(fast, general)
+    with mock.patch.object(_tables, "TABLE_K", 10**9):  # the gate is what declines: without it, tables are made
+        assert any(_both("mvdm", above, X, y, Q)[2])
