@@ -40,6 +40,26 @@ def _path(path, default: Path) -> Path:
     return Path(path)
 
 
+def _read_rows(path: Path, what: str) -> pd.DataFrame:
+    """A file of bench rows kept beside the full run, refused when absent or without a run's columns."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing: {what}")
+    rows = pd.read_csv(path, dtype={"dataset": str, "kind": str, "method": str, "refused": str, "error": str})
+    missing = [c for c in RUN_COLUMNS if c not in rows.columns]
+    if missing:
+        raise ValueError(f"{path} lacks the columns {missing} of a bench run")
+    rows["refused"] = rows["refused"].fillna("")
+    return rows
+
+
+def _with_provenance(rows: pd.DataFrame, path: Path) -> pd.DataFrame:
+    """``rows`` with ``attrs["provenance"]``, the JSON file beside ``path`` (when there is one)."""
+    meta = path.with_suffix("").with_suffix(".json")
+    if meta.is_file():
+        rows.attrs["provenance"] = json.loads(meta.read_text(encoding="utf-8"))
+    return rows
+
+
 def _keys(rows: pd.DataFrame) -> set:
     return set(map(tuple, rows[list(ROW_KEY)].astype(str).to_numpy()))
 
@@ -69,13 +89,7 @@ def load_cliff_rows(full: pd.DataFrame, path=None) -> pd.DataFrame:
         and method the cliff gives their data sets, once each (a damaged or foreign file).
     """
     path = _path(path, CLIFF_ROWS)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: the cliff's rows of the data sets the smooth rule changed")
-    rows = pd.read_csv(path, dtype={"dataset": str, "kind": str, "method": str, "refused": str, "error": str})
-    missing = [c for c in RUN_COLUMNS if c not in rows.columns]
-    if missing:
-        raise ValueError(f"{path} lacks the columns {missing} of a bench run")
-    rows["refused"] = rows["refused"].fillna("")
+    rows = _read_rows(path, "the cliff's rows of the data sets the smooth rule changed")
     names = sorted(set(rows["dataset"]))
     foreign = sorted(set(names) - set(full["dataset"]))
     if foreign:
@@ -90,10 +104,7 @@ def load_cliff_rows(full: pd.DataFrame, path=None) -> pd.DataFrame:
     }
     if _keys(rows) != expected or len(rows) != len(expected):
         raise ValueError(f"{path} is not every seed, fold and method the cliff gives {names}, once each")
-    meta = path.with_suffix("").with_suffix(".json")
-    if meta.is_file():
-        rows.attrs["provenance"] = json.loads(meta.read_text(encoding="utf-8"))
-    return rows
+    return _with_provenance(rows, path)
 
 
 def with_cliff(full: pd.DataFrame, cliff: pd.DataFrame) -> pd.DataFrame:
@@ -126,13 +137,7 @@ def load_code_order(full: pd.DataFrame, path=None) -> pd.DataFrame:
         same data sets, seeds and folds as the full run's baselines (a damaged or foreign file).
     """
     path = _path(path, CODE_ORDER)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: the code-order rows of the Euclidean baselines (see its module)")
-    rows = pd.read_csv(path, dtype={"dataset": str, "kind": str, "method": str, "refused": str})
-    missing = [c for c in RUN_COLUMNS if c not in rows.columns]
-    if missing:
-        raise ValueError(f"{path} lacks the columns {missing} of a bench run")
-    rows["refused"] = rows["refused"].fillna("")
+    rows = _read_rows(path, "the code-order rows of the Euclidean baselines (see its module)")
     other = sorted(set(rows["method"]) - set(BASELINES))
     if other:
         raise ValueError(f"{path} holds rows of {other}: only {list(BASELINES)} have a code-order reading")
@@ -144,10 +149,7 @@ def load_code_order(full: pd.DataFrame, path=None) -> pd.DataFrame:
             f"{path} does not name the data sets, seeds, folds and methods of the full run's baselines, once each: "
             "it belongs to another run"
         )
-    meta = path.with_suffix("").with_suffix(".json")
-    if meta.is_file():
-        rows.attrs["provenance"] = json.loads(meta.read_text(encoding="utf-8"))
-    return rows
+    return _with_provenance(rows, path)
 
 
 def with_code_order(full: pd.DataFrame, codes: pd.DataFrame) -> pd.DataFrame:
