@@ -132,3 +132,46 @@ def test_loo_subset_accuracy_refuses_labels_that_are_not_class_indices_and_masks
         loo_subset_accuracy(X, y[:5], np.ones((1, 3), bool))
     as_ints = loo_subset_accuracy(X, y, np.array([[1, 0, 1]]))
     assert as_ints.tolist() == loo_subset_accuracy(X, y, np.array([[True, False, True]])).tolist()
+
+
+@pytest.mark.parametrize("ties", ["all", "first", "random"])
+def test_the_tied_vote_is_the_general_vote_with_k_one(ties):
+    """The scoring's own vote among rows whose nearest tie (``selection._tied_vote``) gives what
+    ``voting.correct`` gives with k = 1 on the same rows in the stored instances' own order, on rows of few
+    distinct distances (many ties, some classes absent from a row's nearest), and it can tell them apart: with
+    the class-sorted order taken for the own order, "first" differs."""
+    from lazylib import selection
+    from lazylib.search import tolerance
+    from lazylib.voting import correct, vote_priority
+
+    rng = np.random.default_rng(5)
+    n, C, m = 60, 4, 300
+    y_own = rng.integers(0, C, n)
+    y_own[:3] = [0, 1, 3]  # class 2 may be rare; class 3 present
+    order = np.argsort(y_own, kind="stable")
+    y = y_own[order]
+    bounds = np.searchsorted(y, np.arange(C + 1))
+    priority = vote_priority(np.bincount(y, minlength=C))
+    rows = rng.integers(0, 4, (m, n)).astype(float) * 0.5  # class-sorted distances, four distinct values
+    rows[rng.random((m, n)) < 0.02] = np.inf
+    truth = rng.integers(0, C, m)
+    dmin = rows.min(axis=1)
+    limit = dmin + tolerance(dmin, 1e-9)
+    got = selection._tied_vote(rows, limit, y, truth, bounds, order, priority, ties)
+    back = np.argsort(order)
+    expected = correct(rows[:, back], y_own, truth, 1, priority, ties, 1e-9)
+    np.testing.assert_array_equal(got, expected)
+    if ties == "first":  # the own order matters: the class-sorted one gives other voters
+        wrong = selection._tied_vote(rows, limit, y, truth, bounds, np.arange(n), priority, ties)
+        assert not np.array_equal(wrong, expected)
+
+
+def test_scoring_blocks_stay_within_the_cache_bound():
+    from lazylib.selection import CACHE_BLOCK_BYTES, _block_sizes
+
+    for n, J, S in [(664, 9, 100), (5_000, 9, 100), (16_155, 9, 100), (200_000, 36, 100)]:
+        subsets, queries = _block_sizes(n, J, S, 64 * 2**20)
+        assert 1 <= subsets <= S and queries >= 1
+        if (J + 2) * n * 8 <= CACHE_BLOCK_BYTES:  # one query and one subset fit
+            assert (J + 2 * subsets) * n * 8 * queries <= CACHE_BLOCK_BYTES
+    assert _block_sizes(664, 9, 100, 2**30)[1] > 1  # small data: several queries a block
