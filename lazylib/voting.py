@@ -378,9 +378,31 @@ def correct(
     [0.0, 0.0, 0.5]
     """
     check_ties(ties)
+    if k == 1 and D.ndim == 2 and D.shape[1]:
+        return _correct_nearest(D, y, truth, priority, ties, tie_tolerance)
     rows, cols, sums = select(D, k, tie_tolerance)
     nb = neighbourhood(rows, cols, sums, len(D), y, len(priority), k, tie_tolerance, first=ties == "first")
     return class_probabilities(nb, k, priority, ties)[np.arange(len(D)), np.asarray(truth, dtype=np.intp)]
+
+
+def _correct_nearest(D, y, truth, priority, ties: str, tie_tolerance: float) -> np.ndarray:
+    """:func:`correct` with k = 1, without sorting the candidates: within the tolerance of a row's smallest every
+    stored instance is tied and none is strictly nearer, so "all" needs how many of each class are tied (the
+    most win, then the class ``priority`` prefers), "random" each class's share of them (one is drawn) and
+    "first" the tied one stored first. The same numbers as the general path (:func:`select`,
+    :func:`neighbourhood`, :func:`class_probabilities`), which sorts every candidate: a leave-one-out 1-NN
+    sweep on data with many equal distances spent most of its vote there."""
+    n, C = len(D), len(priority)
+    y, truth = np.asarray(y, dtype=np.intp), np.asarray(truth, dtype=np.intp)
+    nearest = D.min(axis=1)
+    tied = D <= (nearest + tolerance(nearest, tie_tolerance))[:, None]
+    if ties == "first":
+        return (y[np.argmax(tied, axis=1)] == truth).astype(float)
+    rows, cols = np.divmod(np.flatnonzero(tied), D.shape[1])
+    counts = np.bincount(rows * C + y[cols], minlength=n * C).reshape(n, C)
+    if ties == "random":
+        return counts[np.arange(n), truth] / counts.sum(axis=1)
+    return (np.argmax(counts + priority, axis=1) == truth).astype(float)
 
 
 def first_k(rows, cols, sums, n: int, k: int, tie_tolerance: float = TIE_TOLERANCE):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import types as pytypes
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -137,7 +138,8 @@ def test_loo_subset_accuracy_refuses_labels_that_are_not_class_indices_and_masks
 @pytest.mark.parametrize("ties", ["all", "first", "random"])
 def test_the_tied_vote_is_the_general_vote_with_k_one(ties):
     """The scoring's own vote among rows whose nearest tie (``selection._tied_vote``) gives what
-    ``voting.correct`` gives with k = 1 on the same rows in the stored instances' own order, on rows of few
+    ``voting.correct`` gives with k = 1 (by either of its paths) on the same rows in the stored instances' own
+    order, on rows of few
     distinct distances (many ties, some classes absent from a row's nearest), and it can tell them apart: with
     the class-sorted order taken for the own order, "first" differs."""
     from lazylib import selection
@@ -160,6 +162,10 @@ def test_the_tied_vote_is_the_general_vote_with_k_one(ties):
     got = selection._tied_vote(rows, limit, y, truth, bounds, order, priority, ties)
     back = np.argsort(order)
     expected = correct(rows[:, back], y_own, truth, 1, priority, ties, 1e-9)
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_ties import _general_correct
+
+    np.testing.assert_array_equal(expected, _general_correct(rows[:, back], y_own, truth, 1, priority, ties))
     np.testing.assert_array_equal(got, expected)
     if ties == "first":  # the own order matters: the class-sorted one gives other voters
         wrong = selection._tied_vote(rows, limit, y, truth, bounds, np.arange(n), priority, ties)

@@ -233,3 +233,36 @@ def test_vote_checks_its_operands_against_each_other():
     D_inf = D.copy()
     np.fill_diagonal(D_inf, np.inf)  # +inf: never a neighbour (leave-one-out)
     assert vote(D_inf, y, 1, priority).shape == (20,)
+
+
+def _general_correct(D, y, truth, k, priority, ties, tie_tolerance=1e-9):
+    """``voting.correct`` through its general path (candidates sorted, neighbourhood, class probabilities)."""
+    from lazylib.search import select
+    from lazylib.voting import neighbourhood
+
+    rows, cols, sums = select(D, k, tie_tolerance)
+    with np.errstate(invalid="ignore"):  # a row of only infinities: inf - inf where it locates the strictly nearer
+        nb = neighbourhood(rows, cols, sums, len(D), y, len(priority), k, tie_tolerance, first=ties == "first")
+    return class_probabilities(nb, k, priority, ties)[np.arange(len(D)), truth]
+
+
+@pytest.mark.parametrize("ties", ["all", "first", "random"])
+def test_the_one_neighbour_vote_is_the_general_vote(ties):
+    """``correct`` with k = 1 counts the tied neighbours by class without sorting them: the same numbers as its
+    general path, on rows with few distinct distances (many ties), infinite entries, a row of only infinities,
+    tiny and huge scales, and classes absent from some rows; and a vote on another rule differs."""
+    from lazylib.voting import correct
+
+    rng = np.random.default_rng(11)
+    n, C, m = 40, 3, 400
+    y = rng.integers(0, C, n)
+    priority = vote_priority(np.bincount(y, minlength=C))
+    D = rng.integers(0, 3, (m, n)).astype(float) * np.repeat([1e-300, 1.0, 1e300], m // 3 + 1)[:m, None]
+    D[rng.random((m, n)) < 0.05] = np.inf
+    D[0] = np.inf
+    D[1, :5] = 1e-12 * np.array([1.0, 1.0 + 1e-10, 1.0 + 1e-8, 2.0, 1.0])  # within, at and beyond the tolerance
+    truth = rng.integers(0, C, m)
+    got = correct(D, y, truth, 1, priority, ties)
+    np.testing.assert_array_equal(got, _general_correct(D, y, truth, 1, priority, ties))
+    other = {"all": "first", "first": "random", "random": "all"}[ties]
+    assert not np.array_equal(got, _general_correct(D, y, truth, 1, priority, other))
