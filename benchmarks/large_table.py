@@ -19,31 +19,27 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import platform
+import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-import lazylib
-from lazylib import synthetic
 from lazylib.datasets.frame import from_frame
 from lazylib.protocols.bench import budget
 from lazylib.protocols.bench.protocol import Config, run
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from user_table import mixed_frame, provenance_rows  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-LEVELS = ["low", "lower", "upper", "high"]
 
 
 def table(rows: int):
-    """The mixed waveform table of ``rows`` instances with one cell in twenty unknown, as a Table."""
-    X, y = synthetic.waveform(rows, random_state=51)
-    for column in X.columns[:6]:
-        X[column] = pd.qcut(X[column], 4, labels=LEVELS).astype(object)
-    X = X.mask(np.random.default_rng(52).random(X.shape) < 0.05)
-    return from_frame(X.assign(wave=y.astype(str)), "wave", name=f"waveform_{rows}")
+    """The mixed waveform table of ``rows`` instances (``user_table.mixed_frame``), as a Table."""
+    return from_frame(mixed_frame(rows), "wave", name=f"waveform_{rows}")
 
 
 def measure(rows: int, pilot_train: int, check: bool) -> dict:
@@ -91,12 +87,7 @@ def main(argv=None) -> None:
         f"Written by `python benchmarks/large_table.py --sizes {' '.join(map(str, args.sizes))} --check "
         f"{' '.join(map(str, args.check))} --pilot-train {args.pilot_train}` (its docstring says what is run).",
         "",
-        "| what | value |",
-        "|---|---|",
-        f"| date (UTC) | {started} |",
-        f"| lazylib | {lazylib.__version__}, commit {lazylib.build_info()['commit']} |",
-        f"| machine | {platform.platform()}, {os.cpu_count()} cores (shared), Python {platform.python_version()} |",
-        f"| load average before / after (1, 5, 15 min) | {_load(load_before)} / {_load(load_after)} |",
+        *provenance_rows(started, load_before, load_after),
         "",
         frame.to_markdown(index=False),
         "",
@@ -108,10 +99,6 @@ def main(argv=None) -> None:
     ]
     Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))
-
-
-def _load(values) -> str:
-    return ", ".join(f"{v:.2f}" for v in values)
 
 
 if __name__ == "__main__":

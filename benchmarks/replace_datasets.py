@@ -20,27 +20,18 @@ shuttle letter mushroom satellite --n-jobs 2 --results /work/regen/results --out
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import datetime
 import json
 from pathlib import Path
 
 import pandas as pd
-from replace_methods import FOLDER, _write_gz
+from replace_methods import FOLDER, _write_gz, arguments, earlier_run, keep_old, read_rows, rewrite_artifact
 
 from lazylib.protocols.bench import methods as bench_methods
 from lazylib.protocols.bench import protocol as bench
-from lazylib.protocols.bench.guard import DECLARATIONS
 from lazylib.protocols.bench.readings import BASELINES, CODE_ORDER
-from lazylib.protocols.bench.results import ROW_KEY, write_artifact
-
-TEXT = {c: str for c in ("dataset", "kind", "method", "refused", "error")}
-
-
-def _read(path) -> pd.DataFrame:
-    """Rows as text and floats that round-trip: the rows kept are written back byte for byte."""
-    return pd.read_csv(path, dtype=TEXT, float_precision="round_trip")
+from lazylib.protocols.bench.results import ROW_KEY
 
 
 def expected_keys(config, names) -> set:
@@ -74,15 +65,9 @@ def _spliced(old: pd.DataFrame, new: pd.DataFrame, names) -> pd.DataFrame:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--new", required=True, help="CSV of the re-run data sets' rows (the bench's --output)")
-    parser.add_argument("--command", required=True, help="the command that computed them")
-    parser.add_argument("--keep-as", required=True, help="where the replaced rows go (a .csv.gz)")
-    parser.add_argument("--why", required=True, help="why the data sets' numbers moved")
-    args = parser.parse_args()
-
+    args = arguments("data sets")
     run = json.loads((FOLDER / "full_run.json").read_text())
-    full, new = _read(FOLDER / "full_run.csv.gz"), _read(args.new)
+    full, new = read_rows(FOLDER / "full_run.csv.gz"), read_rows(args.new)
     names = sorted(set(new["dataset"]))
     if set(map(tuple, new[list(ROW_KEY)].to_numpy())) != expected_keys(bench.FULL, names):
         raise SystemExit(f"the new rows are not every seed, fold and method FULL gives {names}, once each")
@@ -90,15 +75,12 @@ def main() -> None:
         raise SystemExit("the new rows hold errors: run the failed jobs again before replacing")
     replaced = full["dataset"].isin(names)
     merged = _spliced(full, new, names)
-    _write_gz(full[replaced].reset_index(drop=True), Path(args.keep_as))
     today = datetime.date.today().isoformat()
-    from_run = {k: run[k] for k in ("command", "commit", "inputs_fingerprint", "started", "ended")}
-    keep_meta = {"rows_of": names, "config": bench.CLIFF.record(), "from_run": from_run, "replaced_on": today}
-    keep_meta["why"] = args.why
-    Path(args.keep_as).with_suffix("").with_suffix(".json").write_text(json.dumps(keep_meta, indent=1) + "\n")
+    kept = {"rows_of": names, "config": bench.CLIFF.record(), "from_run": earlier_run(run), "replaced_on": today}
+    keep_old(full[replaced], args.keep_as, kept | {"why": args.why})
 
     codes_path = Path(CODE_ORDER)
-    codes = _read(codes_path)
+    codes = read_rows(codes_path)
     nominal = [name for name in names if bench._prepared(name)["kind"] != "continuous"]
     recomputed = code_order_rows(nominal) if nominal else new.iloc[:0]
     own = new[new["dataset"].isin(sorted(set(names) - set(nominal))) & new["method"].isin(BASELINES)]
@@ -113,23 +95,8 @@ def main() -> None:
     }
     codes_meta_path.write_text(json.dumps(codes_meta, indent=1) + "\n")
 
-    meta = write_artifact(
-        merged, FOLDER, bench.FULL, command=run["command"], started=run["started"], ended=run["ended"],
-        wall_s=run["wall_s"],
-    )  # fmt: skip
-    if "summary_line" in run:
-        meta["summary_line"] = run["summary_line"]
-    earlier = run.get("replaced", [])
-    meta["replaced"] = (earlier if isinstance(earlier, list) else [earlier]) + [
-        {"datasets": names, "command": args.command, "why": args.why, "old_rows": args.keep_as, "on": today}
-    ]
-    meta["earlier_run"] = run.get("earlier_run", from_run)
-    tmp = FOLDER / ".full_run.json.tmp"
-    tmp.write_text(json.dumps(meta, indent=1))
-    tmp.replace(FOLDER / "full_run.json")
-    declarations = FOLDER / DECLARATIONS
-    if declarations.is_file():
-        declarations.unlink()  # they were for the old artifact: a new one starts with none
+    entry = {"datasets": names, "command": args.command, "why": args.why, "old_rows": args.keep_as, "on": today}
+    meta = rewrite_artifact(merged, bench.FULL, run, entry)
     print(f"{int(replaced.sum())} rows of {names} replaced by {len(new)}; {len(merged)} rows; "
           f"fingerprint {meta['inputs_fingerprint'][:12]}")  # fmt: skip
 

@@ -31,6 +31,10 @@ from lazylib.protocols.bench.results import ROW_KEY, write_artifact
 FOLDER = Path("benchmarks") / "full_run"
 
 
+#: The columns read as text; every other column is a float read so that it round-trips.
+TEXT = {c: str for c in ("dataset", "kind", "method", "refused", "error")}
+
+
 def _write_gz(rows: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
     with open(tmp, "wb") as fh, gzip.GzipFile(path.name.removesuffix(".gz"), "wb", fileobj=fh, mtime=0) as out:
@@ -38,19 +42,59 @@ def _write_gz(rows: pd.DataFrame, path: Path) -> None:
     tmp.replace(path)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--new", required=True, help="CSV of the re-run methods' rows (the bench's --output)")
+def read_rows(path) -> pd.DataFrame:
+    """Rows as text and floats that round-trip: the rows kept are written back byte for byte."""
+    return pd.read_csv(path, dtype=TEXT, float_precision="round_trip")
+
+
+def arguments(what: str) -> argparse.Namespace:
+    """The command line both replacements take; ``what`` names what was re-run ("methods", "data sets")."""
+    parser = argparse.ArgumentParser(description=f"Replace some {what}' rows of the stored full run.")
+    parser.add_argument("--new", required=True, help=f"CSV of the re-run {what}' rows (the bench's --output)")
     parser.add_argument("--command", required=True, help="the command that computed them")
     parser.add_argument("--keep-as", required=True, help="where the replaced rows go (a .csv.gz)")
-    parser.add_argument("--why", required=True, help="why the methods' numbers moved")
-    args = parser.parse_args()
+    parser.add_argument("--why", required=True, help=f"why the {what}' numbers moved")
+    return parser.parse_args()
 
+
+def earlier_run(run: dict) -> dict:
+    """What identifies the run whose rows are replaced: its command, commit, fingerprint and times."""
+    return {k: run[k] for k in ("command", "commit", "inputs_fingerprint", "started", "ended")}
+
+
+def keep_old(rows: pd.DataFrame, keep_as: str, meta: dict) -> None:
+    """The replaced rows to ``keep_as`` (a .csv.gz) and what they are (``meta``) to the .json beside it."""
+    _write_gz(rows.reset_index(drop=True), Path(keep_as))
+    Path(keep_as).with_suffix("").with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def rewrite_artifact(merged: pd.DataFrame, config, run: dict, replaced: dict) -> dict:
+    """The artifact rewritten with ``merged``'s rows under ``config`` (the current code's fingerprint), its run's
+    command and times kept, this replacement (``replaced``) added to those recorded; the declarations of
+    ``same_numbers.json`` removed (they were for the old artifact). Returns the new ``full_run.json``."""
+    meta = write_artifact(
+        merged, FOLDER, config, command=run["command"], started=run["started"], ended=run["ended"],
+        wall_s=run["wall_s"],
+    )  # fmt: skip
+    if "summary_line" in run:
+        meta["summary_line"] = run["summary_line"]
+    earlier = run.get("replaced", [])
+    meta["replaced"] = (earlier if isinstance(earlier, list) else [earlier]) + [replaced]
+    meta["earlier_run"] = run.get("earlier_run", earlier_run(run))
+    tmp = FOLDER / ".full_run.json.tmp"
+    tmp.write_text(json.dumps(meta, indent=1))
+    tmp.replace(FOLDER / "full_run.json")
+    declarations = FOLDER / DECLARATIONS
+    if declarations.is_file():
+        declarations.unlink()
+    return meta
+
+
+def main() -> None:
+    args = arguments("methods")
     run = json.loads((FOLDER / "full_run.json").read_text())
-    # read as text and floats that round-trip: the rows kept are written back byte for byte
-    text = {c: str for c in ("dataset", "kind", "method", "refused", "error")}
-    full = pd.read_csv(FOLDER / "full_run.csv.gz", dtype=text, float_precision="round_trip")
-    new = pd.read_csv(args.new, dtype=text, float_precision="round_trip")[list(full.columns)]
+    full = read_rows(FOLDER / "full_run.csv.gz")
+    new = read_rows(args.new)[list(full.columns)]
     methods = sorted(set(new["method"]))
     replaced = full["method"].isin(methods)
     key = list(ROW_KEY)
@@ -61,27 +105,11 @@ def main() -> None:
     merged = full.copy()
     for column in full.columns:
         merged.loc[replaced, column] = aligned[column].to_numpy()
-    _write_gz(full[replaced].reset_index(drop=True), Path(args.keep_as))
-    keep_meta = {
-        "rows_of": methods,
-        "from_run": {k: run[k] for k in ("command", "commit", "inputs_fingerprint", "started", "ended")},
-        "replaced_on": datetime.date.today().isoformat(),
-        "why": args.why,
-    }
-    Path(args.keep_as).with_suffix("").with_suffix(".json").write_text(json.dumps(keep_meta, indent=1) + "\n")
-    meta = write_artifact(
-        merged, FOLDER, FULL, command=run["command"], started=run["started"], ended=run["ended"], wall_s=run["wall_s"]
-    )
-    if "summary_line" in run:
-        meta["summary_line"] = f"{run['summary_line']} (the earlier run's: see 'replaced')"
-    meta["replaced"] = {"methods": methods, "command": args.command, "why": args.why, "old_rows": args.keep_as}
-    meta["earlier_run"] = keep_meta["from_run"]
-    tmp = FOLDER / ".full_run.json.tmp"
-    tmp.write_text(json.dumps(meta, indent=1))
-    tmp.replace(FOLDER / "full_run.json")
-    declarations = FOLDER / DECLARATIONS
-    if declarations.is_file():
-        declarations.unlink()  # they were for the old artifact: a new one starts with none
+    today = datetime.date.today().isoformat()
+    keep_old(full[replaced], args.keep_as,
+             {"rows_of": methods, "from_run": earlier_run(run), "replaced_on": today, "why": args.why})  # fmt: skip
+    entry = {"methods": methods, "command": args.command, "why": args.why, "old_rows": args.keep_as, "on": today}
+    meta = rewrite_artifact(merged, FULL, run, entry)
     fingerprint = meta["inputs_fingerprint"][:12]
     print(f"{int(replaced.sum())} rows of {methods} replaced; {len(merged)} rows; fingerprint {fingerprint}")
 

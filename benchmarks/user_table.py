@@ -34,14 +34,32 @@ ROWS = 4500
 LEVELS = ["low", "lower", "upper", "high"]
 
 
-def table(path: Path) -> Path:
-    """Write the mixed table with missing values to ``path`` (CSV)."""
-    X, y = synthetic.waveform(ROWS, random_state=51)
+def mixed_frame(rows: int) -> pd.DataFrame:
+    """CART's waveform of ``rows`` instances, its first six attributes cut into four named levels, one cell in
+    twenty unknown, the class in column ``wave``."""
+    X, y = synthetic.waveform(rows, random_state=51)
     for column in X.columns[:6]:
         X[column] = pd.qcut(X[column], 4, labels=LEVELS).astype(object)
     X = X.mask(np.random.default_rng(52).random(X.shape) < 0.05)
-    X.assign(wave=y.astype(str)).to_csv(path, index=False)
+    return X.assign(wave=y.astype(str))
+
+
+def table(path: Path) -> Path:
+    """Write the mixed table with missing values to ``path`` (CSV)."""
+    mixed_frame(ROWS).to_csv(path, index=False)
     return path
+
+
+def provenance_rows(started: str, load_before, load_after) -> list[str]:
+    """The first rows of a measurement's table: when, which lazylib, which machine, and its load."""
+    return [
+        "| what | value |",
+        "|---|---|",
+        f"| date (UTC) | {started} |",
+        f"| lazylib | {lazylib.__version__}, commit {lazylib.build_info()['commit']} |",
+        f"| machine | {platform.platform()}, {os.cpu_count()} cores (shared), Python {platform.python_version()} |",
+        f"| load average before / after (1, 5, 15 min) | {_load(load_before)} / {_load(load_after)} |",
+    ]
 
 
 def main(argv=None) -> None:
@@ -69,12 +87,7 @@ def main(argv=None) -> None:
         "",
         f"Written by `python benchmarks/user_table.py --n-jobs {args.n_jobs}` (its docstring says what the table is).",
         "",
-        "| what | value |",
-        "|---|---|",
-        f"| date (UTC) | {started} |",
-        f"| lazylib | {lazylib.__version__}, commit {lazylib.build_info()['commit']} |",
-        f"| machine | {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()} |",
-        f"| load average before / after (1, 5, 15 min) | {_load(load_before)} / {_load(load_after)} |",
+        *provenance_rows(started, load_before, load_after),
         f"| command | `lazylib bench waveform_mixed.csv --target wave --nominal x1,...,x6 --n-jobs {args.n_jobs}` |",
         f"| protocol chosen by the default budget | {summary['provenance']['protocol']} |",
         f"| fold seeds | {len(summary['provenance']['seeds'])} |",

@@ -8,6 +8,7 @@ turned off; and the tables were used. The shared search of :mod:`lazylib.table_s
 
 from __future__ import annotations
 
+import contextlib
 from unittest import mock
 
 import numpy as np
@@ -67,8 +68,10 @@ def _fit(name: str, k: int, X, y):
     return clf
 
 
-def _both(name: str, k: int, X, y, Q):
-    """The results with the tables and without them (the search they replace), and how often they were used."""
+@contextlib.contextmanager
+def counting_tables():
+    """A list that each attempt to make the tables (``TableSearch.of``) extends while the block runs: True where
+    they were made, False where the search declined them."""
     made = []
     original = _tables.TableSearch.of.__func__
 
@@ -78,6 +81,12 @@ def _both(name: str, k: int, X, y, Q):
         return found
 
     with mock.patch.object(_tables.TableSearch, "of", classmethod(counting)):
+        yield made
+
+
+def _both(name: str, k: int, X, y, Q):
+    """The results with the tables and without them (the search they replace), and how often they were used."""
+    with counting_tables() as made:
         fast = _results(_fit(name, k, X, y), Q, k)
     with mock.patch.object(_tables, "TABLE_ROWS", 10**9):
         general = _results(_fit(name, k, X, y), Q, k)
@@ -119,15 +128,7 @@ def test_duplicated_stored_rows_and_many_unknowns_change_nothing(name):
 def test_numeric_columns_of_whole_numbers_or_per_class_weights_make_no_tables():
     X, y = _data(5000, seed=1)
     Q, _ = _data(50, seed=2)
-    made = []
-    original = _tables.TableSearch.of.__func__
-
-    def counting(cls, *args, **kwargs):
-        found = original(cls, *args, **kwargs)
-        made.append(found is not None)
-        return found
-
-    with mock.patch.object(_tables.TableSearch, "of", classmethod(counting)):
+    with counting_tables() as made:
         KNeighborsClassifier(1, "mvdm").fit(X + 0.5, y, types=["continuous"] * X.shape[1]).predict(Q + 0.5)
         for name in ("euclidean", "heom", "dvdm"):  # numeric attributes of whole numbers: codes, not nominal
             KNeighborsClassifier(1, name).fit(X, y, types=["continuous"] * X.shape[1]).predict(Q)
@@ -190,15 +191,7 @@ def test_stored_rows_the_engine_groups_go_to_its_own_search():
     the tables are not made."""
     X, y = _data(6000, seed=3)
     X[:4000] = X[4000 + np.arange(4000) % 50]
-    made = []
-    original = _tables.TableSearch.of.__func__
-
-    def counting(cls, *args, **kwargs):
-        found = original(cls, *args, **kwargs)
-        made.append(found is not None)
-        return found
-
-    with mock.patch.object(_tables.TableSearch, "of", classmethod(counting)):
+    with counting_tables() as made:
         for name in ("mvdm", "overlap"):
             KNeighborsClassifier(1, name).fit(X, y, types=["nominal"] * X.shape[1]).predict(X[:30])
     assert made and not any(made)
