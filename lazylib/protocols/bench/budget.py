@@ -10,10 +10,10 @@ Scaled up to more rows than the pilot's (a pilot on a sample of a large table, `
 to ``n ** 1.9``, issue #52). Cut to fewer rows (:func:`choose` shrinking the training sample to fit a budget) it
 is :data:`CUT_EXPONENT`, 1: a job shrinks no faster than linearly, since its test fold stays whole and its fits
 grow at least linearly (measured: a 100,000-row table's job grew as ``n ** 1.2`` from a 2,000-row pilot to its
-21,213-row sample, ``benchmarks/large_table.md``; with the exponent 2 a cut chosen to fit 15 minutes would have
-run about 1.3 times over). A job growing between linearly and quadratically thus costs at most what is predicted
-either way. The jobs share ``n_jobs`` workers evenly, and the pilot's wall seconds over its processor seconds
-carry the machine's load into the prediction.
+21,213-row sample, ``benchmarks/large_table.md``; with the exponent 2, a cut of that table to fit 15 minutes
+would have run 1.3 to 1.8 times over). A job growing between linearly and quadratically thus costs at most what
+is predicted either way. The jobs share ``n_jobs`` workers evenly, and the pilot's wall seconds over its
+processor seconds carry the machine's load into the prediction.
 
 The repetitions follow the same knee (:func:`fold_seeds`): every fold seed up to it, above it fold seeds in
 inverse proportion to the training part (at least one), so each fold seed predicting every instance once, the
