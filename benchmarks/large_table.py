@@ -42,8 +42,10 @@ def table(rows: int):
     return from_frame(mixed_frame(rows), "wave", name=f"waveform_{rows}")
 
 
-def measure(rows: int, pilot_train: int, check: bool) -> dict:
-    """The rule's protocol for a table of ``rows``, the pilot's prediction and, with ``check``, one job measured."""
+def measure(rows: int, pilot_train: int, check: bool, cuts=()) -> tuple[dict, list]:
+    """The rule's protocol for a table of ``rows``, the pilot's prediction and, with ``check``, one job measured;
+    then that job with its training sample cut to each of ``cuts`` rows, beside what the budget's cut model
+    predicts from the whole job (``budget.CUT_EXPONENT``) and what the n^2 model it replaced predicted."""
     t = table(rows)
     config = Config(datasets=(), tables=((t.name, t.sha256),), n_seeds=5, large_rule="smooth")
     sizes = budget.protocol_sizes(config, {t.name: rows}).iloc[0]
@@ -66,7 +68,17 @@ def measure(rows: int, pilot_train: int, check: bool) -> dict:
         out["measured job s"] = round(float(one["total_s"].sum()), 1)
         out["measured job wall s"] = round(time.perf_counter() - start, 1)
         out["measured / predicted"] = round(out["measured job s"] / (out["predicted job s"] / est.load), 2)
-    return out
+    cut_rows = []
+    for cap in cuts if check else ():
+        cut = dataclasses.replace(config, n_seeds=1, max_train=cap)
+        one = run(cut, tables={t.name: t}, n_jobs=1, folds=[0], progress=False)
+        share = cap / out["training sample"]
+        cut_rows.append({
+            "rows": rows, "training rows": cap, "measured job s": round(float(one["total_s"].sum()), 1),
+            "cut model (n^1)": round(out["measured job s"] * share**budget.CUT_EXPONENT, 1),
+            "n^2 model (before)": round(out["measured job s"] * share**2, 1),
+        })  # fmt: skip
+    return out, cut_rows
 
 
 def main(argv=None) -> None:
@@ -74,18 +86,22 @@ def main(argv=None) -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 20_000, 100_000, 1_000_000])
     parser.add_argument("--check", type=int, nargs="*", default=[20_000], help="sizes whose one job is also run")
     parser.add_argument("--pilot-train", type=int, default=2000)
+    parser.add_argument("--cuts", type=int, nargs="*", default=[], help="training rows of cut jobs of --check sizes")
     parser.add_argument("--out", default=str(HERE / "large_table.md"))
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    found = [measure(n, args.pilot_train, n in args.check) for n in args.sizes]
+    measured = [measure(n, args.pilot_train, n in args.check, args.cuts) for n in args.sizes]
+    found, cuts = [m[0] for m in measured], [row for m in measured for row in m[1]]
     load_after = os.getloadavg()
     frame = pd.DataFrame(found).fillna("")
     lines = [
         "# A large table under the smooth rule: fold seeds, training sample, predicted cost",
         "",
         f"Written by `python benchmarks/large_table.py --sizes {' '.join(map(str, args.sizes))} --check "
-        f"{' '.join(map(str, args.check))} --pilot-train {args.pilot_train}` (its docstring says what is run).",
+        f"{' '.join(map(str, args.check))} --pilot-train {args.pilot_train}"
+        + (f" --cuts {' '.join(map(str, args.cuts))}" if args.cuts else "")
+        + "` (its docstring says what is run).",
         "",
         *provenance_rows(started, load_before, load_after),
         "",
@@ -97,6 +113,15 @@ def main(argv=None) -> None:
         "`measured / predicted` compares processor seconds, the load taken out.",
         "",
     ]
+    if cuts:
+        lines += [
+            "The checked jobs cut to fewer training rows, as the budget of `lazylib bench` cuts a sample to fit its "
+            "minutes, beside the processor seconds the budget's cut model predicts from the whole job (a job "
+            "shrinking linearly, `budget.CUT_EXPONENT`) and those the n^2 model before it predicted:",
+            "",
+            pd.DataFrame(cuts).to_markdown(index=False),
+            "",
+        ]
     Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))
 
