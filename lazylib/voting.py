@@ -379,7 +379,9 @@ def correct(
     """
     check_ties(ties)
     if k == 1 and D.ndim == 2 and D.shape[1]:
-        return _correct_nearest(D, y, truth, priority, ties, tie_tolerance)
+        fast = _correct_nearest(D, y, truth, priority, ties, tie_tolerance)
+        if fast is not None:
+            return fast
     rows, cols, sums = select(D, k, tie_tolerance)
     nb = neighbourhood(rows, cols, sums, len(D), y, len(priority), k, tie_tolerance, first=ties == "first")
     return class_probabilities(nb, k, priority, ties)[np.arange(len(D)), np.asarray(truth, dtype=np.intp)]
@@ -391,10 +393,13 @@ def _correct_nearest(D, y, truth, priority, ties: str, tie_tolerance: float) -> 
     most win, then the class ``priority`` prefers), "random" each class's share of them (one is drawn) and
     "first" the tied one stored first. The same numbers as the general path (:func:`select`,
     :func:`neighbourhood`, :func:`class_probabilities`), which sorts every candidate: a leave-one-out 1-NN
-    sweep on data with many equal distances spent most of its vote there."""
+    sweep on data with many equal distances spent most of its vote there. None where a row's smallest is NaN
+    (the general path then refuses the row)."""
     n, C = len(D), len(priority)
     y, truth = np.asarray(y, dtype=np.intp), np.asarray(truth, dtype=np.intp)
     nearest = D.min(axis=1)
+    if np.isnan(nearest).any():
+        return None
     tied = D <= (nearest + tolerance(nearest, tie_tolerance))[:, None]
     if ties == "first":
         return (y[np.argmax(tied, axis=1)] == truth).astype(float)

@@ -266,3 +266,12 @@ def test_the_one_neighbour_vote_is_the_general_vote(ties):
     np.testing.assert_array_equal(got, _general_correct(D, y, truth, 1, priority, ties))
     other = {"all": "first", "first": "random", "random": "all"}[ties]
     assert not np.array_equal(got, _general_correct(D, y, truth, 1, priority, other))
+
+
+def test_the_one_neighbour_vote_refuses_a_row_with_nan_as_the_general_path_does():
+    from lazylib.voting import correct
+
+    D = np.array([[1.0, np.nan, 2.0], [0.5, 1.0, 2.0]])
+    for ties in ("all", "first", "random"):
+        with pytest.raises(ValueError, match="candidates"):
+            correct(D, np.array([0, 1, 1]), np.array([1, 0]), 1, np.array([0.6, 0.3]), ties)
