@@ -32,7 +32,7 @@ from lazylib.labels import encode_labels
 from lazylib.metrics import WORKING_MEMORY
 from lazylib.search import TIE_RULES, TIE_TOLERANCE, tolerance
 from lazylib.subspace import fit_numeric, in_safe_units, numeric_matrix, query_numeric
-from lazylib.voting import vote_priority
+from lazylib.voting import tied_vote, vote_priority
 
 #: Bytes counted per candidate subset by :func:`random_subsets`: its row of J booleans, its score, and its key in the
 #: set of those already drawn (a bytes object of J bytes and its slot, about 100 bytes).
@@ -108,25 +108,8 @@ def _block_correct(D, y, q, bounds, order, priority, ties, tie_tolerance) -> np.
     several = np.nonzero(tied_classes.sum(axis=0) > 1)
     if len(several[0]):  # several classes tie at the nearest distance (rare): apply the tie rule
         s, i = several
-        right[s, i] = _tied_vote(D[s, i, :], limit[s, i], y, y[q[i]], bounds, order, priority, ties)
+        right[s, i] = tied_vote(D[s, i, :] <= limit[s, i][:, None], y, y[q[i]], priority, ties, order)
     return right
-
-
-def _tied_vote(rows, limit, y, truth, bounds, order, priority, ties) -> np.ndarray:
-    """:func:`lazylib.voting.correct` with k = 1 for ``rows`` of class-sorted distances whose nearest are tied
-    within ``limit`` (each row's smallest plus its tolerance, as :func:`lazylib.search.select` computes it):
-    every stored instance within the limit is a tied neighbour and no one is strictly nearer, so the vote needs
-    only how many of each class are tied ("all": the most, then the class ``priority`` prefers; "random": each
-    class its share of them, one drawn) or the tied one of lowest own index ("first"). The same numbers as
-    ``correct`` on the rows in the stored instances' own order, without sorting every tied candidate."""
-    tied = rows <= limit[:, None]
-    if ties == "first":
-        own = np.where(tied, order[None, :], len(order)).argmin(axis=1)  # class-sorted row of the lowest own index
-        return (y[own] == truth).astype(float)
-    counts = np.stack([tied[:, bounds[c] : bounds[c + 1]].sum(axis=1) for c in range(len(bounds) - 1)], axis=1)
-    if ties == "random":
-        return counts[np.arange(len(rows)), truth] / counts.sum(axis=1)
-    return (np.argmax(counts + priority, axis=1) == truth).astype(float)
 
 
 def loo_subset_accuracy(

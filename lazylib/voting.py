@@ -388,22 +388,29 @@ def correct(
 
 
 def _correct_nearest(D, y, truth, priority, ties: str, tie_tolerance: float) -> np.ndarray:
-    """:func:`correct` with k = 1, without sorting the candidates: within the tolerance of a row's smallest every
-    stored instance is tied and none is strictly nearer, so "all" needs how many of each class are tied (the
-    most win, then the class ``priority`` prefers), "random" each class's share of them (one is drawn) and
-    "first" the tied one stored first. The same numbers as the general path (:func:`select`,
-    :func:`neighbourhood`, :func:`class_probabilities`), which sorts every candidate: a leave-one-out 1-NN
-    sweep on data with many equal distances spent most of its vote there. None where a row's smallest is NaN
-    (the general path then refuses the row)."""
-    n, C = len(D), len(priority)
-    y, truth = np.asarray(y, dtype=np.intp), np.asarray(truth, dtype=np.intp)
+    """:func:`correct` with k = 1, without sorting the candidates (:func:`tied_vote` of the columns within the
+    tolerance of each row's smallest): the same numbers as the general path (:func:`select`,
+    :func:`neighbourhood`, :func:`class_probabilities`), which sorts every candidate; a leave-one-out 1-NN sweep on
+    data with many equal distances spent most of its vote there. None where a row's smallest is NaN (the general
+    path then refuses the row)."""
     nearest = D.min(axis=1)
     if np.isnan(nearest).any():
         return None
-    tied = D <= (nearest + tolerance(nearest, tie_tolerance))[:, None]
+    return tied_vote(D <= (nearest + tolerance(nearest, tie_tolerance))[:, None], y, truth, priority, ties)
+
+
+def tied_vote(tied, y, truth, priority, ties: str, order=None) -> np.ndarray:
+    """Whether a 1-NN vote is right, from ``tied`` (n, m), each row's stored instances within the tolerance of its
+    nearest: those are all tied neighbours and none is strictly nearer, so "all" needs how many of each class
+    are tied (the most win, then the class ``priority`` prefers), "random" each class's share of them (one is
+    drawn) and "first" the tied one stored first: the lowest ``order`` (the stored instances' own indices of the
+    columns; None: the columns' order). ``y`` (m,): the columns' classes; ``truth`` (n,): each row's class."""
+    n, C = len(tied), len(priority)
+    y, truth = np.asarray(y, dtype=np.intp), np.asarray(truth, dtype=np.intp)
     if ties == "first":
-        return (y[np.argmax(tied, axis=1)] == truth).astype(float)
-    rows, cols = np.divmod(np.flatnonzero(tied), D.shape[1])
+        first = np.argmax(tied, axis=1) if order is None else np.where(tied, order, len(order)).argmin(axis=1)
+        return (y[first] == truth).astype(float)
+    rows, cols = np.divmod(np.flatnonzero(tied), tied.shape[1])
     counts = np.bincount(rows * C + y[cols], minlength=n * C).reshape(n, C)
     if ties == "random":
         return counts[np.arange(n), truth] / counts.sum(axis=1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 import types as pytypes
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -133,43 +132,6 @@ def test_loo_subset_accuracy_refuses_labels_that_are_not_class_indices_and_masks
         loo_subset_accuracy(X, y[:5], np.ones((1, 3), bool))
     as_ints = loo_subset_accuracy(X, y, np.array([[1, 0, 1]]))
     assert as_ints.tolist() == loo_subset_accuracy(X, y, np.array([[True, False, True]])).tolist()
-
-
-@pytest.mark.parametrize("ties", ["all", "first", "random"])
-def test_the_tied_vote_is_the_general_vote_with_k_one(ties):
-    """The scoring's own vote among rows whose nearest tie (``selection._tied_vote``) gives what
-    ``voting.correct`` gives with k = 1 (by either of its paths) on the same rows in the stored instances' own
-    order, on rows of few
-    distinct distances (many ties, some classes absent from a row's nearest), and it can tell them apart: with
-    the class-sorted order taken for the own order, "first" differs."""
-    from lazylib import selection
-    from lazylib.search import tolerance
-    from lazylib.voting import correct, vote_priority
-
-    rng = np.random.default_rng(5)
-    n, C, m = 60, 4, 300
-    y_own = rng.integers(0, C, n)
-    y_own[:3] = [0, 1, 3]  # class 2 may be rare; class 3 present
-    order = np.argsort(y_own, kind="stable")
-    y = y_own[order]
-    bounds = np.searchsorted(y, np.arange(C + 1))
-    priority = vote_priority(np.bincount(y, minlength=C))
-    rows = rng.integers(0, 4, (m, n)).astype(float) * 0.5  # class-sorted distances, four distinct values
-    rows[rng.random((m, n)) < 0.02] = np.inf
-    truth = rng.integers(0, C, m)
-    dmin = rows.min(axis=1)
-    limit = dmin + tolerance(dmin, 1e-9)
-    got = selection._tied_vote(rows, limit, y, truth, bounds, order, priority, ties)
-    back = np.argsort(order)
-    expected = correct(rows[:, back], y_own, truth, 1, priority, ties, 1e-9)
-    sys.path.insert(0, str(Path(__file__).parent))
-    from test_ties import _general_correct
-
-    np.testing.assert_array_equal(expected, _general_correct(rows[:, back], y_own, truth, 1, priority, ties))
-    np.testing.assert_array_equal(got, expected)
-    if ties == "first":  # the own order matters: the class-sorted one gives other voters
-        wrong = selection._tied_vote(rows, limit, y, truth, bounds, np.arange(n), priority, ties)
-        assert not np.array_equal(wrong, expected)
 
 
 def test_scoring_blocks_stay_within_the_cache_bound():

@@ -275,3 +275,34 @@ def test_the_one_neighbour_vote_refuses_a_row_with_nan_as_the_general_path_does(
     for ties in ("all", "first", "random"):
         with pytest.raises(ValueError, match="candidates"):
             correct(D, np.array([0, 1, 1]), np.array([1, 0]), 1, np.array([0.6, 0.3]), ties)
+
+
+@pytest.mark.parametrize("ties", ["all", "first", "random"])
+def test_the_tied_vote_on_class_sorted_columns_is_the_general_vote_with_k_one(ties):
+    """MC's scoring votes on class-sorted columns (``voting.tied_vote`` with the stored instances' own indices
+    as ``order``): what ``voting.correct`` gives with k = 1 (by either of its paths) on the same rows in the
+    stored instances' own order, on rows of few distinct distances (many ties, some classes absent from a row's
+    nearest); and it can tell them apart: with the class-sorted order taken for the own order, "first" differs."""
+    from lazylib.search import tolerance
+    from lazylib.voting import correct, tied_vote
+
+    rng = np.random.default_rng(5)
+    n, C, m = 60, 4, 300
+    y_own = rng.integers(0, C, n)
+    y_own[:3] = [0, 1, 3]  # class 2 may be rare; class 3 present
+    order = np.argsort(y_own, kind="stable")
+    y = y_own[order]
+    priority = vote_priority(np.bincount(y, minlength=C))
+    rows = rng.integers(0, 4, (m, n)).astype(float) * 0.5  # class-sorted distances, four distinct values
+    rows[rng.random((m, n)) < 0.02] = np.inf
+    truth = rng.integers(0, C, m)
+    dmin = rows.min(axis=1)
+    limit = dmin + tolerance(dmin, 1e-9)
+    got = tied_vote(rows <= limit[:, None], y, truth, priority, ties, order)
+    back = np.argsort(order)
+    expected = correct(rows[:, back], y_own, truth, 1, priority, ties, 1e-9)
+    np.testing.assert_array_equal(expected, _general_correct(rows[:, back], y_own, truth, 1, priority, ties))
+    np.testing.assert_array_equal(got, expected)
+    if ties == "first":  # the own order matters: the class-sorted one gives other voters
+        wrong = tied_vote(rows <= limit[:, None], y, truth, priority, ties, np.arange(n))
+        assert not np.array_equal(wrong, expected)
