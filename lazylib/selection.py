@@ -91,21 +91,17 @@ def _block_correct(D, y, q, bounds, order, priority, ties, tie_tolerance) -> np.
     """Whether the 1-NN vote of each query ``q`` (indices of the class-sorted rows) is right under each subset of
     ``D``: (subsets, queries), fractions under the "random" rule. ``order[p]``: the stored instance's own index
     of class-sorted row ``p`` (the "first" rule's order)."""
-    S, C = len(D), len(bounds) - 1
-    # nearest distance to each class; the nearest class wins unless several classes tie at the minimum
-    near = np.stack(
-        [
-            D[:, :, bounds[c] : bounds[c + 1]].min(axis=2)
-            if bounds[c + 1] > bounds[c]
-            else np.full((S, len(q)), np.inf)
-            for c in range(C)
-        ]
-    )  # (C, subsets, queries)
-    dmin = near.min(axis=0)
+    # nearest distance to each class (one reduction over the class-sorted columns; an empty class at infinity);
+    # the nearest class wins unless several classes tie at the minimum
+    near = np.minimum.reduceat(D, bounds[:-1], axis=2)  # (subsets, queries, C)
+    empty = bounds[1:] == bounds[:-1]
+    if empty.any():
+        near[:, :, empty] = np.inf
+    dmin = near.min(axis=2)
     limit = dmin + tolerance(dmin, tie_tolerance)
-    tied_classes = near <= limit
-    right = (np.argmax(tied_classes, axis=0) == y[q][None, :]).astype(float)
-    several = np.nonzero(tied_classes.sum(axis=0) > 1)
+    tied_classes = near <= limit[:, :, None]
+    right = (np.argmax(tied_classes, axis=2) == y[q][None, :]).astype(float)
+    several = np.nonzero(tied_classes.sum(axis=2) > 1)
     if len(several[0]):  # several classes tie at the nearest distance (rare): apply the tie rule
         s, i = several
         right[s, i] = tied_vote(D[s, i, :] <= limit[s, i][:, None], y, y[q[i]], priority, ties, order)

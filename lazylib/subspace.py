@@ -35,8 +35,9 @@ from lazylib.voting import correct, vote_priority
 METHODS = ("ca", "cacp")
 #: How the basis is completed beyond the rank of the decomposed matrix (see :class:`SubspaceMapping`).
 NULL_SPACES = ("svd", "ca", "none")
-#: Float64 numbers of the (queries x stored x widths) distance array computed at once.
-CHUNK_ELEMENTS = 1 << 21
+#: Float64 numbers of the (queries x stored) distances that :func:`correct_by_width` accumulates column by column
+#: and votes on at each width (two such arrays: the sums and one column's squares).
+WIDTH_BLOCK_ELEMENTS = 1 << 18
 
 
 def in_safe_units(*arrays) -> tuple[list, float]:
@@ -317,7 +318,9 @@ def correct_by_width(
     """Whether Euclidean 1-NN classifies each query right, on the first ``w`` columns for every ``w`` in
     ``widths`` (default ``1..J``): shape (n_queries, n_widths), entries in [0, 1].
 
-    Squared distances accumulate column by column (one cumulative sum). Stored instances within the relative
+    Squared distances accumulate column by column (the additions of :func:`width_distances`, so its bits), a
+    block of queries at a time (:data:`WIDTH_BLOCK_ELEMENTS`), and each width's vote is taken from the running
+    sums when they reach it: no array of every width's distances is held. Stored instances within the relative
     ``tie_tolerance`` of the nearest distance are tied (:func:`lazylib.search.tolerance`), and ``ties``
     decides among them:
 
@@ -343,18 +346,28 @@ def correct_by_width(
     y_query, y_stored = np.asarray(y_query, dtype=np.intp), np.asarray(y_stored, dtype=np.intp)
     n, m = len(Q), len(S)
     out = np.empty((n, len(widths)))
-    step = max(1, CHUNK_ELEMENTS // max(1, m * J))
-    W = len(widths)
+    step = max(1, WIDTH_BLOCK_ELEMENTS // max(1, m))
+    last = int(widths.max(initial=0))
     for start in range(0, n, step):
-        D = width_distances(Q[start : start + step], S, widths)  # (widths, chunk, m)
-        chunk = D.shape[1]
-        rows = np.arange(chunk)
-        if exclude_self:
-            D[:, rows, start + rows] = np.inf
-        stacked = D.reshape(W * chunk, m)  # width-major rows
-        truth = np.tile(y_query[start : start + chunk], W)
-        right = correct(stacked, y_stored, truth, 1, priority, ties, tie_tolerance)
-        out[start : start + chunk] = np.asarray(right, dtype=float).reshape(W, chunk).T
+        chunk = min(step, n - start)
+        rows, truth = np.arange(chunk), y_query[start : start + chunk]
+        acc, square = np.empty((chunk, m)), np.empty((chunk, m))
+        for j in range(last):  # the squares added column by column, as width_distances adds them
+            target = acc if j == 0 else square
+            np.subtract.outer(Q[start : start + chunk, j], S[:, j], out=target)
+            np.multiply(target, target, out=target)
+            if j:
+                acc += square
+            at = np.flatnonzero(widths == j + 1)
+            if not len(at):
+                continue
+            if exclude_self:  # the query's own instance out of its vote, put back for the next column
+                own = acc[rows, start + rows].copy()
+                acc[rows, start + rows] = np.inf
+            right = np.asarray(correct(acc, y_stored, truth, 1, priority, ties, tie_tolerance), dtype=float)
+            if exclude_self:
+                acc[rows, start + rows] = own
+            out[start : start + chunk, at] = right[:, None]
     return out
 
 

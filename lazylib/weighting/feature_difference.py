@@ -43,10 +43,12 @@ class _UnknownAsValue(PowerAttribute):
     """``|x - y| / scale`` with an unknown value one more value: 1 from every known value, 0 from another
     unknown (``missing="value"`` of :class:`FeatureDifference`)."""
 
-    def direct(self, xq, xs) -> np.ndarray:
-        """The (len(xq), len(xs)) matrix of terms (1 against an unknown value, 0 between two unknowns)."""
-        term = super().direct(xq, xs)
-        term[np.isnan(xq)[:, None] & np.isnan(xs)[None, :]] = 0.0
+    def _direct(self, uq, us) -> np.ndarray:
+        """The terms between the columns ``uq`` and ``us`` (1 against an unknown value, 0 between two unknowns).
+        Overriding this rather than :meth:`direct` keeps :meth:`direct_rows`: between the distinct values of a
+        column (all unknowns one value), the mask costs a small table instead of a matrix of every pair."""
+        term = super()._direct(uq, us)
+        term[np.isnan(uq)[:, None] & np.isnan(us)[None, :]] = 0.0
         return term
 
 

@@ -227,6 +227,26 @@ UNKNOWNS = pd.DataFrame(
 )
 
 
+def test_feature_difference_reads_an_unknown_as_a_value_through_the_table_of_distinct_values():
+    """``missing="value"`` keeps the direct term's table of distinct values (``direct_rows``: a small table and a
+    gather, not a mask over every pair, issue #52 item 4), and every term is the pair's: the range-scaled
+    difference, 1 against an unknown value, 0 between two unknowns."""
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 80, 300).astype(float)  # more values than a table of differences takes (TABLE_VALUES)
+    x[rng.random(300) < 0.2] = np.nan
+    metric = FeatureDifference(missing="value").fit(pd.DataFrame({"x": x}))
+    term = metric.attributes_[0]
+    rows = term.direct_rows(x, x)
+    assert rows is not None
+    gathered = rows.table.take(rows.rows, axis=0)
+    unknown = np.isnan(x)
+    expected = np.abs(x[:, None] - x[None, :]) / metric.scales_[0]
+    expected[unknown[:, None] ^ unknown[None, :]] = 1.0
+    expected[unknown[:, None] & unknown[None, :]] = 0.0
+    assert np.array_equal(gathered, expected) and np.array_equal(term.direct(x, x), expected)
+    assert np.array_equal(metric.pairwise(pd.DataFrame({"x": x})), expected)
+
+
 def test_feature_difference_reads_an_unknown_as_one_more_value():
     X = UNKNOWNS.iloc[:4]
     one = FeatureDifference().fit(X).pairwise(X)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from lazylib import search
 from lazylib.search import kth_position, kth_smallest, row_starts, select, tolerance, within
 
 S = np.array([[3.0, 1.0, 2.0], [0.5, 4.0, 4.0]])
@@ -67,3 +68,27 @@ def test_tolerance_refuses_nan_and_a_negative_floor():
         tolerance(np.array([0.5]), float("nan"))
     with pytest.raises(ValueError, match="floor must be a finite number >= 0, got -1.0"):
         tolerance(np.array([0.5]), 1e-9, floor=-1.0)
+
+
+@pytest.mark.parametrize("kind", ["continuous", "ties", "nan", "inf", "descending", "float32"])
+def test_kth_smallest_of_long_rows_below_a_sampled_bound_is_the_partition_s(kind):
+    """Rows long enough (``BOUND_STRIDE * BOUND_SAMPLE * k`` entries) take their k-th smallest among the entries
+    below a bound sampled from their columns; the values equal partitioning the whole row, also where the bound
+    leaves too few entries (NaN in the sample) or too many (ties, infinities: those rows partitioned whole)."""
+    rng = np.random.default_rng(7)
+    k = 12
+    S = rng.random((40, search.BOUND_STRIDE * search.BOUND_SAMPLE * k + 37))
+    if kind == "ties":
+        S = np.round(S * 6)
+    elif kind == "nan":
+        S[rng.random(S.shape) < 0.4] = np.nan
+        S[0, :: search.BOUND_STRIDE] = np.nan  # a whole sample unknown: no bound
+    elif kind == "inf":
+        S[rng.random(S.shape) < 0.6] = np.inf
+    elif kind == "descending":  # the sampled columns the row's largest
+        S = np.sort(S, axis=1)[:, ::-1]
+    elif kind == "float32":
+        S = S.astype(np.float32)
+    got = kth_smallest(S, k)
+    assert got.dtype == S.dtype
+    np.testing.assert_array_equal(got, np.partition(S, k - 1, axis=1)[:, k - 1])

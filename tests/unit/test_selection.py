@@ -49,6 +49,19 @@ def test_loo_subset_accuracy_matches_a_loop(seed, ties):
         assert acc == pytest.approx(_loo_loop(X, y, mask, ties))
 
 
+@pytest.mark.parametrize("ties", ["all", "first", "random"])
+def test_loo_subset_accuracy_with_a_class_absent_from_the_labels(ties):
+    """Classes 0 and 2 only: the per-class minima are one reduction over class-sorted columns, and the empty
+    class between them must stay out of every vote."""
+    rng = np.random.default_rng(3)
+    y = 2 * rng.integers(0, 2, 40)
+    X = np.round(rng.normal(size=(40, 4)) + y[:, None] * 0.3, 1)
+    masks = random_subsets(4, 15, rng)
+    got = loo_subset_accuracy(X, y, masks, ties=ties)
+    for mask, acc in zip(masks, got):
+        assert acc == pytest.approx(_loo_loop(X, y, mask, ties))
+
+
 def test_random_subsets():
     rng = np.random.default_rng(0)
     every = random_subsets(3, 10, rng)
