@@ -56,6 +56,7 @@ from lazylib.search import (
 from lazylib.voting import (
     Neighbourhood,
     block_neighbourhood,
+    block_neighbourhoods,
     class_probabilities,
     decide,
     first_k,
@@ -450,8 +451,13 @@ def loo_accuracy_fitted(clf, ks, *, expected: bool = False, random_state=None) -
     correct = np.zeros(len(ks))
     for block in clf.metric_.nearest_groups(None, ks[-1], tie_tolerance, leave_one_out=True):
         truth = clf.y_[block.start : block.stop]
-        for i, k in enumerate(ks):
-            nb = block_neighbourhood(block, clf.y_, C, k, tie_tolerance, first=ties == "first", leave_one_out=True)
+        if ties == "first":
+            found = (
+                block_neighbourhood(block, clf.y_, C, k, tie_tolerance, first=True, leave_one_out=True) for k in ks
+            )
+        else:  # the class counts of every k from one pass over the candidates
+            found = block_neighbourhoods(block, clf.y_, C, ks, tie_tolerance, leave_one_out=True)
+        for i, (k, nb) in enumerate(zip(ks, found)):
             correct[i] += _hits(nb, k, clf.priority_, ties, truth, expected, rng)
     return pd.Series(correct / n, index=pd.Index(ks, name="k"), name="loo_accuracy")
 

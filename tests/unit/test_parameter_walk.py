@@ -539,6 +539,10 @@ SKIPPED_FUNCTIONS = {
     "(k and cap from the fitted model and working_memory, checked there)",
     "lazylib.voting.block_neighbourhood": "engine-level helper of the k-NN (k, C from the fitted classifier)",
     "lazylib.voting.neighbourhood": "engine-level helper of the k-NN (k, C from the fitted classifier)",
+    "lazylib.voting.block_neighbourhoods": "engine-level helper of the k-NN's leave-one-out choice of k (ks, C from "
+    "the fitted classifier)",
+    "lazylib.voting.neighbourhoods": "engine-level helper of the k-NN's leave-one-out choice of k (ks, C from the "
+    "fitted classifier)",
     "lazylib.voting.first_k": "engine-level helper of the k-NN (k from the fitted classifier)",
     "lazylib.voting.vote_nearest": "engine-level helper of vote (walked through vote)",
     "lazylib.voting.class_probabilities": "engine-level helper (k from the fitted classifier)",

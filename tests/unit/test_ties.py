@@ -306,3 +306,33 @@ def test_the_tied_vote_on_class_sorted_columns_is_the_general_vote_with_k_one(ti
     if ties == "first":  # the own order matters: the class-sorted one gives other voters
         wrong = tied_vote(rows <= limit[:, None], y, truth, priority, ties, np.arange(n))
         assert not np.array_equal(wrong, expected)
+
+
+@pytest.mark.parametrize("grouped", [False, True])
+@pytest.mark.parametrize("leave_one_out", [False, True])
+def test_the_counts_of_every_k_from_one_pass_equal_each_k_counted_alone(grouped, leave_one_out):
+    """``voting.neighbourhoods`` (a leave-one-out choice of k reads every k from running counts) gives, k for k,
+    the counts of :func:`~lazylib.voting.neighbourhood`: on rounded distances (ties at many k-th smallest), with
+    groups of identical stored instances and with each query's own instance left out."""
+    from lazylib.search import Groups, select
+    from lazylib.voting import neighbourhood, neighbourhoods
+
+    rng = np.random.default_rng(11)
+    n_groups, n, C = 30, 25, 3
+    of = rng.integers(0, n_groups, 60) if grouped else np.arange(n_groups)
+    of[:n_groups] = np.arange(n_groups)  # every group holds a member
+    groups = Groups.of_labels(of, n_groups)
+    y = rng.integers(0, C, len(of))
+    D = np.round(rng.random((n, n_groups)) * 4) / 4
+    exclude = None
+    if leave_one_out:  # query i is stored instance i, at distance 0 from its own group
+        exclude = np.arange(n)
+        D[np.arange(n), of[exclude]] = 0.0
+    ks = [1, 2, 4, 7, 12]
+    rows, cols, sums = select(D, ks[-1] + 1, 1e-9)
+    every = list(neighbourhoods(rows, cols, sums, n, y, C, ks, 1e-9, groups=groups, exclude=exclude))
+    assert len(every) == len(ks)
+    for k, got in zip(ks, every):
+        one = neighbourhood(rows, cols, sums, n, y, C, k, 1e-9, groups=groups, exclude=exclude)
+        np.testing.assert_array_equal(got.strict, one.strict)
+        np.testing.assert_array_equal(got.tied, one.tied)
