@@ -19,7 +19,6 @@ from lazylib.search import (
     Candidates,
     Groups,
     Nearest,
-    _refuse_short_rows,
     check_ties,
     kth_position,
     row_starts,
@@ -142,17 +141,24 @@ def neighbourhoods(
     mushroom's k-NN OM fold 2.3 -> 1.8 s). The same whole-number
     counts; where the running counts would pass :data:`SWEEP_BYTES`, each k is counted as
     :func:`neighbourhood` counts it.
+
+    Yields
+    ------
+    Neighbourhood
+        One per k of ``ks``, in their order.
     """
     ks = [int(k) for k in ks]
-    if (len(rows) + 1) * C * 8 > SWEEP_BYTES:
-        for k in ks:
-            yield neighbourhood(rows, cols, sums, n, y, C, k, tie_tolerance, groups=groups, exclude=exclude)
-        return
-    groups = Groups.identity(len(y)) if groups is None else groups
-    size = groups.size[cols]
-    own = None if exclude is None else cols == groups.of[exclude][rows]  # the pair holding the query's own instance
+    whole = Groups.identity(len(y)) if groups is None else groups
+    size = whole.size[cols]
+    own = None if exclude is None else cols == whole.of[exclude][rows]  # the pair holding the query's own instance
     if own is not None:
         size = size - own
+    in_row = np.bincount(rows, weights=size, minlength=n)
+    if (len(rows) + 1) * C * 8 > SWEEP_BYTES or (n and ks and in_row.min() < max(ks)):
+        for k in ks:  # counted k by k (and a k beyond a row's candidates refused as neighbourhood refuses it)
+            yield neighbourhood(rows, cols, sums, n, y, C, k, tie_tolerance, groups=groups, exclude=exclude)
+        return
+    groups = whole
     counts = np.zeros((len(rows) + 1, C), np.int64)  # counts[i + 1]: the members of each class of candidate i
     if groups.trivial:
         counts[np.arange(1, len(rows) + 1), y[cols]] = size
@@ -165,9 +171,7 @@ def neighbourhoods(
     starts = row_starts(rows, n)
     total = np.cumsum(size)
     before = total[starts] - size[starts]  # weight of the rows above each row
-    in_row = np.bincount(rows, weights=size, minlength=n)
     for k in ks:
-        _refuse_short_rows(in_row, k, "weighted candidates")
         kth = sums[np.searchsorted(total, before + k)]  # the row's first entry whose running weight reaches k
         tol = tolerance(kth, tie_tolerance)[rows]
         nearer = starts + np.bincount(rows, weights=sums < kth[rows] - tol, minlength=n).astype(np.intp)
@@ -179,7 +183,13 @@ def neighbourhoods(
 def block_neighbourhoods(
     block: Candidates | Nearest, y: np.ndarray, C: int, ks, tie_tolerance: float = TIE_TOLERANCE, *, leave_one_out=False
 ):
-    """:func:`neighbourhoods` of the queries of one block of a search, as :func:`block_neighbourhood` reads it."""
+    """:func:`neighbourhoods` of the queries of one block of a search, as :func:`block_neighbourhood` reads it.
+
+    Yields
+    ------
+    Neighbourhood
+        One per k of ``ks``, in their order.
+    """
     yield from neighbourhoods(
         block.rows - block.start,
         block.cols,

@@ -238,17 +238,31 @@ class Plan:
         near = np.flatnonzero(sums <= factor * self.magnitude[rows])
         if not len(near):
             return sums
-        size = self.distinct_pairs(rows[near], cols[near], self.pair_magnitude)
+        r, c = rows[near], cols[near]
+        coded = self.pair_codes(r, c)  # the pairs coded once, for both recomputations
+        if coded is None:
+            size = self.pair_magnitude(r, c)
+        else:
+            first, inverse = coded
+            size = self.pair_magnitude(r[first], c[first])[inverse]
         keep = sums[near] <= factor * size
+        if not keep.any():
+            return sums
         near, size = near[keep], size[keep]
-        if len(near):
-            sums = sums.copy()
-
-            def exact(r, c):
-                return exact_pairs(self.query, self.stored, r, c, self.U, self.V, max_bytes=4 * self.pair_bytes)
-
-            exact = self.distinct_pairs(rows[near], cols[near], exact)
-            sums[near] = np.where(exact <= SNAP * size, 0.0, exact)
+        if coded is None:
+            exact = exact_pairs(
+                self.query, self.stored, r[keep], c[keep], self.U, self.V, max_bytes=4 * self.pair_bytes
+            )
+        else:  # once per distinct pair of rows among those kept
+            used = np.zeros(len(first), bool)
+            used[inverse[keep]] = True
+            some = first[used]
+            exact = exact_pairs(
+                self.query, self.stored, r[some], c[some], self.U, self.V, max_bytes=4 * self.pair_bytes
+            )
+            exact = exact[(np.cumsum(used) - 1)[inverse[keep]]]
+        sums = sums.copy()
+        sums[near] = np.where(exact <= SNAP * size, 0.0, exact)
         return sums
 
     @cached_property
@@ -268,8 +282,18 @@ class Plan:
         pair, since each pair's value depends only on the bytes of its two rows. A leave-one-out search on data
         with many identical instances (hypothyroid under MDW: 2 million pairs near zero, 7,600 distinct)
         recomputes each distinct pair once (issue #52 item 4)."""
+        coded = self.pair_codes(rows, cols)
+        if coded is None:
+            return compute(rows, cols)
+        first, inverse = coded
+        return compute(rows[first], cols[first])[inverse]
+
+    def pair_codes(self, rows: np.ndarray, cols: np.ndarray):
+        """``(first, inverse)``: one pair of each distinct pair of rows (:attr:`row_keys`; ``first`` indexes
+        ``rows``) and the distinct pair of every pair; None where coding would not repay itself (too few pairs,
+        or all distinct)."""
         if len(rows) < DISTINCT_MIN * (len(self.query.alpha) + len(self.stored.alpha)):
-            return compute(rows, cols)  # too few pairs to repay coding the rows (mushroom's: all distinct)
+            return None  # too few pairs to repay coding the rows (mushroom's: all distinct)
         kq, ks = self.row_keys
         width = int(ks.max(initial=0)) + 1
         code = kq[rows] * width + ks[cols]
@@ -278,16 +302,15 @@ class Plan:
             seen = np.zeros(size, bool)
             seen[code] = True
             if seen.sum() == len(code):
-                return compute(rows, cols)
+                return None
             slot = np.cumsum(seen) - 1
             which = np.empty(size, np.intp)
             which[code] = np.arange(len(code))  # one pair of each code (any: they hold the same bytes)
-            first, inverse = which[seen], slot[code]
-        else:
-            _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-            if len(first) == len(code):
-                return compute(rows, cols)
-        return compute(rows[first], cols[first])[inverse.ravel()]
+            return which[seen], slot[code]
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        if len(first) == len(code):
+            return None
+        return first, inverse.ravel()
 
 
 def _byte_codes(parts, n: int) -> np.ndarray:

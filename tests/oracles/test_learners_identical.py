@@ -60,8 +60,9 @@ def test_intermediate_results_are_the_recorded_bytes():
 
 @pytest.mark.parametrize("metric", ["MDW", "IGWeighted"])  # FD: its sums are never refined here
 def test_refinement_by_distinct_pairs_gives_the_bits_of_every_pair(metric):
-    """The near-zero refinement recomputes each distinct pair of rows once (``Plan.distinct_pairs``): the
-    distances, and the leave-one-out search's neighbours and accuracies, are those of recomputing every pair."""
+    """The near-zero refinement recomputes each distinct pair of rows once (``Plan.pair_codes``, the pairs coded
+    once for both of its recomputations): the distances, and the leave-one-out search's neighbours and
+    accuracies, are those of recomputing every pair."""
     from unittest import mock
 
     from lazylib import weighting
@@ -75,22 +76,23 @@ def test_refinement_by_distinct_pairs_gives_the_bits_of_every_pair(metric):
     X = pd.concat([X, X.iloc[:40]], ignore_index=True)  # exact duplicates besides those of the data set
     y = pd.concat([y, y.iloc[:40]], ignore_index=True)
     calls = []
-    original = _plan.Plan.distinct_pairs
+    original = _plan.Plan.pair_codes
 
-    def counted(self, r, c, compute):
-        calls.append(len(r))
-        return original(self, r, c, compute)
+    def counted(self, r, c):
+        coded = original(self, r, c)
+        calls.append(0 if coded is None else len(r))
+        return coded
 
     def run():
         m = getattr(weighting, metric)(missing="value").fit(X, y)
         clf = LooKNeighbors(lambda: getattr(weighting, metric)(missing="value")).fit(X, y)
         return m.pairwise(X), m.pairwise(X.iloc[:50], X, y_B=y), clf.loo_.to_numpy(), clf.k_
 
-    with mock.patch.object(_plan.Plan, "distinct_pairs", counted):
+    with mock.patch.object(_plan.Plan, "pair_codes", counted):
         fast = run()
-    with mock.patch.object(_plan.Plan, "distinct_pairs", lambda self, r, c, compute: compute(r, c)):
+    with mock.patch.object(_plan.Plan, "pair_codes", lambda self, r, c: None):
         slow = run()
-    assert calls and max(calls) > 100  # the refinement ran, on many pairs
+    assert calls and max(calls) > 100  # the refinement coded many pairs
     for a, b in zip(fast, slow):
         assert np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
@@ -124,3 +126,29 @@ def test_distinct_pairs_give_every_pair_its_own_value(metric, dense):
         with mock.patch.object(_plan, "DENSE_CODES", dense):
             got = p.distinct_pairs(rows, cols, compute)
         assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("dense", [0, 10**9])
+@pytest.mark.parametrize("metric", ["MDW", "IGWeighted"])
+def test_refine_spreads_each_distinct_pair_s_exact_sum_to_its_own_pairs(metric, dense):
+    """``Plan.refine`` codes the pairs once and recomputes the exact sum of each distinct pair among those it
+    keeps: on random pairs with many repeats, every sum taken as 0 (so every pair is kept and recomputed, most to
+    a value that is not 0), the refined sums equal recomputing every pair, bit for bit."""
+    from unittest import mock
+
+    from lazylib import weighting
+    from lazylib.datasets import load
+    from lazylib.metrics import _plan
+
+    d = load("hypothyroid")
+    m = getattr(weighting, metric)(missing="value").fit(d.X.iloc[:900], d.y.iloc[:900])
+    p = m._plan(m._encode_like_fit(d.X.iloc[900:1300], "A"), m.X_, m.y_)
+    rng = np.random.default_rng(2)
+    rows, cols = rng.integers(0, 400, 20000), rng.integers(0, len(m.X_), 20000)
+    with mock.patch.object(_plan, "DENSE_CODES", dense):
+        assert p.pair_codes(rows, cols) is not None  # the coded path
+        got = p.refine(rows, cols, np.zeros(len(rows)))
+    with mock.patch.object(_plan.Plan, "pair_codes", lambda self, r, c: None):
+        want = p.refine(rows, cols, np.zeros(len(rows)))
+    assert (want > 0).sum() > 1000 and len(np.unique(want)) > 100
+    assert got.tobytes() == want.tobytes()

@@ -336,3 +336,16 @@ def test_the_counts_of_every_k_from_one_pass_equal_each_k_counted_alone(grouped,
         one = neighbourhood(rows, cols, sums, n, y, C, k, 1e-9, groups=groups, exclude=exclude)
         np.testing.assert_array_equal(got.strict, one.strict)
         np.testing.assert_array_equal(got.tied, one.tied)
+
+
+def test_the_counts_of_every_k_refuse_a_k_beyond_a_row_s_candidates():
+    """A k beyond the candidates of a row is refused as :func:`~lazylib.voting.neighbourhood` refuses it (its
+    k-th smallest would be read from the next row), after the counts of the smaller k."""
+    from lazylib.search import select
+    from lazylib.voting import neighbourhoods
+
+    rows, cols, sums = select(np.array([[0.0, 1.0, 2.0], [2.0, 1.0, 0.5]]), 3, 1e-9)
+    found = neighbourhoods(rows, cols, sums, 2, np.array([0, 1, 0]), 2, [2, 4], 1e-9)
+    assert next(found).strict.tolist() == [[1, 0], [1, 0]]
+    with pytest.raises(ValueError, match="k must be at most the weighted candidates of every row, got k = 4"):
+        next(found)
