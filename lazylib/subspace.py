@@ -348,10 +348,11 @@ def correct_by_width(
     out = np.empty((n, len(widths)))
     step = max(1, WIDTH_BLOCK_ELEMENTS // max(1, m))
     last = int(widths.max(initial=0))
+    buffers = np.empty((2, min(step, n), m))  # the running sums and one column's squares, reused by every block
     for start in range(0, n, step):
         chunk = min(step, n - start)
         rows, truth = np.arange(chunk), y_query[start : start + chunk]
-        acc, square = np.empty((chunk, m)), np.empty((chunk, m))
+        acc, square = buffers[0, :chunk], buffers[1, :chunk]
         for j in range(last):  # the squares added column by column, as width_distances adds them
             target = acc if j == 0 else square
             np.subtract.outer(Q[start : start + chunk, j], S[:, j], out=target)

@@ -171,12 +171,12 @@ def neighbourhoods(
     starts = row_starts(rows, n)
     total = np.cumsum(size)
     before = total[starts] - size[starts]  # weight of the rows above each row
+    low = counts[starts]  # each row's counts before its first candidate
     for k in ks:
         kth = sums[np.searchsorted(total, before + k)]  # the row's first entry whose running weight reaches k
         tol = tolerance(kth, tie_tolerance)[rows]
         nearer = starts + np.bincount(rows, weights=sums < kth[rows] - tol, minlength=n).astype(np.intp)
         near = starts + np.bincount(rows, weights=sums <= kth[rows] + tol, minlength=n).astype(np.intp)
-        low = counts[starts]
         yield Neighbourhood(counts[nearer] - low, counts[near] - counts[nearer])
 
 
