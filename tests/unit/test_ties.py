@@ -349,3 +349,27 @@ def test_the_counts_of_every_k_refuse_a_k_beyond_a_row_s_candidates():
     assert next(found).strict.tolist() == [[1, 0], [1, 0]]
     with pytest.raises(ValueError, match="k must be at most the weighted candidates of every row, got k = 4"):
         next(found)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_rows_bisected_together_equal_searchsorted_row_by_row(side):
+    """``voting.sorted_bound`` (the tied neighbours of every k found by bisecting all rows at once) is
+    :func:`numpy.searchsorted` of each row's own bound in its own slice: on tied values, empty and one-entry
+    slices, infinite values, NaN last in a row, and NaN and infinite bounds."""
+    from lazylib.voting import sorted_bound
+
+    rng = np.random.default_rng(5)
+    lengths = np.array([0, 1, 2, 3, 7, 40, 0, 129, 5, 16, 1, 64, 128, 255])
+    values = np.concatenate([np.sort(np.round(rng.random(m) * 6) / 2) for m in lengths])
+    lo = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    hi = lo + lengths
+    values[hi[5] - 3 : hi[5]] = np.nan  # NaN sorts last
+    values[hi[7] - 1] = np.inf
+    draws = [rng.integers(-1, 8, len(lengths)) / 2 for _ in range(20)]
+    for bounds in draws + [np.full(len(lengths), np.nan), np.full(len(lengths), np.inf)]:
+        got = sorted_bound(values, lo, hi, bounds, side)
+        want = [a + np.searchsorted(values[a:b], t, side=side) if b > a else a for a, b, t in zip(lo, hi, bounds)]
+        if np.isnan(bounds).all():
+            want = lo  # no value compares below a NaN bound
+        np.testing.assert_array_equal(got, want)
+    assert sorted_bound(np.empty(0), np.zeros(2, np.intp), np.zeros(2, np.intp), np.zeros(2), side).tolist() == [0, 0]
