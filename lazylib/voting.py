@@ -173,15 +173,31 @@ def neighbourhoods(
     before = total[starts] - size[starts]  # weight of the rows above each row
     low = counts[starts]  # each row's counts before its first candidate
     stops = np.append(starts[1:], len(rows))
-    for k in ks:
-        at = np.searchsorted(total, before + k)  # the row's first entry whose running weight reaches k
-        kth = sums[at]
-        tol = tolerance(kth, tie_tolerance)
-        low_bound, high_bound = kth - tol, kth + tol
-        nearer = sorted_bound(sums, starts, at + 1, low_bound, side="left")  # the first entry not below k-th - tol
-        after = np.where(high_bound >= kth, at + 1, nearer)  # entries up to the k-th are within (unless NaN)
-        near = sorted_bound(sums, after, stops, high_bound, side="right")  # the first entry above k-th + tol
-        yield Neighbourhood(counts[nearer] - low, counts[near] - counts[nearer])
+    step = max(1, len(rows) // max(n, 1))  # values of k at a time: (k, row) entries no more than the candidates
+    for lo in range(0, len(ks), step):
+        for nearer, near in zip(*_boundaries(sums, starts, stops, total, before, ks[lo : lo + step], tie_tolerance)):
+            yield Neighbourhood(counts[nearer] - low, counts[near] - counts[nearer])
+
+
+def _boundaries(sums, starts, stops, total, before, ks, tie_tolerance):
+    """``(nearer, near)``, each (len(ks), n): for every k and row (candidates ``starts[r]:stops[r]`` sorted by
+    sum), the first candidate not below the k-th smallest minus the tolerance and the first above it plus the
+    tolerance, every k at once (one numpy pass for all of them rather than one per k: 38 values of k over
+    small blocks were a k-NN fold's overhead), bisected (:func:`sorted_bound`) only where the candidate before
+    or after the k-th is within the tolerance too."""
+    n = len(starts)
+    first, last = np.tile(starts, len(ks)), np.tile(stops, len(ks))
+    at = np.searchsorted(total, (before + np.array(ks, np.intp)[:, None]).ravel())  # running weight reaches k
+    kth = sums[at]
+    tol = tolerance(kth, tie_tolerance)
+    low_bound, high_bound = kth - tol, kth + tol
+    nearer = at.copy()
+    tied = (at > first) & ~(sums[np.maximum(at - 1, 0)] < low_bound)
+    nearer[tied] = sorted_bound(sums, first[tied], at[tied], low_bound[tied], side="left")
+    near = np.where(high_bound >= kth, at + 1, nearer)  # entries up to the k-th are within (unless NaN)
+    tied = (near < last) & ~(sums[np.minimum(near, len(sums) - 1)] > high_bound)
+    near[tied] = sorted_bound(sums, near[tied], last[tied], high_bound[tied], side="right")
+    return nearer.reshape(len(ks), n), near.reshape(len(ks), n)
 
 
 def sorted_bound(values: np.ndarray, lo: np.ndarray, hi: np.ndarray, bound: np.ndarray, side: str) -> np.ndarray:
